@@ -1,0 +1,81 @@
+import fs from "node:fs";
+import path from "node:path";
+
+export interface DirLock {
+  release(): void;
+}
+
+interface Holder {
+  pid: number;
+  boot_id: string;
+  started_at: string;
+}
+
+function bootId(): string {
+  try {
+    return fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * An exclusive lock on a data directory: a file holding the owner's PID and boot id. It is
+ * stale once that process is gone (or the machine rebooted), so a restart after `kill -9`
+ * works; a live holder is refused with an error naming its PID.
+ */
+export function acquireDirLock(dir: string): DirLock {
+  const file = path.join(dir, "chips.lock");
+  const me: Holder = { pid: process.pid, boot_id: bootId(), started_at: new Date().toISOString() };
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const fd = fs.openSync(file, "wx", 0o600);
+      fs.writeSync(fd, JSON.stringify(me));
+      fs.closeSync(fd);
+      let released = false;
+      return {
+        release() {
+          if (released) return;
+          released = true;
+          try {
+            const now = JSON.parse(fs.readFileSync(file, "utf8")) as Holder;
+            if (now.pid === me.pid) fs.unlinkSync(file);
+          } catch {
+            // Already gone: nothing to release.
+          }
+        },
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+    let holder: Holder | null = null;
+    try {
+      holder = JSON.parse(fs.readFileSync(file, "utf8")) as Holder;
+    } catch {
+      holder = null; // Torn or empty: its writer died mid-write, so it is stale.
+    }
+    if (holder && holder.pid !== process.pid && holder.boot_id === me.boot_id && alive(holder.pid)) {
+      throw new Error(
+        `The data directory ${dir} is in use by another Chips server (PID ${holder.pid}, since ${holder.started_at}). ` +
+          `Stop it, or start this one with another CHIPS_DATA_DIR or with DATABASE_URL.`,
+      );
+    }
+    // Stale: take it over. Rename first so two starters cannot both delete a fresh lock.
+    try {
+      fs.renameSync(file, `${file}.stale-${process.pid}`);
+      fs.unlinkSync(`${file}.stale-${process.pid}`);
+    } catch {
+      // Someone else removed it first; try again.
+    }
+  }
+  throw new Error(`could not take the lock on ${dir}`);
+}

@@ -1,0 +1,144 @@
+import { sql } from "drizzle-orm";
+import type { RunModelJson } from "./run-json";
+import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+
+const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
+
+/** A workspace and its seq counter row: bumped once per commit, so seq order = commit order ([ENV8]). */
+export const workspaces = pgTable("workspaces", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  seqHead: bigint("seq_head", { mode: "number" }).notNull().default(0),
+  createdAt: created(),
+});
+
+export const spaces = pgTable(
+  "spaces",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    name: text("name").notNull(),
+    createdAt: created(),
+  },
+  (t) => [index("spaces_workspace_idx").on(t.workspaceId)],
+);
+
+export const persons = pgTable("persons", {
+  id: text("id").primaryKey(),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  name: text("name").notNull(),
+  role: text("role").notNull(),
+  createdAt: created(),
+});
+
+/** Harnesses and runners (a runner is a harness that may also be sent `runner.start`). */
+export const harnesses = pgTable("harnesses", {
+  id: text("id").primaryKey(),
+  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  name: text("name").notNull(),
+  kind: text("kind").notNull(),
+  createdAt: created(),
+});
+
+/** Bearer credentials, stored as SHA-256 of the token only. Admin credentials have no workspace. */
+export const credentials = pgTable(
+  "credentials",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind").notNull(),
+    workspaceId: text("workspace_id"),
+    subjectId: text("subject_id").notNull(),
+    createdAt: created(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("credentials_subject_idx").on(t.subjectId)],
+);
+
+/** [ENV11] an agent id belongs to the harness that first spoke for it. */
+export const agents = pgTable(
+  "agents",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    id: text("id").notNull(),
+    harnessId: text("harness_id").notNull(),
+    createdAt: created(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.id] })],
+);
+
+/** The append-only log. The database itself enforces seq, key and id uniqueness. */
+export const events = pgTable(
+  "events",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    id: text("id").notNull(),
+    type: text("type").notNull(),
+    spaceId: text("space_id"),
+    runId: text("run_id"),
+    idempotencyKey: text("idempotency_key"),
+    /** SHA-256 of the event as sent, without server-owned fields ([ENV3], [ENV9]). */
+    bodyHash: text("body_hash").notNull(),
+    /** The stored event's exact JSON: a replay and a catch-up serve the same bytes. */
+    body: text("body").notNull(),
+    ts: timestamp("ts", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.seq] }),
+    uniqueIndex("events_id_key").on(t.id),
+    uniqueIndex("events_idempotency_key").on(t.workspaceId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    index("events_space_seq_idx").on(t.workspaceId, t.spaceId, t.seq),
+    index("events_run_seq_idx").on(t.runId, t.seq),
+  ],
+);
+
+/** Read model of a run, written in the same transaction as its events. */
+export const runs = pgTable(
+  "runs",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    spaceId: text("space_id").notNull(),
+    harnessId: text("harness_id"),
+    actor: jsonb("actor").$type<RunModelJson["actor"]>(),
+    state: text("state").notNull(),
+    pending: text("pending"),
+    goal: text("goal").notNull(),
+    goalFrom: text("goal_from"),
+    sessionRef: text("session_ref"),
+    plan: jsonb("plan").$type<RunModelJson["plan"]>().notNull(),
+    status: jsonb("status").$type<RunModelJson["status"]>(),
+    usage: jsonb("usage").$type<RunModelJson["usage"]>(),
+    outcome: text("outcome"),
+    summary: text("summary"),
+    startedSeq: bigint("started_seq", { mode: "number" }),
+    lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull(),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("runs_space_idx").on(t.workspaceId, t.spaceId, t.createdAt)],
+);
+
+/** Every runner.event, once per (run_id, sequence) ([RN2]). */
+export const runEvents = pgTable(
+  "run_events",
+  {
+    runId: text("run_id").notNull(),
+    sequence: bigint("sequence", { mode: "number" }).notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    eventId: text("event_id").notNull(),
+    kind: text("kind").notNull(),
+    message: text("message").notNull(),
+    payload: jsonb("payload").$type<Record<string, unknown>>(),
+    occurredAt: timestamp("occurred_at", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.sequence] })],
+);
+
+/** Server-wide facts, e.g. which workspace the first start made. */
+export const settings = pgTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+});

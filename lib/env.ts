@@ -1,0 +1,49 @@
+import path from "node:path";
+
+/** Everything the server reads from its environment, read in one place. */
+export interface ChipsConfig {
+  port: number;
+  host: string;
+  /** The base URL people open; links printed and handed out start with it. */
+  publicUrl: string;
+  dataDir: string;
+  databaseUrl?: string;
+  /** Serve pages through Next.js; off for API-only servers (tests, benchmarks). */
+  web: boolean;
+  dev: boolean;
+  /** Per-credential event rate, events/s (0 = unlimited), and its burst. */
+  rateLimit: number;
+  rateBurst: number;
+  /** Events one ingest transaction takes, and events queued per workspace before 503. */
+  maxBatchEvents: number;
+  maxQueueEvents: number;
+  pgPoolSize: number;
+  /** Print the first-start banner. */
+  banner: boolean;
+}
+
+const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<ChipsConfig> = {}): ChipsConfig {
+  const port = overrides.port ?? num(env.PORT, 3000);
+  const cfg: ChipsConfig = {
+    port,
+    host: env.HOST || "127.0.0.1",
+    publicUrl: (env.CHIPS_PUBLIC_URL || `http://localhost:${port}`).replace(/\/$/, ""),
+    dataDir: path.resolve(env.CHIPS_DATA_DIR || ".chips"),
+    databaseUrl: env.DATABASE_URL || undefined,
+    web: env.CHIPS_WEB !== "0",
+    dev: env.NODE_ENV === "development",
+    rateLimit: num(env.CHIPS_RATE_LIMIT, 5000),
+    rateBurst: num(env.CHIPS_RATE_BURST, 10000),
+    maxBatchEvents: num(env.CHIPS_MAX_BATCH_EVENTS, 500),
+    maxQueueEvents: num(env.CHIPS_MAX_QUEUE_EVENTS, 20000),
+    pgPoolSize: num(env.CHIPS_PG_POOL, 10),
+    banner: env.CHIPS_BANNER !== "0",
+    ...overrides,
+  };
+  for (const [k, v] of Object.entries(cfg)) {
+    if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`configuration ${k} is not a number`);
+  }
+  return cfg;
+}

@@ -1,0 +1,183 @@
+import { z } from "zod";
+import { Actor, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
+import { LIMITS } from "./limits";
+
+/** Protocol major version ([ENV1]). */
+export const PROTOCOL_VERSION = 1;
+
+/**
+ * Fields every event carries on the way in. `ts` and `seq` are server-owned: accepted in
+ * the input only so that a client echoing a stored event is not refused, then replaced
+ * ([ENV4], [ENV8]). `actor` may be left out by a person: the server sets it.
+ */
+const envelope = {
+  v: z.literal(PROTOCOL_VERSION),
+  id: idOf("event"),
+  ts: z.unknown().optional(),
+  seq: z.unknown().optional(),
+  workspace_id: idOf("workspace"),
+  space_id: idOf("space").optional(),
+  run_id: idOf("run").optional(),
+  idempotency_key: text(LIMITS.idempotencyKey).optional(),
+  actor: Actor.optional(),
+};
+
+const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
+  z.object({ ...envelope, type: z.literal(type), ...shape });
+
+export const RunStarted = event("run.started", {
+  goal: text(LIMITS.goal),
+  plan: z
+    .array(PlanStep)
+    .max(LIMITS.planSteps, `at most ${LIMITS.planSteps} steps`)
+    .optional()
+    .superRefine((plan, ctx) => {
+      const seen = new Set<string>();
+      plan?.forEach((step, i) => {
+        if (seen.has(step.step_id)) ctx.addIssue({ code: "custom", path: [i, "step_id"], message: "duplicate step_id" });
+        seen.add(step.step_id);
+      });
+    }),
+  session_ref: optionalText(LIMITS.sessionRef).optional(),
+  goal_from: z.enum(["harness", "chips"]).optional(),
+});
+
+export const RunStatus = event("run.status", {
+  phase: text(LIMITS.phase),
+  verb_phrase: text(LIMITS.verbPhrase),
+  progress: z.number().min(0).max(1).optional(),
+  estimate_seconds: z.number().min(0).max(LIMITS.estimateSeconds).optional(),
+  usage: Usage.optional(),
+});
+
+export const StepState = z.enum(["active", "done", "failed", "skipped"]);
+export const RunStep = event("run.step", {
+  step_id: text(LIMITS.stepId),
+  state: StepState,
+  title: text(LIMITS.title).optional(),
+  note: optionalText(LIMITS.note).optional(),
+});
+
+export const MessagePosted = event("message.posted", {
+  text: text(LIMITS.text),
+  reply_to: idOf("event").optional(),
+});
+
+export const Outcome = z.enum(["succeeded", "failed", "cancelled"]);
+export const RunFinished = event("run.finished", {
+  outcome: Outcome,
+  summary: optionalText(LIMITS.summary).optional(),
+  usage: Usage.optional(),
+});
+
+export const CommandName = z.enum(["steer", "pause", "resume", "cancel"]);
+export const RunCommand = event("run.command", {
+  command_id: idOf("command"),
+  command: CommandName,
+  text: text(LIMITS.text).optional(),
+}).superRefine((e, ctx) => {
+  if (e.command === "steer" && !e.text) ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
+});
+
+export const RunCommandDelivered = event("run.command_delivered", {
+  command_id: idOf("command"),
+});
+
+export const RunCommandAcked = event("run.command_acked", {
+  command_id: idOf("command"),
+  result: z.enum(["applied", "rejected"]),
+  reason: optionalText(LIMITS.reason).optional(),
+});
+
+export const RunnerEventKind = z.enum(["started", "log", "checkpoint", "change-set", "failed", "completed"]);
+export const RunnerEvent = event("runner.event", {
+  sequence: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
+  kind: RunnerEventKind,
+  message: optionalText(LIMITS.runnerMessage),
+  payload: z.record(z.string(), z.unknown()).optional(),
+  occurred_at: IsoTime,
+});
+
+export const RoomUpdated = event("room.updated", {
+  revision: z.number().int().min(1),
+  intent: optionalText(LIMITS.text).optional(),
+  outcome: optionalText(LIMITS.text).optional(),
+});
+
+export const DecisionRecorded = event("decision.recorded", {
+  decision_id: text(LIMITS.stepId),
+  title: text(LIMITS.title),
+  text: text(LIMITS.text),
+  status: z.enum(["active", "superseded"]),
+});
+
+export const TaskSaved = event("task.saved", {
+  task_id: idOf("task"),
+  title: text(LIMITS.title),
+  prompt: text(LIMITS.text),
+  prompt_version: z.number().int().min(1),
+  write_scope: z.array(text(LIMITS.title)).max(100),
+  prerequisites: z.array(idOf("task")).max(100),
+});
+
+/** Who may send a type ([ENV10] "sent by"). A runner is a harness that may also send runner.event. */
+export type SenderKind = "harness" | "runner" | "person" | "system";
+
+interface CatalogueEntry {
+  schema: z.ZodType;
+  sentBy: readonly SenderKind[];
+  requiresRun: boolean;
+  requiresSpace: boolean;
+}
+
+/** The event catalogue of PROTOCOL.md §2. */
+export const CATALOGUE = {
+  "run.started": { schema: RunStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: true },
+  "run.status": { schema: RunStatus, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "run.step": { schema: RunStep, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "message.posted": { schema: MessagePosted, sentBy: ["person", "harness", "runner"], requiresRun: false, requiresSpace: true },
+  "run.finished": { schema: RunFinished, sentBy: ["harness", "runner", "system"], requiresRun: true, requiresSpace: false },
+  "run.command": { schema: RunCommand, sentBy: ["system"], requiresRun: true, requiresSpace: false },
+  "run.command_delivered": { schema: RunCommandDelivered, sentBy: ["system"], requiresRun: true, requiresSpace: false },
+  "run.command_acked": { schema: RunCommandAcked, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "runner.event": { schema: RunnerEvent, sentBy: ["runner"], requiresRun: true, requiresSpace: false },
+  "room.updated": { schema: RoomUpdated, sentBy: ["person"], requiresRun: false, requiresSpace: true },
+  "decision.recorded": { schema: DecisionRecorded, sentBy: ["person"], requiresRun: false, requiresSpace: true },
+  "task.saved": { schema: TaskSaved, sentBy: ["person"], requiresRun: false, requiresSpace: true },
+} as const satisfies Record<string, CatalogueEntry>;
+
+export type EventType = keyof typeof CATALOGUE;
+export const EVENT_TYPES = Object.keys(CATALOGUE) as EventType[];
+export function isEventType(t: unknown): t is EventType {
+  return typeof t === "string" && Object.prototype.hasOwnProperty.call(CATALOGUE, t);
+}
+
+/** Any event as it arrives, after parsing: a discriminated union on `type`. */
+export const IncomingEvent = z.discriminatedUnion("type", [
+  RunStarted,
+  RunStatus,
+  RunStep,
+  MessagePosted,
+  RunFinished,
+  RunCommand,
+  RunCommandDelivered,
+  RunCommandAcked,
+  RunnerEvent,
+  RoomUpdated,
+  DecisionRecorded,
+  TaskSaved,
+]);
+export type IncomingEvent = z.infer<typeof IncomingEvent>;
+
+/** Server-owned fields of a stored event. */
+export interface StoredFields {
+  ts: string;
+  seq: number;
+  actor: Actor;
+}
+/** An event as stored and served: the parsed event plus `ts`, `seq` and the resolved `actor`. */
+export type StoredEvent = IncomingEvent extends infer E ? (E extends unknown ? Omit<E, "ts" | "seq" | "actor"> & StoredFields : never) : never;
+
+export function assertNever(x: never): never {
+  throw new Error(`unexpected value: ${JSON.stringify(x)}`);
+}

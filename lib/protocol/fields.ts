@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { canonicalId, ID_PREFIX, type IdKind } from "./ids";
+import { LIMITS } from "./limits";
+
+/** A prefixed ULID of one kind, read case-insensitively and stored canonical (upper case). */
+export function idOf(kind: IdKind) {
+  // A character class rather than the `i` flag, so the JSON Schema pattern says the same.
+  const pattern = new RegExp(`^${ID_PREFIX[kind]}[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`);
+  return z
+    .string()
+    .regex(pattern, { message: `must be a ${kind} id: ${ID_PREFIX[kind]} and a 26-character ULID` })
+    .transform(canonicalId);
+}
+
+export const text = (max: number) => z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
+export const optionalText = (max: number) => z.string().max(max, `at most ${max} characters`);
+
+export const Usage = z.object({
+  input_tokens: z.number().int().min(0),
+  output_tokens: z.number().int().min(0),
+  cached_input_tokens: z.number().int().min(0).optional(),
+  cost_usd: z.number().min(0).optional(),
+});
+/** Token use and cost, cumulative for the run. */
+export type Usage = z.infer<typeof Usage>;
+
+export const PlanStep = z.object({
+  step_id: text(LIMITS.stepId),
+  title: text(LIMITS.title),
+});
+/** One step of a run's plan: one dot on the run panel. */
+export type PlanStep = z.infer<typeof PlanStep>;
+
+export const ActorKind = z.enum(["person", "harness", "agent", "system"]);
+export type ActorKind = z.infer<typeof ActorKind>;
+
+export const Actor = z.object({
+  kind: ActorKind,
+  id: z.string().min(1).max(64),
+  harness_id: z.string().optional(),
+});
+/** Who an event is attributed to ([ENV10], [ENV11]). */
+export type Actor = z.infer<typeof Actor>;
+
+export const IsoTime = z.iso.datetime({ offset: true });

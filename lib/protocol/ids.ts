@@ -1,0 +1,38 @@
+import { ulid } from "ulid";
+
+/** Id prefixes of PROTOCOL.md (a prefix + a ULID). */
+export const ID_PREFIX = {
+  workspace: "ws_",
+  space: "spc_",
+  run: "run_",
+  event: "evt_",
+  harness: "hrn_",
+  agent: "agt_",
+  runner: "rnr_",
+  person: "usr_",
+  command: "cmd_",
+  task: "tsk_",
+} as const;
+export type IdKind = keyof typeof ID_PREFIX;
+
+const ULID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/i;
+
+/** True when `value` is `<prefix><ULID>`; the ULID part is read case-insensitively. */
+export function isId(kind: IdKind, value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  const prefix = ID_PREFIX[kind];
+  if (!value.startsWith(prefix)) return false;
+  const body = value.slice(prefix.length);
+  // The first character of a ULID encodes at most 7 (48-bit timestamp).
+  return ULID_RE.test(body) && body[0] <= "7";
+}
+
+/** Canonical form: the ULID part upper case, so ids compare by string equality. */
+export function canonicalId(value: string): string {
+  const at = value.indexOf("_");
+  return value.slice(0, at + 1) + value.slice(at + 1).toUpperCase();
+}
+
+export function newId(kind: IdKind): string {
+  return ID_PREFIX[kind] + ulid();
+}

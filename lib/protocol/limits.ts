@@ -1,0 +1,26 @@
+/**
+ * Size limits of protocol v1. PROTOCOL.md leaves the exact values to the implementation;
+ * these are documented in the README and enforced with `422 validation_failed`.
+ */
+export const LIMITS = {
+  /** Largest request body, bytes ([HTTP2] 413). */
+  bodyBytes: 1024 * 1024,
+  /** Most events in one batch ([HTTP2] 413). */
+  batchEvents: 500,
+  idempotencyKey: 255,
+  goal: 4000,
+  title: 500,
+  stepId: 128,
+  planSteps: 200,
+  sessionRef: 500,
+  phase: 64,
+  verbPhrase: 500,
+  text: 65_536,
+  summary: 16_384,
+  note: 4000,
+  reason: 4000,
+  runnerMessage: 16_384,
+  name: 200,
+  /** Largest estimate_seconds accepted (a week). */
+  estimateSeconds: 7 * 24 * 3600,
+} as const;

@@ -1,0 +1,70 @@
+import type { Context } from "hono";
+import { ERROR_STATUS, LIMITS, problem, problemBody, type ErrorCode, type ProblemError } from "@/lib/protocol";
+
+/** An RFC 9457 problem+json response with the stable `code`. */
+export function problemResponse(p: ProblemError): Response {
+  const headers: Record<string, string> = { "content-type": "application/problem+json" };
+  if (p.retryAfter !== undefined) headers["retry-after"] = String(p.retryAfter);
+  return new Response(JSON.stringify(problemBody(p)), { status: ERROR_STATUS[p.code], headers });
+}
+
+export const fail = (code: ErrorCode, detail: string, pointer?: string) =>
+  problemResponse(problem(code, detail, pointer !== undefined ? [{ pointer, message: detail }] : undefined));
+
+export function bearer(c: Context): string | null {
+  const h = c.req.header("authorization");
+  if (!h) return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1] : null;
+}
+
+export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+
+/**
+ * Read a JSON body in the order of [HTTP2]: 415 for another media type, 413 past the size
+ * limit (reading stops there), 400 for broken JSON.
+ */
+export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes): Promise<BodyResult> {
+  const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  if (type !== "application/json") {
+    return { ok: false, response: fail("unsupported_media_type", "send the body as application/json") };
+  }
+  const declared = Number(c.req.header("content-length"));
+  const tooLarge = () => ({ ok: false as const, response: fail("payload_too_large", `the body is over ${maxBytes} bytes`) });
+  if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
+  const stream = c.req.raw.body;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (stream) {
+    const reader = stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, response: fail("invalid_json", "the body is not valid JSON") };
+  }
+}
+
+export function json(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+}
+
+/** A non-negative integer query parameter, or an error response. */
+export function intParam(raw: string | undefined, name: string, dflt: number, max = Number.MAX_SAFE_INTEGER): number | Response {
+  if (raw === undefined || raw === "") return dflt;
+  if (!/^\d+$/.test(raw)) return fail("validation_failed", `${name} must be a non-negative integer`, `/query/${name}`);
+  const n = Number(raw);
+  if (n > max) return fail("validation_failed", `${name} must be at most ${max}`, `/query/${name}`);
+  return n;
+}

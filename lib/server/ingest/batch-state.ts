@@ -1,0 +1,62 @@
+import type { RunModel } from "./projection";
+
+/** What the batch knows of an already-stored (or just-accepted) event. */
+export interface KnownEvent {
+  hash: string;
+  body: string;
+  workspaceId: string;
+}
+
+/**
+ * The writer's view of the store for one group-commit batch: what it loaded before the
+ * batch plus what earlier requests of the batch were accepted with. Every change goes
+ * through `set`, which logs the old value, so a refused request rolls back exactly its
+ * own changes (all-or-nothing) and leaves its neighbours' alone.
+ */
+export class BatchState {
+  readonly byKey = new Map<string, KnownEvent>();
+  readonly byId = new Map<string, KnownEvent>();
+  /** `${run_id}:${sequence}` of runner events ([RN2]). */
+  readonly byRunnerSeq = new Map<string, KnownEvent>();
+  /** Run id → run of this workspace, or null when the id is unknown here. */
+  readonly runs = new Map<string, RunModel | null>();
+  /** Run ids taken by another workspace. */
+  readonly foreignRuns = new Set<string>();
+  readonly spaces = new Set<string>();
+  /** Agent id → harness id ([ENV11]). */
+  readonly agents = new Map<string, string>();
+  seq: number;
+
+  private undo: Array<() => void> = [];
+
+  constructor(seqHead: number) {
+    this.seq = seqHead;
+  }
+
+  set<K, V>(map: Map<K, V>, key: K, value: V): void {
+    const had = map.has(key);
+    const old = map.get(key);
+    this.undo.push(() => (had ? map.set(key, old as V) : map.delete(key)));
+    map.set(key, value);
+  }
+
+  nextSeq(): number {
+    const before = this.seq;
+    this.undo.push(() => (this.seq = before));
+    return ++this.seq;
+  }
+
+  /** Start a request: its changes can be rolled back until `commitRequest`. */
+  beginRequest(): void {
+    this.undo = [];
+  }
+
+  rollbackRequest(): void {
+    for (let i = this.undo.length - 1; i >= 0; i--) this.undo[i]();
+    this.undo = [];
+  }
+
+  commitRequest(): void {
+    this.undo = [];
+  }
+}

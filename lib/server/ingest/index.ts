@@ -1,0 +1,90 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { LIMITS, parseEvent, problem, type IncomingEvent, type ProblemError } from "@/lib/protocol";
+import type { Db } from "@/db/client";
+import { events } from "@/db/schema";
+import type { Credential } from "../credentials";
+import { authorizeRaw, requireActor } from "./authorize";
+import type { RateLimiter } from "./rate-limit";
+import { bodyHash } from "./serialize";
+import type { IngestWriter } from "./writer";
+
+export type IngestAnswer = { ok: true; status: 200 | 201; body: string } | { ok: false; problem: ProblemError };
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/**
+ * POST /api/v1/events after the transport checks (401, 415, 413 by size, 400): the batch
+ * bound, then 403, then 422 — each across the whole request in that order ([HTTP2]) —
+ * then the writer for everything that needs the store.
+ */
+export async function ingest(deps: { db: Db; writer: IngestWriter; limiter: RateLimiter }, cred: Credential, body: unknown): Promise<IngestAnswer> {
+  let raws: unknown[];
+  let pointers: string[];
+  if (isObject(body) && "events" in body) {
+    if (!Array.isArray(body.events)) return fail("validation_failed", "events must be an array", "/events");
+    if (body.events.length > LIMITS.batchEvents) {
+      return { ok: false, problem: problem("payload_too_large", `a batch holds at most ${LIMITS.batchEvents} events; this one has ${body.events.length}`) };
+    }
+    if (body.events.length === 0) return fail("validation_failed", "a batch needs at least one event", "/events");
+    raws = body.events;
+    pointers = raws.map((_, i) => `/events/${i}`);
+  } else {
+    raws = [body];
+    pointers = [""];
+  }
+
+  for (let i = 0; i < raws.length; i++) {
+    const denied = authorizeRaw(raws[i], cred, pointers[i]);
+    if (denied) return { ok: false, problem: denied };
+  }
+  const parsed: IncomingEvent[] = [];
+  for (let i = 0; i < raws.length; i++) {
+    const missing = requireActor(raws[i], cred, pointers[i]);
+    const r = parseEvent(raws[i], pointers[i]);
+    if (!r.ok) return { ok: false, problem: r.problem };
+    if (missing) return { ok: false, problem: missing };
+    parsed.push(r.event);
+  }
+  const hashes = parsed.map((e) => bodyHash(e, cred));
+  const workspaceId = parsed[0].workspace_id;
+
+  const limited = deps.limiter.take(credKey(cred), parsed.length);
+  if (!limited.ok) {
+    const replay = await replayOnly(deps.db, workspaceId, parsed, hashes);
+    if (replay) return replay;
+    return { ok: false, problem: { ...problem("rate_limited", "too many events from this credential; slow down"), retryAfter: limited.retryAfter } };
+  }
+  const r = await deps.writer.submit(workspaceId, { credential: cred, events: parsed, hashes, pointers });
+  if (!r.ok) {
+    if (r.problem.code === "overloaded") {
+      const replay = await replayOnly(deps.db, workspaceId, parsed, hashes);
+      if (replay) return replay;
+    }
+    return r;
+  }
+  return { ok: true, status: r.created ? 201 : 200, body: `{"events":[${r.bodies.join(",")}]}` };
+}
+
+/** When refusing for load, a request that is wholly a replay is still answered ([HTTP2]). */
+async function replayOnly(db: Db, workspaceId: string, parsed: IncomingEvent[], hashes: string[]): Promise<IngestAnswer | null> {
+  const keys = parsed.map((e) => e.idempotency_key);
+  if (keys.some((k) => !k)) return null;
+  const rows = await db
+    .select({ key: events.idempotencyKey, hash: events.bodyHash, body: events.body })
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), inArray(events.idempotencyKey, keys as string[])));
+  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const bodies: string[] = [];
+  for (let i = 0; i < parsed.length; i++) {
+    const row = byKey.get(keys[i]!);
+    if (!row || row.hash !== hashes[i]) return null;
+    bodies.push(row.body);
+  }
+  return { ok: true, status: 200, body: `{"events":[${bodies.join(",")}]}` };
+}
+
+const credKey = (c: Credential) => `${c.kind}:${c.subjectId}`;
+
+function fail(code: ProblemError["code"], detail: string, pointer: string): IngestAnswer {
+  return { ok: false, problem: problem(code, detail, [{ pointer, message: detail }]) };
+}

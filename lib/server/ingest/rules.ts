@@ -1,0 +1,81 @@
+import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
+import type { Credential } from "../credentials";
+import type { BatchState } from "./batch-state";
+import type { RunModel } from "./projection";
+
+export type Verdict =
+  | { kind: "replay"; body: string }
+  | { kind: "refuse"; problem: ProblemError }
+  | { kind: "accept"; run: RunModel | null; event: IncomingEvent };
+
+const refuse = (code: ProblemError["code"], detail: string, pointer: string): Verdict => ({
+  kind: "refuse",
+  problem: problem(code, detail, [{ pointer, message: detail }]),
+});
+
+/**
+ * The stateful rules for one parsed, authorized event, in [HTTP2] order: the agent
+ * registry (403), replay, key reuse, id conflict, 404s, then the run lifecycle ([RUN1]).
+ */
+export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: string, base: string): Verdict {
+  if (e.actor?.kind === "agent") {
+    const owner = s.agents.get(e.actor.id);
+    if (owner && owner !== cred.subjectId) return refuse("forbidden", "this agent id is registered to another harness", `${base}/actor/id`);
+  }
+
+  const known =
+    e.type === "runner.event" ? s.byRunnerSeq.get(`${e.run_id}:${e.sequence}`) : e.idempotency_key ? s.byKey.get(e.idempotency_key) : undefined;
+  if (known) {
+    if (known.hash === hash) return { kind: "replay", body: known.body };
+    return e.type === "runner.event"
+      ? refuse("idempotency_key_reused", "this run already has a runner event with that sequence and another body", `${base}/sequence`)
+      : refuse("idempotency_key_reused", "this idempotency key was used for another event", `${base}/idempotency_key`);
+  }
+  if (s.byId.has(e.id)) return refuse("event_id_conflict", "an event with this id and another body exists", `${base}/id`);
+
+  if (e.space_id && !s.spaces.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
+
+  if (!e.run_id) return { kind: "accept", run: null, event: e };
+  const run = s.runs.get(e.run_id) ?? null;
+  if (e.type === "run.started") {
+    if (s.foreignRuns.has(e.run_id)) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
+    if (run && run.state !== "queued") return refuse("run_exists", "this run has already started", `${base}/run_id`);
+    return { kind: "accept", run, event: e };
+  }
+  if (!run) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
+  if (e.space_id && e.space_id !== run.spaceId) {
+    return refuse("validation_failed", "the run belongs to another space", `${base}/space_id`);
+  }
+  const event = e.space_id ? e : { ...e, space_id: run.spaceId };
+  if ((cred.kind === "harness" || cred.kind === "runner") && run.harnessId && run.harnessId !== cred.subjectId) {
+    return refuse("forbidden", "this run belongs to another harness", `${base}/run_id`);
+  }
+  if (run.state === "finished" && e.type !== "run.command_acked") {
+    return refuse("run_finished", "the run has finished", `${base}/run_id`);
+  }
+  if (run.state === "paused" && (e.type === "run.status" || e.type === "run.step")) {
+    return refuse("run_paused", "the run is paused", `${base}/run_id`);
+  }
+  if (run.state === "queued" && e.type !== "run.command" && e.type !== "run.finished") {
+    return refuse("invalid_transition", "the run is queued: it takes run.started first", `${base}/run_id`);
+  }
+  if (e.type === "run.status" && e.progress !== undefined && run.status?.progress !== undefined && e.progress < run.status.progress) {
+    return refuse("validation_failed", `progress never decreases within a run (was ${run.status.progress})`, `${base}/progress`);
+  }
+  if (e.type === "run.step" && !e.title && !run.plan.some((p) => p.step_id === e.step_id)) {
+    return refuse("validation_failed", "unknown step_id: give a title to add a step", `${base}/step_id`);
+  }
+  return { kind: "accept", run, event };
+}
+
+/** The event as stored: server-owned fields set ([ENV4], [ENV8], [ENV10], [ENV11]). */
+export function stamp(e: IncomingEvent, cred: Credential, seq: number, ts: string, agentOwner?: string): StoredEvent {
+  const { ts: _ts, seq: _seq, actor: sent, ...rest } = e;
+  const actor =
+    cred.kind === "person"
+      ? { kind: "person" as const, id: cred.subjectId }
+      : sent!.kind === "agent"
+        ? { kind: "agent" as const, id: sent!.id, harness_id: agentOwner ?? cred.subjectId }
+        : { kind: sent!.kind, id: sent!.id.toUpperCase() === cred.subjectId.toUpperCase() ? cred.subjectId : sent!.id };
+  return { ...rest, ts, seq, actor } as StoredEvent;
+}

@@ -1,0 +1,85 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { getRequestListener } from "@hono/node-server";
+import { sql } from "drizzle-orm";
+import { openDatabase } from "@/db/client";
+import type { ChipsConfig } from "@/lib/env";
+import { createApi } from "./api/app";
+import { bootstrap, type BootInfo } from "./bootstrap";
+import { createServices, type ChipsServices } from "./services";
+
+export interface RunningChips {
+  url: string;
+  port: number;
+  services: ChipsServices;
+  boot: BootInfo;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+const API_PREFIXES = ["/api/", "/schemas"];
+
+/**
+ * Open the database (migrations run there), bootstrap, and serve: the HTTP API on our own
+ * router, pages through Next.js when `config.web` is on, on one port.
+ */
+export async function startChips(config: ChipsConfig): Promise<RunningChips> {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
+  try {
+    if (database.kind === "postgres") await database.query(sql`analyze events`); // the planner trap of PERFORMANCE-FACTS.md
+    const boot = await bootstrap(database.db, config.dataDir);
+    const services = createServices(config, database);
+    const api = getRequestListener(createApi(services).fetch);
+
+    type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+    type UpgradeHandler = (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => Promise<void>;
+    let web: Handler | null = null;
+    let webUpgrade: UpgradeHandler | null = null;
+    let nextApp: { close?: () => Promise<void> } | null = null;
+    if (config.web) {
+      const { default: next } = await import("next");
+      const app = next({ dev: config.dev, dir: process.cwd(), hostname: "localhost", port: config.port });
+      await app.prepare();
+      web = app.getRequestHandler() as unknown as Handler;
+      webUpgrade = app.getUpgradeHandler() as unknown as UpgradeHandler;
+      nextApp = app as unknown as { close?: () => Promise<void> };
+    }
+
+    const server = http.createServer((req, res) => {
+      const url = req.url ?? "/";
+      if (API_PREFIXES.some((p) => url.startsWith(p))) return void api(req, res);
+      if (web) return void web(req, res);
+      res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
+    });
+    // Upgrades are routed here, not left to whichever library listens first (Next's hot reload).
+    server.on("upgrade", (req, socket, head) => {
+      if ((req.url ?? "").startsWith("/socket.io")) return; // Socket.IO's own listener takes these
+      if (webUpgrade) void webUpgrade(req, socket, head);
+      else socket.destroy();
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const port = (server.address() as AddressInfo).port;
+    let closed = false;
+    return {
+      url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
+      port,
+      services,
+      boot,
+      server,
+      async close() {
+        if (closed) return;
+        closed = true;
+        server.closeAllConnections?.();
+        await new Promise<void>((r) => server.close(() => r()));
+        await nextApp?.close?.().catch(() => {});
+        await database.close();
+      },
+    };
+  } catch (e) {
+    await database.close().catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import { newId } from "@/lib/protocol";
+import type { Db } from "@/db/client";
+import { harnesses, persons, spaces, workspaces } from "@/db/schema";
+import { newToken, storeCredential } from "./credentials";
+
+export interface InitResult {
+  workspace_id: string;
+  space_id: string;
+  harness_id: string;
+  /** The harness's bearer token: shown once, stored hashed. */
+  token: string;
+  person_id: string;
+  person_token: string;
+}
+
+export interface InitInput {
+  workspace?: string;
+  space?: string;
+  harness?: string;
+  owner?: string;
+}
+
+/** A workspace with one room, one harness and its owner: what `chips init` makes. */
+export async function createWorkspaceBundle(db: Db, input: InitInput): Promise<InitResult> {
+  const ws = newId("workspace");
+  const spc = newId("space");
+  const hrn = newId("harness");
+  const usr = newId("person");
+  const token = newToken("harness");
+  const personToken = newToken("person");
+  await db.transaction(async (tx) => {
+    const t = tx as unknown as Db;
+    await t.insert(workspaces).values({ id: ws, name: input.workspace || "My workspace" });
+    await t.insert(spaces).values({ id: spc, workspaceId: ws, name: input.space || "general" });
+    await t.insert(harnesses).values({ id: hrn, workspaceId: ws, name: input.harness || "my-harness", kind: "harness" });
+    await t.insert(persons).values({ id: usr, workspaceId: ws, name: input.owner || "Owner", role: "owner" });
+    await storeCredential(t, token, { kind: "harness", workspaceId: ws, subjectId: hrn });
+    await storeCredential(t, personToken, { kind: "person", workspaceId: ws, subjectId: usr });
+  });
+  return { workspace_id: ws, space_id: spc, harness_id: hrn, token, person_id: usr, person_token: personToken };
+}
+
+export async function createSpace(db: Db, workspaceId: string, name: string) {
+  const id = newId("space");
+  await db.insert(spaces).values({ id, workspaceId, name });
+  return { id, workspace_id: workspaceId, name };
+}
+
+/** A new harness (or runner) of a workspace and its token. */
+export async function createHarness(db: Db, workspaceId: string, name: string, kind: "harness" | "runner" = "harness") {
+  const id = newId(kind === "runner" ? "runner" : "harness");
+  const token = newToken(kind);
+  await db.transaction(async (tx) => {
+    await (tx as unknown as Db).insert(harnesses).values({ id, workspaceId, name, kind });
+    await storeCredential(tx as unknown as Db, token, { kind, workspaceId, subjectId: id });
+  });
+  return { id, token };
+}
+
+export async function workspaceExists(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).limit(1);
+  return !!row;
+}

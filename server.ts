@@ -1,0 +1,45 @@
+import path from "node:path";
+import { loadConfig } from "./lib/env";
+import { startChips } from "./lib/server/start";
+import { DATA_FILES } from "./lib/server/bootstrap";
+
+/** The custom Node server: the API, Next.js pages and (later) Socket.IO on one port. */
+async function main() {
+  const config = loadConfig();
+  const chips = await startChips(config);
+  const { defaults } = chips.boot;
+  const where = chips.services.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
+  console.log(`Chips is serving on ${config.publicUrl} (${where}).`);
+  if (config.banner) {
+    const rel = path.relative(process.cwd(), config.dataDir) || ".";
+    console.log(
+      [
+        ``,
+        `  Room:        ${chips.services.roomUrl(defaults.workspace_id, defaults.space_id)}`,
+        `  Workspace:   ${defaults.workspace_id}`,
+        `  Harness:     ${defaults.harness_id} (token in ${rel}/${DATA_FILES.harness})`,
+        ``,
+        `  Try the CLI (it talks to this server over HTTP):`,
+        `    npx chips init --json                     a new workspace, room, harness token and person token`,
+        `    npx chips post event.json --token TOKEN   post one event or a batch`,
+        `    npx chips events --workspace WS --after 0 read events back`,
+        ``,
+      ].join("\n"),
+    );
+  }
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Chips: ${signal}, shutting down.`);
+    await chips.close().catch((e) => console.error(e));
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch((e) => {
+  console.error(`Chips could not start: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

@@ -1,0 +1,25 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Works under "type": "module" (no __dirname in ESM).
+const root = path.dirname(fileURLToPath(import.meta.url));
+const globalSetupFile = 'test/support/global-setup.ts';
+
+export default defineConfig({
+  resolve: {
+    alias: { '@': path.resolve(root) },
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    globalSetup: existsSync(path.join(root, globalSetupFile)) ? [globalSetupFile] : [],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    fileParallelism: true,
+    maxWorkers: 2,
+    watch: false,
+  },
+});
