@@ -10,6 +10,7 @@ async function main() {
   const { defaults } = chips.boot;
   const where = chips.services.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
   console.log(`Chips is serving on ${config.publicUrl} (${where}).`);
+  console.log(`Chips is listening on ${chips.url}`);
   if (config.banner) {
     const rel = path.relative(process.cwd(), config.dataDir) || ".";
     console.log(

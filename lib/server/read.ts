@@ -14,6 +14,8 @@ export async function eventsAfter(db: Db, workspaceId: string, after: number, li
   return { bodies: rows.map((r) => r.body), nextAfter: rows.length ? rows[rows.length - 1].seq : after };
 }
 
+const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
+
 /** A run's read model, served as snake_case JSON. */
 export function runJson(r: typeof runs.$inferSelect) {
   return {
@@ -34,10 +36,10 @@ export function runJson(r: typeof runs.$inferSelect) {
     summary: r.summary,
     started_seq: r.startedSeq,
     last_seq: r.lastSeq,
-    created_at: r.createdAt,
-    started_at: r.startedAt,
-    updated_at: r.updatedAt,
-    finished_at: r.finishedAt,
+    created_at: iso(r.createdAt),
+    started_at: iso(r.startedAt),
+    updated_at: iso(r.updatedAt),
+    finished_at: iso(r.finishedAt),
   };
 }
 

@@ -1,4 +1,5 @@
 import http from "node:http";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { sql } from "drizzle-orm";
@@ -38,7 +39,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     let nextApp: { close?: () => Promise<void> } | null = null;
     if (config.web) {
       const { default: next } = await import("next");
-      const app = next({ dev: config.dev, dir: process.cwd(), hostname: "localhost", port: config.port });
+      const app = next({ dev: config.dev, dir: path.resolve(import.meta.dirname, "../.."), hostname: "localhost", port: config.port });
       await app.prepare();
       web = app.getRequestHandler() as unknown as Handler;
       webUpgrade = app.getUpgradeHandler() as unknown as UpgradeHandler;
