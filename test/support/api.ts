@@ -80,7 +80,7 @@ let keyCounter = 0;
 export const key = () => `k-${process.pid}-${Date.now()}-${++keyCounter}`;
 
 /** Event builders: a valid event of each kind for a workspace, fields overridable. */
-export function ev(ws: Workspace, type: string, fields: Record<string, unknown> = {}, actorId = ws.harness_id) {
+export function ev(ws: Workspace, type: string, fields: Record<string, unknown> = {}, actorId = ws.harness_id): Record<string, any> {
   return {
     v: 1,
     type,

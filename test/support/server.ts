@@ -47,7 +47,7 @@ export interface TestServer {
 export async function startTestServer(overrides: Partial<ChipsConfig> = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
   const config = loadConfig(
-    {},
+    {} as NodeJS.ProcessEnv,
     { port: 0, dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, web: false, banner: false, pgPoolSize: 5, ...overrides },
   );
   const chips = await startChips(config);

@@ -1,0 +1,83 @@
+import { parseArgs } from "node:util";
+import { events } from "./commands/events";
+import { init } from "./commands/init";
+import { post } from "./commands/post";
+import type { CommandContext, Options } from "./commands/context";
+import { CliError, EXIT, UsageError } from "./errors";
+import { USAGE } from "./help";
+import { stdio, type Output } from "./output";
+
+const OPTIONS = {
+  url: { type: "string" },
+  token: { type: "string" },
+  "data-dir": { type: "string" },
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+  workspace: { type: "string" },
+  space: { type: "string" },
+  harness: { type: "string" },
+  owner: { type: "string" },
+  after: { type: "string" },
+  limit: { type: "string" },
+} as const;
+
+const GLOBAL = ["url", "data-dir", "help"];
+
+interface Command {
+  run(ctx: CommandContext): Promise<void>;
+  options: string[];
+}
+
+const COMMANDS: Record<string, Command> = {
+  init: { run: init, options: ["workspace", "space", "harness", "owner", "json"] },
+  post: { run: post, options: ["token"] },
+  events: { run: events, options: ["token", "workspace", "space", "after", "limit"] },
+};
+
+export interface RunDeps {
+  env?: Record<string, string | undefined>;
+  io?: Output;
+  stdin?: () => Promise<string>;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Run one `chips …` command line; answers the exit code. */
+export async function run(argv: string[], deps: RunDeps = {}): Promise<number> {
+  const io = deps.io ?? stdio;
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    const opts = parsed.values as Options;
+    const [name, ...args] = parsed.positionals;
+    if (name === undefined || name === "help" || (opts.help && (name === undefined || COMMANDS[name]))) {
+      io.out(USAGE);
+      return EXIT.ok;
+    }
+    const command = COMMANDS[name];
+    if (!command) {
+      io.err(`unknown command "${name}"\n\n${USAGE}`);
+      return EXIT.usage;
+    }
+    const allowed = new Set([...GLOBAL, ...command.options]);
+    const wrong = Object.keys(opts).find((k) => !allowed.has(k));
+    if (wrong) throw new UsageError(`${name} does not take --${wrong}`);
+    await command.run({ opts, args, env: deps.env ?? process.env, io, stdin: deps.stdin ?? readStdin });
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(err.lines.join("\n") + "\n");
+      return err.exitCode;
+    }
+    io.err(`chips: unexpected failure: ${(err as Error)?.stack ?? String(err)}\n`);
+    return EXIT.failed;
+  }
+}
