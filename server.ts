@@ -12,7 +12,8 @@ async function main() {
   console.log(`Chips is serving on ${config.publicUrl} (${where}).`);
   console.log(`Chips is listening on ${chips.url}`);
   if (config.banner) {
-    const rel = path.relative(process.cwd(), config.dataDir) || ".";
+    const relative = path.relative(process.cwd(), config.dataDir);
+    const rel = !relative ? "." : relative.startsWith("..") ? config.dataDir : relative;
     console.log(
       [
         ``,

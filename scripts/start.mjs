@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm start`: build once when no production build exists, then run the custom server.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 
@@ -15,9 +15,11 @@ if (web && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
   });
   if (b.status !== 0) process.exit(b.status ?? 1);
 }
-const r = spawnSync(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
+const server = spawn(process.execPath, ["--import", "tsx", path.join(root, "server.ts")], {
   cwd: root,
   stdio: "inherit",
   env: { NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", ...process.env },
 });
-process.exit(r.status ?? 1);
+// Pass stop signals on, so stopping `npm start` stops the server and releases its data directory.
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(sig, () => server.kill(sig));
+server.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
