@@ -18,6 +18,8 @@ export const spaces = pgTable(
     id: text("id").primaryKey(),
     workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
     name: text("name").notNull(),
+    /** Seq of the space's newest event: each event stores the one before it ([RT4] prev_seq). */
+    seqHead: bigint("seq_head", { mode: "number" }).notNull().default(0),
     createdAt: created(),
   },
   (t) => [index("spaces_workspace_idx").on(t.workspaceId)],
@@ -75,6 +77,8 @@ export const events = pgTable(
     id: text("id").notNull(),
     type: text("type").notNull(),
     spaceId: text("space_id"),
+    /** Seq of the previous event of the same space ([RT4]); 0 for a space's first. */
+    prevSeq: bigint("prev_seq", { mode: "number" }),
     runId: text("run_id"),
     idempotencyKey: text("idempotency_key"),
     /** SHA-256 of the event as sent, without server-owned fields ([ENV3], [ENV9]). */
@@ -142,3 +146,27 @@ export const settings = pgTable("settings", {
   key: text("key").primaryKey(),
   value: text("value").notNull(),
 });
+
+/** One-time login links (the Jupyter pattern): the secret's hash, used at most once. */
+export const loginLinks = pgTable("login_links", {
+  tokenHash: text("token_hash").primaryKey(),
+  workspaceId: text("workspace_id").notNull(),
+  personId: text("person_id").notNull(),
+  nextPath: text("next_path").notNull(),
+  createdAt: created(),
+  expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+  usedAt: timestamp("used_at", { withTimezone: true, mode: "string" }),
+});
+
+/** Browser sessions: the cookie's hash, bound to one person of one workspace. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    personId: text("person_id").notNull(),
+    createdAt: created(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [index("sessions_person_idx").on(t.personId)],
+);

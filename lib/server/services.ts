@@ -1,9 +1,9 @@
 import type { Database } from "@/db/client";
 import type { ChipsConfig } from "@/lib/env";
-import type { StoredEvent } from "@/lib/protocol";
 import { CredentialStore } from "./credentials";
 import { RateLimiter } from "./ingest/rate-limit";
-import { IngestWriter } from "./ingest/writer";
+import { IngestWriter, type Committed } from "./ingest/writer";
+import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -11,11 +11,14 @@ export interface ChipsServices {
   database: Database;
   db: Database["db"];
   credentials: CredentialStore;
+  sessions: SessionStore;
   writer: IngestWriter;
   limiter: RateLimiter;
   /** Listeners told, after each commit, of the new events in seq order. */
-  committed: Set<(workspaceId: string, events: StoredEvent[], bodies: string[]) => void>;
+  committed: Set<(workspaceId: string, committed: Committed[]) => void>;
   roomUrl(workspaceId: string, spaceId: string): string;
+  /** A room link that logs its first opener in as `personId` (the workspace's owner by default). */
+  loginUrl(workspaceId: string, spaceId: string | null, personId?: string): Promise<string>;
 }
 
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
@@ -23,8 +26,8 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const writer = new IngestWriter(database.db, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
-    onCommit: (ws, events, bodies) => {
-      for (const fn of committed) fn(ws, events, bodies);
+    onCommit: (ws, batch) => {
+      for (const fn of committed) fn(ws, batch);
     },
   });
   return {
@@ -32,9 +35,17 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     database,
     db: database.db,
     credentials: new CredentialStore(database.db),
+    sessions: new SessionStore(database.db),
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
     committed,
-    roomUrl: (ws, spc) => `${config.publicUrl}/w/${ws}/r/${spc}`,
+    roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
+    async loginUrl(ws, spc, personId) {
+      const person = personId ?? (await workspaceOwner(database.db, ws));
+      if (!person) throw new Error(`workspace ${ws} has no owner to log in as`);
+      return createLoginLink(database.db, config.publicUrl, ws, person, spc ? roomPath(ws, spc) : `/w/${ws}`);
+    },
   };
 }
+
+export const roomPath = (ws: string, spc: string) => `/w/${ws}/r/${spc}`;

@@ -8,6 +8,8 @@ import type { ChipsConfig } from "@/lib/env";
 import { createApi } from "./api/app";
 import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";
+import { handleLoginLink } from "./login-route";
+import { attachRealtime } from "./realtime";
 
 export interface RunningChips {
   url: string;
@@ -46,12 +48,24 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       nextApp = app as unknown as { close?: () => Promise<void> };
     }
 
+    const pages = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+      if (await handleLoginLink(services, req, res)) return;
+      if (web) return web(req, res);
+      res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
+    };
     const server = http.createServer((req, res) => {
       const url = req.url ?? "/";
       if (API_PREFIXES.some((p) => url.startsWith(p))) return void api(req, res);
-      if (web) return void web(req, res);
-      res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
+      pages(req, res).catch((e) => {
+        console.error("[pages] unhandled error", e);
+        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
+        res.end("Internal server error");
+      });
     });
+    const realtime = attachRealtime(server, services);
+    // Pages (Next.js server components) read through the same services: one instance,
+    // handed over through globalThis because Next bundles its own module graph.
+    (globalThis as { __chips?: ChipsServices }).__chips = services;
     // Upgrades are routed here, not left to whichever library listens first (Next's hot reload).
     server.on("upgrade", (req, socket, head) => {
       if ((req.url ?? "").startsWith("/socket.io")) return; // Socket.IO's own listener takes these
@@ -73,6 +87,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       async close() {
         if (closed) return;
         closed = true;
+        await realtime.close();
         server.closeAllConnections?.();
         await new Promise<void>((r) => server.close(() => r()));
         await nextApp?.close?.().catch(() => {});

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { newId } from "@/lib/protocol";
 import type { Db } from "@/db/client";
-import { harnesses, persons, spaces, workspaces } from "@/db/schema";
+import { harnesses, persons, settings, spaces, workspaces } from "@/db/schema";
 import { newToken, storeCredential } from "./credentials";
 
 export interface InitResult {
@@ -61,4 +61,10 @@ export async function createHarness(db: Db, workspaceId: string, name: string, k
 export async function workspaceExists(db: Db, id: string): Promise<boolean> {
   const [row] = await db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, id)).limit(1);
   return !!row;
+}
+
+/** A server-wide setting written at first start (e.g. `default_workspace_id`). */
+export async function defaultSetting(db: Db, key: string): Promise<string | null> {
+  const [row] = await db.select({ value: settings.value }).from(settings).where(eq(settings.key, key)).limit(1);
+  return row?.value ?? null;
 }

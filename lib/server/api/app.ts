@@ -5,7 +5,9 @@ import { isId, canonicalId, zodErrors, problem } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { ingest } from "../ingest";
 import { eventsAfter, getRun, listRuns, PAGE_DEFAULT, PAGE_MAX, runJson } from "../read";
-import { createHarness, createSpace, createWorkspaceBundle } from "../workspaces";
+import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
+import { readCookie, SESSION_COOKIE } from "../sessions";
+import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
 
@@ -16,6 +18,12 @@ const InitBody = z.object({
   space: z.string().max(200).optional(),
   harness: z.string().max(200).optional(),
   owner: z.string().max(200).optional(),
+});
+const LoginBody = z.object({ workspace_id: z.string().optional(), space_id: z.string().optional() }).transform((b, ctx) => {
+  for (const [k, kind] of [["workspace_id", "workspace"], ["space_id", "space"]] as const) {
+    if (b[k] !== undefined && !isId(kind, b[k])) ctx.addIssue({ code: "custom", path: [k], message: `must be a ${kind} id` });
+  }
+  return { workspace_id: b.workspace_id && canonicalId(b.workspace_id), space_id: b.space_id && canonicalId(b.space_id) };
 });
 const NameBody = z.object({ name: z.string().min(1).max(200), kind: z.enum(["harness", "runner"]).optional() });
 
@@ -38,12 +46,23 @@ export function createApi(svc: ChipsServices) {
   });
   app.get("/schemas", () => json({ schemas: Object.keys(schemas).map((f) => `/schemas/${f}`) }));
 
-  // Everything below needs a credential ([HTTP2]: 401 first).
+  // Everything below needs a credential ([HTTP2]: 401 first): a bearer token, or a
+  // person's session cookie — then writes must come from our own pages (Origin checked).
   app.use("/api/v1/*", async (c, next) => {
-    const cred = await svc.credentials.resolve(bearer(c));
-    if (!cred) return fail("unauthorized", "a valid bearer token is required");
+    const token = bearer(c);
+    if (token) {
+      const cred = await svc.credentials.resolve(token);
+      if (!cred) return fail("unauthorized", "this bearer token is not valid");
+      c.set("cred", cred);
+      return next();
+    }
+    const cred = await svc.sessions.resolve(readCookie(c.req.header("cookie"), SESSION_COOKIE));
+    if (!cred) return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c.req.header("origin"), c.req.header("host"), svc.config.publicUrl)) {
+      return fail("forbidden", "cross-site request refused: a cookie-authenticated write must come from a Chips page");
+    }
     c.set("cred", cred);
-    await next();
+    return next();
   });
 
   app.post("/api/v1/events", async (c) => {
@@ -93,7 +112,21 @@ export function createApi(svc: ChipsServices) {
     const input = InitBody.safeParse(body.value ?? {});
     if (!input.success) return problemResponse(problem("validation_failed", "bad workspace request", zodErrors("", input.error)));
     const made = await createWorkspaceBundle(svc.database.db, input.data);
-    return json({ ...made, room_url: svc.roomUrl(made.workspace_id, made.space_id) }, 201);
+    const room_url = await svc.loginUrl(made.workspace_id, made.space_id, made.person_id);
+    return json({ ...made, room_url }, 201);
+  });
+
+  // A fresh one-time login link (`chips login`): for a workspace's owner, to a room or the workspace.
+  app.post("/api/v1/admin/login-links", async (c) => {
+    if (c.get("cred").kind !== "admin") return fail("forbidden", "this needs the admin token");
+    const body = await readJson(c, 64 * 1024);
+    if (!body.ok) return body.response;
+    const input = LoginBody.safeParse(body.value ?? {});
+    if (!input.success) return problemResponse(problem("validation_failed", "bad login-link request", zodErrors("", input.error)));
+    const ws = input.data.workspace_id ?? (await defaultSetting(svc.db, "default_workspace_id"));
+    if (!ws || !(await workspaceExists(svc.db, ws))) return fail("workspace_not_found", "no such workspace", "/workspace_id");
+    const space = input.data.space_id ?? (input.data.workspace_id ? null : await defaultSetting(svc.db, "default_space_id"));
+    return json({ workspace_id: ws, url: await svc.loginUrl(ws, space) }, 201);
   });
 
   app.post("/api/v1/workspaces/:ws/spaces", async (c) => {

@@ -22,7 +22,8 @@ export class BatchState {
   readonly runs = new Map<string, RunModel | null>();
   /** Run ids taken by another workspace. */
   readonly foreignRuns = new Set<string>();
-  readonly spaces = new Set<string>();
+  /** Space id → seq of its newest event (spaces of this workspace only). */
+  readonly spaceHeads = new Map<string, number>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

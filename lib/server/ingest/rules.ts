@@ -33,7 +33,7 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   }
   if (s.byId.has(e.id)) return refuse("event_id_conflict", "an event with this id and another body exists", `${base}/id`);
 
-  if (e.space_id && !s.spaces.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
+  if (e.space_id && !s.spaceHeads.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
 
   if (!e.run_id) return { kind: "accept", run: null, event: e };
   const run = s.runs.get(e.run_id) ?? null;

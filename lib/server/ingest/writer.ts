@@ -27,8 +27,15 @@ export interface WriterOptions {
   /** Most events waiting per workspace before `503 overloaded`. */
   maxQueueEvents: number;
   /** Called after each commit with the new events in seq order. */
-  onCommit?: (workspaceId: string, events: StoredEvent[], bodies: string[]) => void;
+  onCommit?: (workspaceId: string, committed: Committed[]) => void;
   now?: () => Date;
+}
+
+/** A newly stored event as it leaves the writer: the event, its exact JSON, and its space's previous seq. */
+export interface Committed {
+  event: StoredEvent;
+  body: string;
+  prevSeq: number | null;
 }
 
 interface Pending {
@@ -103,11 +110,11 @@ export class IngestWriter {
     for (const p of batch) await this.commitWithRetry(workspaceId, [p]);
   }
 
-  private finish(workspaceId: string, batch: Pending[], out: { results: IngestResult[]; stored: StoredEvent[]; bodies: string[] }) {
+  private finish(workspaceId: string, batch: Pending[], out: { results: IngestResult[]; committed: Committed[] }) {
     batch.forEach((p, i) => p.resolve(out.results[i]));
-    if (out.stored.length && this.opts.onCommit) {
+    if (out.committed.length && this.opts.onCommit) {
       try {
-        this.opts.onCommit(workspaceId, out.stored, out.bodies);
+        this.opts.onCommit(workspaceId, out.committed);
       } catch (e) {
         console.error("[ingest] onCommit failed", e);
       }
@@ -119,20 +126,19 @@ export class IngestWriter {
       const [ws] = await tx.select({ seqHead: workspaces.seqHead }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update");
       if (!ws) {
         const p = problem("forbidden", "the workspace of this credential no longer exists");
-        return { results: batch.map(() => ({ ok: false as const, problem: p })), stored: [], bodies: [] };
+        return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
       }
       const state = new BatchState(ws.seqHead);
       await load(tx as unknown as Db, workspaceId, batch, state);
 
       const ts = (this.opts.now?.() ?? new Date()).toISOString();
       const results: IngestResult[] = [];
-      const stored: StoredEvent[] = [];
-      const bodies: string[] = [];
+      const committed: Committed[] = [];
       const touchedRuns = new Map<string, RunModel>();
       const newAgents = new Map<string, string>();
       for (const { req } of batch) {
         state.beginRequest();
-        const mine: { e: StoredEvent; body: string; hash: string }[] = [];
+        const mine: { e: StoredEvent; body: string; prevSeq: number | null }[] = [];
         const answer: string[] = [];
         let refused: ProblemError | null = null;
         for (let i = 0; i < req.events.length && !refused; i++) {
@@ -157,7 +163,12 @@ export class IngestWriter {
               const next = projectRun(v.run, e, v.run?.harnessId ?? harness);
               if (next) state.set(state.runs, e.run_id, next);
             }
-            mine.push({ e, body, hash: req.hashes[i] });
+            let prevSeq: number | null = null;
+            if (e.space_id) {
+              prevSeq = state.spaceHeads.get(e.space_id)!;
+              state.set(state.spaceHeads, e.space_id, e.seq);
+            }
+            mine.push({ e, body, prevSeq });
             answer.push(body);
           }
         }
@@ -168,15 +179,14 @@ export class IngestWriter {
         }
         state.commitRequest();
         for (const m of mine) {
-          stored.push(m.e);
-          bodies.push(m.body);
+          committed.push({ event: m.e, body: m.body, prevSeq: m.prevSeq });
           if (m.e.run_id) touchedRuns.set(m.e.run_id, state.runs.get(m.e.run_id)!);
           if (m.e.actor.kind === "agent") newAgents.set(m.e.actor.id, m.e.actor.harness_id!);
         }
         results.push({ ok: true, bodies: answer, created: mine.length > 0 });
       }
-      if (stored.length) await write(tx as unknown as Db, workspaceId, state.seq, stored, bodies, touchedRuns, newAgents, batch);
-      return { results, stored, bodies };
+      if (committed.length) await write(tx as unknown as Db, workspaceId, state, committed, touchedRuns, newAgents, batch);
+      return { results, committed };
     });
   }
 }
@@ -193,11 +203,10 @@ async function load(tx: Db, workspaceId: string, batch: Pending[], s: BatchState
 
   const known = (r: { hash: string; body: string; workspaceId: string }) => ({ hash: r.hash, body: r.body, workspaceId: r.workspaceId });
   const cols = { hash: events.bodyHash, body: events.body, workspaceId: events.workspaceId, key: events.idempotencyKey, id: events.id };
-  const [byKey, byId, runRows, spaceRows, agentRows] = await Promise.all([
+  const [byKey, byId, runRows, agentRows] = await Promise.all([
     keys.length ? tx.select(cols).from(events).where(and(eq(events.workspaceId, workspaceId), inArray(events.idempotencyKey, keys))) : [],
     tx.select(cols).from(events).where(inArray(events.id, ids)),
     runIds.length ? tx.select().from(runs).where(inArray(runs.id, runIds)) : [],
-    spaceIds.length ? tx.select({ id: spaces.id }).from(spaces).where(and(eq(spaces.workspaceId, workspaceId), inArray(spaces.id, spaceIds))) : [],
     agentIds.length
       ? tx.select({ id: agents.id, harnessId: agents.harnessId }).from(agents).where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, agentIds)))
       : [],
@@ -208,7 +217,15 @@ async function load(tx: Db, workspaceId: string, batch: Pending[], s: BatchState
     if (r.workspaceId === workspaceId) s.runs.set(r.id, r);
     else s.foreignRuns.add(r.id);
   }
-  for (const r of spaceRows) s.spaces.add(r.id);
+  // The spaces named, and those of the runs named (run events may leave space_id out).
+  const allSpaces = uniq([...spaceIds, ...runRows.filter((r) => r.workspaceId === workspaceId).map((r) => r.spaceId)]);
+  const spaceRows = allSpaces.length
+    ? await tx
+        .select({ id: spaces.id, head: spaces.seqHead })
+        .from(spaces)
+        .where(and(eq(spaces.workspaceId, workspaceId), inArray(spaces.id, allSpaces)))
+    : [];
+  for (const r of spaceRows) s.spaceHeads.set(r.id, r.head);
   for (const r of agentRows) s.agents.set(r.id, r.harnessId);
   if (runnerSeqs.length) {
     const rows = await tx
@@ -228,9 +245,8 @@ async function load(tx: Db, workspaceId: string, batch: Pending[], s: BatchState
 async function write(
   tx: Db,
   workspaceId: string,
-  head: number,
-  stored: StoredEvent[],
-  bodies: string[],
+  state: BatchState,
+  committed: Committed[],
   touchedRuns: Map<string, RunModel>,
   newAgents: Map<string, string>,
   batch: Pending[],
@@ -238,20 +254,25 @@ async function write(
   const hashes = new Map<string, string>();
   for (const { req } of batch) req.events.forEach((e, i) => hashes.set(e.id, req.hashes[i]));
   await tx.insert(events).values(
-    stored.map((e, i) => ({
+    committed.map(({ event: e, body, prevSeq }) => ({
       workspaceId,
       seq: e.seq,
       id: e.id,
       type: e.type,
       spaceId: e.space_id ?? null,
+      prevSeq,
       runId: e.run_id ?? null,
       idempotencyKey: e.idempotency_key ?? null,
       bodyHash: hashes.get(e.id)!,
-      body: bodies[i],
+      body,
       ts: e.ts,
     })),
   );
-  await tx.update(workspaces).set({ seqHead: head }).where(eq(workspaces.id, workspaceId));
+  await tx.update(workspaces).set({ seqHead: state.seq }).where(eq(workspaces.id, workspaceId));
+  for (const space of uniq(committed.map((c) => c.event.space_id).filter((x): x is string => !!x))) {
+    await tx.update(spaces).set({ seqHead: state.spaceHeads.get(space)! }).where(eq(spaces.id, space));
+  }
+  const stored = committed.map((c) => c.event);
   if (touchedRuns.size) {
     const rows = [...touchedRuns.values()];
     await tx

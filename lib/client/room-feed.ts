@@ -1,0 +1,147 @@
+import { io, type Socket } from "socket.io-client";
+import { PROTOCOL_VERSION } from "../protocol/events";
+
+/** An event as a room receives it: a stored event plus its space's previous seq ([RT4]). */
+export interface FeedEvent {
+  seq: number;
+  prev_seq: number;
+  type: string;
+  id: string;
+  space_id: string;
+  [field: string]: unknown;
+}
+
+export type FeedStatus = "connecting" | "live" | "reconnecting" | "error";
+
+export interface RoomSnapshot {
+  space_id: string;
+  head_seq: number;
+  runs: Record<string, unknown>[];
+  events: FeedEvent[];
+}
+
+export interface RoomFeedOptions {
+  spaceId: string;
+  /** The server's base URL; the page's own origin when left out (browsers). */
+  url?: string;
+  /** The last seq this client already holds. */
+  afterSeq?: number;
+  /** A person API token (scripts, tests); browsers use their session cookie. */
+  token?: string;
+  /** Extra headers for the handshake (Node clients: a session cookie). */
+  headers?: Record<string, string>;
+  /** Called with new events, in seq order, each once. */
+  onEvents?: (events: FeedEvent[]) => void;
+  /** Called when the server sent the room's state instead of a long catch-up: start over from it. */
+  onSnapshot?: (snapshot: RoomSnapshot) => void;
+  onStatus?: (status: FeedStatus, detail?: string) => void;
+}
+
+/**
+ * The one place a client joins a room and keeps its feed whole: join after the last seq
+ * held, drop what it already has, put arrivals in seq order, and rejoin from its last seq
+ * when `prev_seq` shows a gap or the connection comes back ([RT1], [RT2], [RT4]).
+ */
+export class RoomFeed {
+  readonly socket: Socket;
+  private last: number;
+  private joining = false;
+  private rejoinWanted = false;
+  private stopped = false;
+
+  constructor(private opts: RoomFeedOptions) {
+    this.last = opts.afterSeq ?? 0;
+    const common = {
+      path: "/socket.io",
+      transports: ["websocket"],
+      reconnectionDelay: 250,
+      reconnectionDelayMax: 2000,
+      auth: opts.token ? { token: opts.token } : undefined,
+      extraHeaders: opts.headers,
+      withCredentials: true,
+    };
+    this.socket = opts.url ? io(opts.url, common) : io(common);
+    this.socket.on("connect", () => void this.join());
+    this.socket.on("disconnect", () => this.status("reconnecting"));
+    this.socket.on("connect_error", (e) => this.status(e.message === "unauthorized" ? "error" : "reconnecting", e.message));
+    this.socket.on("events", (events: FeedEvent[]) => this.receive(events));
+    this.socket.on("snapshot", (s: RoomSnapshot) => this.reset(s));
+  }
+
+  /** The seq of the newest event held. */
+  get lastSeq(): number {
+    return this.last;
+  }
+
+  /** Older events before a seq, ascending (history paging). */
+  async older(beforeSeq: number | null, limit = 200): Promise<FeedEvent[]> {
+    const r = (await this.socket.timeout(10_000).emitWithAck("history", { space_id: this.opts.spaceId, before_seq: beforeSeq, limit })) as {
+      ok?: boolean;
+      events?: FeedEvent[];
+      error?: string;
+    };
+    if (!r.ok) throw new Error(`history refused: ${r.error}`);
+    return r.events!;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.socket.disconnect();
+  }
+
+  private status(s: FeedStatus, detail?: string) {
+    if (!this.stopped) this.opts.onStatus?.(s, detail);
+  }
+
+  private async join(): Promise<void> {
+    if (this.joining) {
+      this.rejoinWanted = true;
+      return;
+    }
+    this.joining = true;
+    this.status("connecting");
+    try {
+      const ack = (await this.socket.timeout(15_000).emitWithAck("join", { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last })) as {
+        ok?: boolean;
+        error?: string;
+      };
+      if (ack.ok) this.status("live");
+      else this.status("error", ack.error);
+    } catch (e) {
+      // No ack in time: the connection is likely gone; the next connect joins again.
+      this.status("reconnecting", (e as Error).message);
+    } finally {
+      this.joining = false;
+      if (this.rejoinWanted && this.socket.connected) {
+        this.rejoinWanted = false;
+        void this.join();
+      }
+    }
+  }
+
+  private receive(batch: FeedEvent[]) {
+    const fresh: FeedEvent[] = [];
+    for (const e of [...batch].sort((a, b) => a.seq - b.seq)) {
+      if (e.space_id !== this.opts.spaceId || e.seq <= this.last) continue; // not ours, or held already
+      if (e.prev_seq !== this.last) {
+        // A hole: something between our last and this one never arrived. Ask again from our last.
+        this.flush(fresh);
+        void this.join();
+        return;
+      }
+      fresh.push(e);
+      this.last = e.seq;
+    }
+    this.flush(fresh);
+  }
+
+  private flush(fresh: FeedEvent[]) {
+    if (fresh.length) this.opts.onEvents?.(fresh);
+  }
+
+  private reset(s: RoomSnapshot) {
+    if (s.space_id !== this.opts.spaceId) return;
+    this.last = s.events.length ? s.events[s.events.length - 1].seq : 0;
+    this.opts.onSnapshot?.(s);
+  }
+}

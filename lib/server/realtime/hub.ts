@@ -1,0 +1,136 @@
+import type { Db } from "@/db/client";
+import type { Committed } from "../ingest/writer";
+import { toFrame, workspaceEventsBetween, type Frame } from "./frames";
+
+/** What the hub needs of the transport. */
+export interface RoomSink {
+  /** To every socket in the space's room but those in `except`. */
+  emitToRoom(spaceId: string, frames: Frame[], except: string[]): void;
+  emitToSocket(socketId: string, frames: Frame[]): void;
+}
+
+/** A socket catching up on a space: live frames wait here until its catch-up is sent. */
+export interface CatchUp {
+  spaceId: string;
+  buffer: Frame[];
+}
+
+/**
+ * Live fan-out after commit, transport-free. Per workspace it emits in seq order without
+ * holes: a commit that arrives ahead of what this node emitted (another node's commit not
+ * yet seen) first reads the missing rows. Sockets still catching up get the frames
+ * buffered instead, so each frame reaches each socket once, in order ([RT1]).
+ */
+export class RoomHub {
+  private emitted = new Map<string, number>();
+  private chains = new Map<string, Promise<void>>();
+  private catching = new Map<string, Set<CatchUp>>();
+  /**
+   * Sockets that joined a room with a catch-up read that may be ahead of what this hub has
+   * emitted yet (the read saw a commit whose fan-out was still on its way): space → socket →
+   * last seq sent. They get only what is newer, so nothing reaches a socket twice.
+   */
+  private ahead = new Map<string, Map<string, number>>();
+
+  constructor(
+    private db: Db,
+    private sink: RoomSink,
+  ) {}
+
+  beginCatchUp(spaceId: string): CatchUp {
+    const c: CatchUp = { spaceId, buffer: [] };
+    let set = this.catching.get(spaceId);
+    if (!set) this.catching.set(spaceId, (set = new Set()));
+    set.add(c);
+    return c;
+  }
+
+  endCatchUp(c: CatchUp): void {
+    const set = this.catching.get(c.spaceId);
+    set?.delete(c);
+    if (set && set.size === 0) this.catching.delete(c.spaceId);
+  }
+
+  /** A socket finished its catch-up at `lastSent` and is now in the room. */
+  joined(spaceId: string, socketId: string, lastSent: number): void {
+    let m = this.ahead.get(spaceId);
+    if (!m) this.ahead.set(spaceId, (m = new Map()));
+    m.set(socketId, lastSent);
+  }
+
+  left(spaceId: string, socketId: string): void {
+    const m = this.ahead.get(spaceId);
+    m?.delete(socketId);
+    if (m && m.size === 0) this.ahead.delete(spaceId);
+  }
+
+  /** This node's own commit. */
+  committed(workspaceId: string, batch: Committed[]): void {
+    if (!batch.length) return;
+    this.enqueue(workspaceId, batch[0].event.seq - 1, batch[batch.length - 1].event.seq, async () =>
+      batch.map((c) => ({ seq: c.event.seq, spaceId: c.event.space_id ?? null, frame: () => toFrame(c.body, c.prevSeq) })),
+    );
+  }
+
+  /** Another node committed (from, to] in a workspace. */
+  remoteCommitted(workspaceId: string, from: number, to: number): void {
+    this.enqueue(workspaceId, from, to, async () => []);
+  }
+
+  private enqueue(
+    workspaceId: string,
+    from: number,
+    to: number,
+    local: () => Promise<{ seq: number; spaceId: string | null; frame: () => Frame }[]>,
+  ) {
+    const prev = this.chains.get(workspaceId) ?? Promise.resolve();
+    const next = prev
+      .then(async () => {
+        const last = this.emitted.get(workspaceId) ?? from;
+        if (to <= last) return;
+        let items = (await local()).filter((i) => i.seq > last);
+        const firstLocal = items.length ? items[0].seq : to + 1;
+        if (firstLocal > last + 1) {
+          // A hole before this commit (or a remote commit): read it from the store.
+          const rows = await workspaceEventsBetween(this.db, workspaceId, last, firstLocal - 1);
+          items = [...rows.map((r) => ({ seq: r.seq, spaceId: r.spaceId, frame: () => toFrame(r.body, r.prevSeq) })), ...items];
+        }
+        this.emit(items);
+        this.emitted.set(workspaceId, Math.max(last, to, items.length ? items[items.length - 1].seq : 0));
+      })
+      .catch((e) => console.error("[realtime] fan-out failed", e));
+    this.chains.set(workspaceId, next);
+    void next.then(() => {
+      if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);
+    });
+  }
+
+  private emit(items: { seq: number; spaceId: string | null; frame: () => Frame }[]) {
+    const bySpace = new Map<string, Frame[]>();
+    for (const i of items) {
+      if (!i.spaceId) continue;
+      let list = bySpace.get(i.spaceId);
+      if (!list) bySpace.set(i.spaceId, (list = []));
+      list.push(i.frame());
+    }
+    for (const [spaceId, frames] of bySpace) {
+      for (const c of this.catching.get(spaceId) ?? []) c.buffer.push(...frames);
+      const except: string[] = [];
+      const ahead = this.ahead.get(spaceId);
+      for (const [socketId, last] of ahead ?? []) {
+        if (last < frames[0].seq) {
+          ahead!.delete(socketId); // in step with the room from here on
+          continue;
+        }
+        except.push(socketId);
+        const rest = frames.filter((f) => f.seq > last);
+        if (rest.length) {
+          this.sink.emitToSocket(socketId, rest);
+          ahead!.delete(socketId);
+        }
+      }
+      if (ahead && ahead.size === 0) this.ahead.delete(spaceId);
+      this.sink.emitToRoom(spaceId, frames, except);
+    }
+  }
+}

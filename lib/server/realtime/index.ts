@@ -1,0 +1,157 @@
+import type http from "node:http";
+import { Server, type Socket } from "socket.io";
+import { z } from "zod";
+import { canonicalId, isId, PROTOCOL_VERSION } from "@/lib/protocol";
+import type { Credential } from "../credentials";
+import { listRuns, runJson } from "../read";
+import type { ChipsServices } from "../services";
+import { readCookie, SESSION_COOKIE } from "../sessions";
+import { sameOrigin } from "../origin";
+import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./frames";
+import { RoomHub } from "./hub";
+
+/** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
+export const CATCH_UP_MAX = 1000;
+
+const Join = z.object({ v: z.number(), space_id: z.string(), after_seq: z.number().int().min(0) });
+const History = z.object({ space_id: z.string(), before_seq: z.number().int().min(1).nullable().optional(), limit: z.number().int().min(1).max(1000).optional() });
+const Leave = z.object({ space_id: z.string() });
+
+type Ack = (answer: unknown) => void;
+const room = (spaceId: string) => `space:${spaceId}`;
+
+/**
+ * Socket.IO on the HTTP server, default namespace for people ([RT1], [RT2], [RT4]): join a
+ * space after a seq, get what the room is missing and then live events, in seq order,
+ * each once, every event carrying its space's `prev_seq`.
+ */
+export function attachRealtime(server: http.Server, svc: ChipsServices) {
+  const io = new Server(server, {
+    path: "/socket.io",
+    serveClient: false,
+    // Upgrades it does not own are Next's (hot reload): never destroy them.
+    destroyUpgrade: false,
+    maxHttpBufferSize: 64 * 1024,
+    pingInterval: 10_000,
+    pingTimeout: 8_000,
+  });
+  const hub = new RoomHub(svc.db, {
+    emitToRoom: (spaceId, frames, except) => (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", frames),
+    emitToSocket: (socketId, frames) => io.to(socketId).emit("events", frames),
+  });
+  const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
+  svc.committed.add(onCommit);
+
+  io.use(async (socket, next) => {
+    try {
+      const cred = await authenticate(svc, socket);
+      if (!cred) return next(new Error("unauthorized"));
+      socket.data.cred = cred;
+      next();
+    } catch (e) {
+      next(e as Error);
+    }
+  });
+
+  io.on("connection", (socket) => {
+    const cred = socket.data.cred as Credential;
+    const joinedSpaces = new Set<string>();
+
+    socket.on("join", async (raw: unknown, ack?: Ack) => {
+      const reply: Ack = typeof ack === "function" ? ack : () => {};
+      const p = Join.safeParse(raw);
+      if (!p.success) return reply({ error: "validation_failed" });
+      if (p.data.v !== PROTOCOL_VERSION) return reply({ error: "unsupported_version" });
+      if (!isId("space", p.data.space_id)) return reply({ error: "space_not_found" });
+      const spaceId = canonicalId(p.data.space_id);
+      const info = await spaceInfo(svc.db, spaceId);
+      // Another workspace's space answers exactly like a missing one.
+      if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
+
+      // A join on a joined space (gap repair) starts over from the client's seq.
+      socket.leave(room(spaceId));
+      hub.left(spaceId, socket.id);
+      const catchUp = hub.beginCatchUp(spaceId);
+      try {
+        const after = p.data.after_seq;
+        const missing = after > info.head ? null : await spaceEventsAfter(svc.db, spaceId, after, CATCH_UP_MAX + 1);
+        let lastSent = after;
+        if (!missing || missing.length > CATCH_UP_MAX) {
+          // Too far behind (or ahead of a reset store): the room's state, then its newest page.
+          const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
+          lastSent = page.length ? page[page.length - 1].seq : 0;
+          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), events: page });
+        } else if (missing.length) {
+          socket.emit("events", missing);
+          lastSent = missing[missing.length - 1].seq;
+        }
+        const late = catchUp.buffer.filter((f: Frame) => f.seq > lastSent);
+        if (late.length) {
+          socket.emit("events", late);
+          lastSent = late[late.length - 1].seq;
+        }
+        hub.endCatchUp(catchUp);
+        socket.join(room(spaceId));
+        hub.joined(spaceId, socket.id, lastSent);
+        joinedSpaces.add(spaceId);
+        reply({ ok: true, head_seq: lastSent });
+      } catch (e) {
+        hub.endCatchUp(catchUp);
+        console.error("[realtime] join failed", e);
+        reply({ error: "internal" });
+      }
+    });
+
+    socket.on("history", async (raw: unknown, ack?: Ack) => {
+      const reply: Ack = typeof ack === "function" ? ack : () => {};
+      const p = History.safeParse(raw);
+      if (!p.success || !isId("space", p.data.space_id)) return reply({ error: "validation_failed" });
+      const spaceId = canonicalId(p.data.space_id);
+      const info = await spaceInfo(svc.db, spaceId);
+      if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
+      const events = await spaceEventsBefore(svc.db, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
+      reply({ ok: true, events });
+    });
+
+    socket.on("leave", (raw: unknown) => {
+      const p = Leave.safeParse(raw);
+      if (!p.success || !isId("space", p.data.space_id)) return;
+      const spaceId = canonicalId(p.data.space_id);
+      socket.leave(room(spaceId));
+      hub.left(spaceId, socket.id);
+      joinedSpaces.delete(spaceId);
+    });
+
+    socket.on("disconnect", () => {
+      for (const s of joinedSpaces) hub.left(s, socket.id);
+    });
+  });
+
+  return {
+    io,
+    hub,
+    async close() {
+      svc.committed.delete(onCommit);
+      io.disconnectSockets(true);
+      await new Promise<void>((r) => io.close(() => r()));
+    },
+  };
+}
+
+/**
+ * A person's session cookie (Origin checked: a cross-site page must not ride on it), or a
+ * person API token in the handshake's `auth.token` for scripts and tests.
+ */
+async function authenticate(svc: ChipsServices, socket: Socket): Promise<Credential | null> {
+  const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  if (typeof token === "string") {
+    const cred = await svc.credentials.resolve(token);
+    return cred?.kind === "person" ? cred : null;
+  }
+  const headers = socket.handshake.headers;
+  const cred = await svc.sessions.resolve(readCookie(headers.cookie, SESSION_COOKIE));
+  if (!cred) return null;
+  const origin = headers.origin;
+  if (origin && !sameOrigin(origin, headers.host, svc.config.publicUrl)) return null;
+  return cred;
+}
