@@ -70,7 +70,7 @@ function rows(ws: string, spc: string, head: number, n: number, nextKey: () => n
     const body = JSON.stringify({
       v: 1, type: "message.posted", id, ts, seq, workspace_id: ws, space_id: spc, idempotency_key: key,
       actor: { kind: "harness", id: "hrn_01JBENCHBENCHBENCHBENCHBENC" },
-      text: `${key} The runner finished step three and is now writing the summary.`,
+      text: `${key} step three done`,
     });
     const hash = createHash("sha256").update(body).digest("hex");
     return { workspace_id: ws, seq, id, type: "message.posted", space_id: spc, run_id: null, idempotency_key: key, body_hash: hash, body, ts };

@@ -47,12 +47,16 @@ export function pgAdmin(adminUrl: string) {
           for (const r of rows) {
             const k =
               r.state === "active"
-                ? r.wait_event_type
-                  ? `active, waiting ${r.wait_event_type}:${r.wait_event}`
-                  : "active, on CPU"
+                ? r.wait_event === "ClientRead"
+                  ? "mid-statement, waiting for Node's next message"
+                  : r.wait_event_type
+                    ? `active, waiting ${r.wait_event_type}:${r.wait_event}`
+                    : "active, on CPU"
                 : r.state === "idle in transaction"
-                  ? `idle in transaction (${r.wait_event ?? "?"}: waiting for Node)`
-                  : String(r.state);
+                  ? "in a transaction, waiting for Node's next statement"
+                  : r.state === "idle"
+                    ? "idle (no transaction open)"
+                    : String(r.state);
             tally.set(k, (tally.get(k) ?? 0) + 1);
           }
           samples++;

@@ -45,7 +45,8 @@ function label(f: { functionName: string; url: string; lineNumber: number }): st
     : file.startsWith(ROOT)
       ? path.relative(ROOT, file)
       : file;
-  return `${fn} ${short}:${f.lineNumber + 1}`;
+  // Files run through tsx report line 1 for everything: the name alone says more.
+  return f.lineNumber > 0 ? `${fn} ${short}:${f.lineNumber + 1}` : `${fn} ${short}`;
 }
 
 export function summarizeProfile(file: string): ProfileSummary {

@@ -3,6 +3,7 @@
  * (PROTOCOL.md §1, §2, §4 [HTTP1], [HTTP2]); afterwards an ordered logical dump of every
  * table is identical to the one taken before, and the next valid event gets seq = max + 1.
  */
+import http from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LIMITS, newId } from "../lib/protocol";
@@ -63,7 +64,7 @@ let maxSeqBefore: number;
 
 const MiB = 1024 * 1024;
 const ulidPart = () => newId("event").slice("evt_".length);
-const upper = (x: number) => Array.from({ length: x }, (_, i) => i);
+const range = (x: number) => Array.from({ length: x }, (_, i) => i);
 
 /** POST as A's first harness. */
 const asA = (w: World, body: unknown, headers: Record<string, string> = {}) => post(server, w.A.token, body, headers);
@@ -76,16 +77,74 @@ const batchWithBadFourth = (w: World, bad: Record<string, unknown>) => ({
   events: [message(w.A, "b0"), message(w.A, "b1"), runStatus(w.A, w.running, { progress: 0.6 }), bad, message(w.A, "b4")],
 });
 
-/** A body that streams `bytes` bytes with no content-length (chunked). */
-function chunkedBody(bytes: number): ReadableStream<Uint8Array> {
-  const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
-  let sent = 0;
-  return new ReadableStream({
-    pull(ctrl) {
-      if (sent >= bytes) return ctrl.close();
-      ctrl.enqueue(chunk);
-      sent += chunk.byteLength;
-    },
+/** Errors a connection of its own raised after its answer was complete (see `postAlone`). */
+const lateSocketErrors: string[] = [];
+
+/**
+ * POST a large body on a connection of its own, closed after the answer (`agent: false`).
+ * The server answers 401/415/413 before reading such a body and then drops the connection
+ * (see the report: a keep-alive connection reused after a 413 is closed under a later
+ * request), so these requests must not share a pooled connection with the other cases.
+ * `body` is a buffer (sent with content-length) or a number of bytes streamed chunked,
+ * with no content-length. The server may close the connection while the rest of the body
+ * is still being written: an EPIPE/ECONNRESET after the complete answer is recorded in
+ * `lateSocketErrors` (and checked below); any error before it fails the request.
+ */
+function postAlone(token: string | undefined, body: Buffer | number, headers: Record<string, string> = {}): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const u = new URL(`${server.url}/api/v1/events`);
+    let answered = false;
+    let responded = false;
+    const req = http.request(
+      {
+        hostname: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: "POST",
+        agent: false,
+        headers: {
+          "content-type": "application/json",
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(typeof body === "number" ? { "transfer-encoding": "chunked" } : { "content-length": String(body.byteLength) }),
+          ...headers,
+        },
+      },
+      (res) => {
+        responded = true;
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("error", (e) => (answered ? lateSocketErrors.push(`${(e as NodeJS.ErrnoException).code}`) : reject(e)));
+        res.on("end", () => {
+          answered = true;
+          const text = Buffer.concat(chunks).toString("utf8");
+          const h = new Headers();
+          for (const [k, v] of Object.entries(res.headers)) if (typeof v === "string") h.set(k, v);
+          let parsed: unknown = null;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {
+            parsed = null; // not JSON: the assertions on `body` report it, with `text`
+          }
+          resolve({ status: res.statusCode!, headers: h, body: parsed, text });
+        });
+      },
+    );
+    req.on("error", (e) => (answered ? lateSocketErrors.push(`${(e as NodeJS.ErrnoException).code}`) : reject(e)));
+    if (typeof body !== "number") {
+      req.end(body);
+      return;
+    }
+    // Chunked: 64 KiB at a time, honouring backpressure, until `body` bytes or an answer.
+    const chunk = Buffer.alloc(64 * 1024, "x");
+    let sent = 0;
+    const pump = () => {
+      while (sent < body && !responded && !req.destroyed) {
+        sent += chunk.byteLength;
+        if (!req.write(chunk)) return void req.once("drain", pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
   });
 }
 
@@ -142,28 +201,21 @@ const CASES: Case[] = [
   {
     rule: "[HTTP2]",
     name: "413: a 10 MB body (an event whose text is 10 MB)",
-    send: (w) => asA(w, message(w.A, "x".repeat(10 * MiB))),
+    send: (w) => postAlone(w.A.token, Buffer.from(JSON.stringify(message(w.A, "x".repeat(10 * MiB))))),
     status: 413,
     code: "payload_too_large",
   },
   {
     rule: "[HTTP2]",
     name: "413: a chunked body over 1 MiB with no content-length",
-    send: (w) =>
-      request(`${server.url}/api/v1/events`, {
-        method: "POST",
-        token: w.A.token,
-        headers: { "content-type": "application/json" },
-        body: chunkedBody(MiB + 128 * 1024),
-        duplex: "half",
-      } as RequestInit & { duplex: "half" }),
+    send: (w) => postAlone(w.A.token, MiB + 128 * 1024),
     status: 413,
     code: "payload_too_large",
   },
   {
     rule: "[HTTP2]",
     name: "413: a batch of 501 valid events",
-    send: (w) => asA(w, { events: upper(501).map((i) => message(w.A, `m${i}`)) }),
+    send: (w) => asA(w, { events: range(501).map((i) => message(w.A, `m${i}`)) }),
     status: 413,
     code: "payload_too_large",
   },
@@ -526,7 +578,7 @@ const CASES: Case[] = [
   {
     rule: "[run.started]",
     name: `422: plan over the limit (${LIMITS.planSteps + 1} steps)`,
-    send: (w) => asA(w, runStarted(w.A, newId("run"), { plan: upper(LIMITS.planSteps + 1).map((i) => ({ step_id: `s${i}`, title: `Step ${i}` })) })),
+    send: (w) => asA(w, runStarted(w.A, newId("run"), { plan: range(LIMITS.planSteps + 1).map((i) => ({ step_id: `s${i}`, title: `Step ${i}` })) })),
     status: 422,
     code: "validation_failed",
     pointer: "/plan",
@@ -670,6 +722,24 @@ const CASES: Case[] = [
     send: (w) => post(server, w.h2.token, message(w.A, "hi", { actor: { kind: "agent", id: w.agent } })),
     status: 403,
     code: "forbidden",
+    pointer: "/actor/id",
+  },
+  {
+    // Ids are read case-insensitively (§ ids): the lower-case spelling names the same agent.
+    rule: "[ENV11]",
+    name: "403: harness 2 speaks for harness 1's agent with the agent id's ULID in lower case",
+    send: (w) => post(server, w.h2.token, message(w.A, "hi", { actor: { kind: "agent", id: `agt_${w.agent.slice(4).toLowerCase()}` } })),
+    status: 403,
+    code: "forbidden",
+    pointer: "/actor/id",
+  },
+  {
+    // An agent is named by an agent id: `agt_` and a ULID (§ ids).
+    rule: "[ENV11]",
+    name: '422: an agent actor whose id is not an agent id ("bob")',
+    send: (w) => asA(w, message(w.A, "hi", { actor: { kind: "agent", id: "bob" } })),
+    status: 422,
+    code: "validation_failed",
     pointer: "/actor/id",
   },
   {
@@ -923,7 +993,7 @@ const CASES: Case[] = [
   {
     rule: "[HTTP1]",
     name: "422: a batch of exactly 500 whose last event has v 2 (500 is within the bound)",
-    send: (w) => asA(w, { events: [...upper(499).map((i) => message(w.A, `m${i}`)), message(w.A, "last", { v: 2 })] }),
+    send: (w) => asA(w, { events: [...range(499).map((i) => message(w.A, `m${i}`)), message(w.A, "last", { v: 2 })] }),
     status: 422,
     code: "unsupported_version",
     pointer: "/events/499/v",
@@ -940,14 +1010,14 @@ const CASES: Case[] = [
   {
     rule: "[HTTP2]",
     name: "401 before 413: no token and a 2 MB body",
-    send: (w) => post(server, undefined, message(w.A, "x".repeat(2 * MiB))),
+    send: (w) => postAlone(undefined, Buffer.from(JSON.stringify(message(w.A, "x".repeat(2 * MiB))))),
     status: 401,
     code: "unauthorized",
   },
   {
     rule: "[HTTP2]",
     name: "415 before 413: text/plain and a 10 MB body",
-    send: (w) => asA(w, message(w.A, "x".repeat(10 * MiB)), { "content-type": "text/plain" }),
+    send: (w) => postAlone(w.A.token, Buffer.from(JSON.stringify(message(w.A, "x".repeat(10 * MiB)))), { "content-type": "text/plain" }),
     status: 415,
     code: "unsupported_media_type",
   },
@@ -961,21 +1031,21 @@ const CASES: Case[] = [
   {
     rule: "[HTTP2]",
     name: "413 before 400: 2 MB of broken JSON",
-    send: (w) => asA(w, `{"v":1,"text":"${"x".repeat(2 * MiB)}`),
+    send: (w) => postAlone(w.A.token, Buffer.from(`{"v":1,"text":"${"x".repeat(2 * MiB)}`)),
     status: 413,
     code: "payload_too_large",
   },
   {
     rule: "[HTTP2]",
     name: "413 before 403: a batch of 501 events of workspace B",
-    send: (w) => asA(w, { events: upper(501).map((i) => message(w.B, `m${i}`)) }),
+    send: (w) => asA(w, { events: range(501).map((i) => message(w.B, `m${i}`)) }),
     status: 413,
     code: "payload_too_large",
   },
   {
     rule: "[HTTP2]",
     name: "413 before 422: a batch of 501 events with v 2",
-    send: (w) => asA(w, { events: upper(501).map((i) => message(w.A, `m${i}`, { v: 2 })) }),
+    send: (w) => asA(w, { events: range(501).map((i) => message(w.A, `m${i}`, { v: 2 })) }),
     status: 413,
     code: "payload_too_large",
   },
@@ -1005,6 +1075,14 @@ const CASES: Case[] = [
     status: 403,
     code: "forbidden",
     pointer: "/events/4/type",
+  },
+  {
+    rule: "[HTTP2]",
+    name: "403 (ENV11) before 422: a claimed agent with an empty text",
+    send: (w) => post(server, w.h2.token, message(w.A, "", { actor: { kind: "agent", id: w.agent } })),
+    status: 403,
+    code: "forbidden",
+    pointer: "/actor/id",
   },
   {
     rule: "[HTTP2]",
@@ -1156,6 +1234,10 @@ describe("[HTTP2] bad input: each malformed request gets its status and code", (
     expect(r.body).toEqual({ events: [world.finishStored] });
   });
 
+  it("connections of their own failed, if at all, only after their answer, and only by the server closing them", () => {
+    for (const code of lateSocketErrors) expect(["EPIPE", "ECONNRESET"]).toContain(code);
+  });
+
   it("no request polluted Object.prototype", () => {
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
     expect(({} as Record<string, unknown>).kind).toBeUndefined();
@@ -1167,7 +1249,18 @@ describe("[HTTP1] [ENV8] bad input: afterwards nothing changed", () => {
   it("the ordered logical dump of every table equals the one taken before", async () => {
     const after = await dumpDatabase(server.chips.services.database);
     expect(Object.keys(after)).toEqual(Object.keys(before));
-    for (const table of Object.keys(before)) expect(after[table], table).toEqual(before[table]);
+    // Every table that differs, with the rows it gained and lost: {} when nothing changed.
+    const changed: Record<string, { added: string[]; removed: string[] }> = {};
+    for (const table of Object.keys(before)) {
+      const was = new Set(before[table]);
+      const now = new Set(after[table]);
+      const added = after[table].filter((r) => !was.has(r));
+      const removed = before[table].filter((r) => !now.has(r));
+      if (added.length || removed.length) changed[table] = { added, removed };
+    }
+    expect(changed).toEqual({});
+    // And exactly equal, order included.
+    expect(after).toEqual(before);
   });
 
   it("[ENV8] the next valid event gets seq = previous max + 1", async () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { canonicalId, ID_PREFIX, type IdKind } from "./ids";
+import { canonicalId, ID_PREFIX, isId, type IdKind } from "./ids";
 import { LIMITS } from "./limits";
 
 /** A prefixed ULID of one kind, read case-insensitively and stored canonical (upper case). */
@@ -34,11 +34,27 @@ export type PlanStep = z.infer<typeof PlanStep>;
 export const ActorKind = z.enum(["person", "harness", "agent", "system"]);
 export type ActorKind = z.infer<typeof ActorKind>;
 
-export const Actor = z.object({
-  kind: ActorKind,
-  id: z.string().min(1).max(64),
-  harness_id: z.string().optional(),
-});
+/** Which id an actor of each kind carries; a runner speaks as a harness with its `rnr_` id. */
+const ACTOR_ID_KINDS: Record<ActorKind, IdKind[]> = {
+  person: ["person"],
+  harness: ["harness", "runner"],
+  agent: ["agent"],
+  system: [],
+};
+
+export const Actor = z
+  .object({
+    kind: ActorKind,
+    id: z.string().min(1).max(64),
+    harness_id: z.string().optional(),
+  })
+  .superRefine((a, ctx) => {
+    const kinds = ACTOR_ID_KINDS[a.kind];
+    const ok = a.kind === "system" ? a.id === "system" : kinds.some((k) => isId(k, a.id));
+    if (!ok) ctx.addIssue({ code: "custom", path: ["id"], message: `not a valid id for a ${a.kind}` });
+  })
+  // Ids are read case-insensitively; stored canonical, so one agent is one agent ([ENV11]).
+  .transform((a) => ({ ...a, id: a.kind === "system" ? a.id : canonicalId(a.id) }));
 /** Who an event is attributed to ([ENV10], [ENV11]). */
 export type Actor = z.infer<typeof Actor>;
 

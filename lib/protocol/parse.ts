@@ -22,7 +22,7 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> =>
  */
 export function parseEvent(raw: unknown, base = ""): ParseResult {
   if (!isPlainObject(raw)) {
-    return { ok: false, problem: problem("validation_failed", "an event must be a JSON object", [{ pointer: base || "/", message: "must be an object" }]) };
+    return { ok: false, problem: problem("validation_failed", "an event must be a JSON object", [{ pointer: base, message: "must be an object" }]) };
   }
   if (typeof raw.v === "number" && raw.v !== PROTOCOL_VERSION) {
     return {

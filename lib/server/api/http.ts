@@ -30,7 +30,12 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
     return { ok: false, response: fail("unsupported_media_type", "send the body as application/json") };
   }
   const declared = Number(c.req.header("content-length"));
-  const tooLarge = () => ({ ok: false as const, response: fail("payload_too_large", `the body is over ${maxBytes} bytes`) });
+  const tooLarge = () => {
+    const response = fail("payload_too_large", `the body is over ${maxBytes} bytes`);
+    // The rest of the body is not read: the connection cannot be reused for another request.
+    response.headers.set("connection", "close");
+    return { ok: false as const, response };
+  };
   if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
   const stream = c.req.raw.body;
   const chunks: Uint8Array[] = [];

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { LIMITS, parseEvent, problem, type IncomingEvent, type ProblemError } from "@/lib/protocol";
+import { canonicalId, isId, LIMITS, parseEvent, problem, type IncomingEvent, type ProblemError } from "@/lib/protocol";
 import type { Db } from "@/db/client";
-import { events } from "@/db/schema";
+import { agents, events } from "@/db/schema";
 import type { Credential } from "../credentials";
 import { authorizeRaw, requireActor } from "./authorize";
 import type { RateLimiter } from "./rate-limit";
@@ -37,6 +37,8 @@ export async function ingest(deps: { db: Db; writer: IngestWriter; limiter: Rate
     const denied = authorizeRaw(raws[i], cred, pointers[i]);
     if (denied) return { ok: false, problem: denied };
   }
+  const claimed = await agentClaims(deps.db, cred, raws, pointers);
+  if (claimed) return { ok: false, problem: claimed };
   const parsed: IncomingEvent[] = [];
   for (let i = 0; i < raws.length; i++) {
     const missing = requireActor(raws[i], cred, pointers[i]);
@@ -81,6 +83,29 @@ async function replayOnly(db: Db, workspaceId: string, parsed: IncomingEvent[], 
     bodies.push(row.body);
   }
   return { ok: true, status: 200, body: `{"events":[${bodies.join(",")}]}` };
+}
+
+/**
+ * [ENV11] before 422 ([HTTP2]): an agent id already registered to another harness is
+ * refused before the body's fields are checked. (An id first claimed by two harnesses at
+ * once is settled in the writer, which holds the registry under the workspace's lock.)
+ */
+async function agentClaims(db: Db, cred: Credential, raws: unknown[], pointers: string[]): Promise<ProblemError | null> {
+  if (cred.kind !== "harness" && cred.kind !== "runner") return null;
+  const ids = new Map<string, string>();
+  raws.forEach((r, i) => {
+    const a = (r as { actor?: { kind?: unknown; id?: unknown } } | null)?.actor;
+    if (a && a.kind === "agent" && isId("agent", a.id)) ids.set(canonicalId(a.id), pointers[i]);
+  });
+  if (!ids.size) return null;
+  const rows = await db
+    .select({ id: agents.id, harnessId: agents.harnessId })
+    .from(agents)
+    .where(and(eq(agents.workspaceId, cred.workspaceId!), inArray(agents.id, [...ids.keys()])));
+  const stolen = rows.find((r) => r.harnessId !== cred.subjectId);
+  if (!stolen) return null;
+  const detail = "this agent id is registered to another harness";
+  return problem("forbidden", detail, [{ pointer: `${ids.get(stolen.id)}/actor/id`, message: detail }]);
 }
 
 const credKey = (c: Credential) => `${c.kind}:${c.subjectId}`;
