@@ -17,7 +17,8 @@ async function main() {
     console.log(
       [
         ``,
-        `  Room:        ${chips.services.roomUrl(defaults.workspace_id, defaults.space_id)}`,
+        `  Room:        ${await chips.services.loginUrl(defaults.workspace_id, defaults.space_id, defaults.person_id)}`,
+        `               (a one-time login link; \`npx chips login\` prints another)`,
         `  Workspace:   ${defaults.workspace_id}`,
         `  Harness:     ${defaults.harness_id} (token in ${rel}/${DATA_FILES.harness})`,
         ``,
@@ -25,6 +26,7 @@ async function main() {
         `    npx chips init --json                     a new workspace, room, harness token and person token`,
         `    npx chips post event.json --token TOKEN   post one event or a batch`,
         `    npx chips events --workspace WS --after 0 read events back`,
+        `    npx chips login                           a fresh login link for another browser`,
         ``,
       ].join("\n"),
     );

@@ -10,6 +10,9 @@ Usage:
   chips events --workspace WS [--after N] [--space SPACE] [--limit L] [--token TOKEN]
       Print the workspace's events after seq N (default 0) as JSON lines, in seq order,
       paging through all of them; --limit is the page size (1-1000, default 1000).
+  chips login [--workspace WS] [--space SPACE] [--json]
+      Print a fresh one-time login link (needs the admin token): for the default room, or
+      for a workspace's rooms. Each link works once; give each browser its own.
   chips help
       This text.
 
@@ -19,7 +22,7 @@ Options everywhere:
                      (else $CHIPS_DATA_DIR, else ./.chips)
 
 Credentials:
-  init            the admin token: DIR/admin-token with --data-dir, else $CHIPS_ADMIN_TOKEN,
+  init, login     the admin token: DIR/admin-token with --data-dir, else $CHIPS_ADMIN_TOKEN,
                   else <data dir>/admin-token
   post, events    a harness or person token: --token, else $CHIPS_TOKEN, else the default
                   harness's <data dir>/harness-token

@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { events } from "./commands/events";
+import { login } from "./commands/login";
 import { init } from "./commands/init";
 import { post } from "./commands/post";
 import type { CommandContext, Options } from "./commands/context";
@@ -32,6 +33,7 @@ const COMMANDS: Record<string, Command> = {
   init: { run: init, options: ["workspace", "space", "harness", "owner", "json"] },
   post: { run: post, options: ["token"] },
   events: { run: events, options: ["token", "workspace", "space", "after", "limit"] },
+  login: { run: login, options: ["workspace", "space", "json"] },
 };
 
 export interface RunDeps {
