@@ -13,6 +13,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // `*.pg.test.ts` need a real Postgres (several nodes on one database): the Postgres pass only.
+    exclude: process.env.CHIPS_TEST_DB === 'postgres' ? [] : ['test/**/*.pg.test.ts'],
     environment: 'node',
     globalSetup: existsSync(path.join(root, globalSetupFile)) ? [globalSetupFile] : [],
     testTimeout: 60_000,

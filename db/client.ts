@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { sql } from "drizzle-orm";
+import type { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { acquireDirLock, type DirLock } from "./dir-lock";
@@ -15,6 +15,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Rows of a raw query, whichever driver runs it. */
   query<T = Record<string, unknown>>(text: ReturnType<typeof sql>): Promise<T[]>;
+  /** Postgres LISTEN (fan-out between nodes); null on PGlite, which is single-node. */
+  listen: ((channel: string, onNotify: (payload: string) => void) => Promise<{ unlisten(): Promise<void> }>) | null;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     db,
     kind: "postgres",
     query: async (q) => resultRows(await db.execute(q)),
+    listen: async (channel, onNotify) => {
+      const l = await client.listen(channel, onNotify);
+      return { unlisten: () => l.unlisten() };
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -60,6 +66,7 @@ async function openPglite(dataDir: string): Promise<Database> {
       db,
       kind: "pglite",
       query: async (q) => resultRows(await db.execute(q)),
+      listen: null,
       close: async () => {
         try {
           await client.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@/db/client";
 import type { ChipsConfig } from "@/lib/env";
 import { CredentialStore } from "./credentials";
@@ -7,6 +8,8 @@ import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
+  /** This server process among the nodes sharing one Postgres. */
+  nodeId: string;
   config: ChipsConfig;
   database: Database;
   db: Database["db"];
@@ -23,14 +26,17 @@ export interface ChipsServices {
 
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const committed: ChipsServices["committed"] = new Set();
+  const nodeId = randomUUID();
   const writer = new IngestWriter(database.db, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
+    notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,
     onCommit: (ws, batch) => {
       for (const fn of committed) fn(ws, batch);
     },
   });
   return {
+    nodeId,
     config,
     database,
     db: database.db,
@@ -49,3 +55,6 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
 }
 
 export const roomPath = (ws: string, spc: string) => `/w/${ws}/r/${spc}`;
+
+/** The Postgres channel on which nodes tell each other of commits. */
+export const COMMITS_CHANNEL = "chips_commits";

@@ -29,6 +29,11 @@ export interface WriterOptions {
   /** Called after each commit with the new events in seq order. */
   onCommit?: (workspaceId: string, committed: Committed[]) => void;
   now?: () => Date;
+  /**
+   * Tell other nodes of each commit: one NOTIFY per transaction (never per event — it
+   * takes a global lock at commit) carrying the workspace and the seqs committed.
+   */
+  notify?: { channel: string; node: string };
 }
 
 /** A newly stored event as it leaves the writer: the event, its exact JSON, and its space's previous seq. */
@@ -185,7 +190,13 @@ export class IngestWriter {
         }
         results.push({ ok: true, bodies: answer, created: mine.length > 0 });
       }
-      if (committed.length) await write(tx as unknown as Db, workspaceId, state, committed, touchedRuns, newAgents, batch);
+      if (committed.length) {
+        await write(tx as unknown as Db, workspaceId, state, committed, touchedRuns, newAgents, batch);
+        if (this.opts.notify) {
+          const payload = JSON.stringify({ n: this.opts.notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq });
+          await tx.execute(sql`select pg_notify(${this.opts.notify.channel}, ${payload})`);
+        }
+      }
       return { results, committed };
     });
   }

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { canonicalId, isId, PROTOCOL_VERSION } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { listRuns, runJson } from "../read";
-import type { ChipsServices } from "../services";
+import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./frames";
@@ -16,6 +16,15 @@ export const CATCH_UP_MAX = 1000;
 const Join = z.object({ v: z.number(), space_id: z.string(), after_seq: z.number().int().min(0) });
 const History = z.object({ space_id: z.string(), before_seq: z.number().int().min(1).nullable().optional(), limit: z.number().int().min(1).max(1000).optional() });
 const Leave = z.object({ space_id: z.string() });
+const RemoteCommit = z.object({ n: z.string(), w: z.string(), f: z.number().int(), t: z.number().int() });
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+}
 
 type Ack = (answer: unknown) => void;
 const room = (spaceId: string) => `space:${spaceId}`;
@@ -41,6 +50,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   });
   const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
   svc.committed.add(onCommit);
+  // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
+  const listening = svc.database.listen?.(COMMITS_CHANNEL, (payload) => {
+    const m = RemoteCommit.safeParse(safeJson(payload));
+    if (m.success && m.data.n !== svc.nodeId) hub.remoteCommitted(m.data.w, m.data.f, m.data.t);
+  });
 
   io.use(async (socket, next) => {
     try {
@@ -132,6 +146,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     hub,
     async close() {
       svc.committed.delete(onCommit);
+      await (await listening)?.unlisten().catch(() => {});
       io.disconnectSockets(true);
       await new Promise<void>((r) => io.close(() => r()));
     },
