@@ -20,6 +20,8 @@ export interface ChipsConfig {
   pgPoolSize: number;
   /** Print the first-start banner. */
   banner: boolean;
+  /** A run's typing indicator goes when no status came for this long ([UI2]). */
+  statusTtlSeconds: number;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -40,6 +42,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxQueueEvents: num(env.CHIPS_MAX_QUEUE_EVENTS, 20000),
     pgPoolSize: num(env.CHIPS_PG_POOL, 10),
     banner: env.CHIPS_BANNER !== "0",
+    statusTtlSeconds: num(env.CHIPS_STATUS_TTL, 60),
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

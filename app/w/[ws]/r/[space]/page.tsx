@@ -1,19 +1,48 @@
 import { and, eq } from "drizzle-orm";
 import { notFound } from "next/navigation";
-import { spaces } from "@/db/schema";
+import { harnesses, persons, spaces, workspaces } from "@/db/schema";
 import { requirePerson, services } from "@/lib/server/page-context";
-import { RoomLive } from "@/components/room/room-live";
+import { listRuns, runJson } from "@/lib/server/read";
+import { spaceEventsBefore } from "@/lib/server/realtime/frames";
+import { RoomView } from "@/components/room/room-view";
+import type { RunView } from "@/lib/client/room-state";
+import type { FeedEvent } from "@/lib/client/room-feed";
 
 export const dynamic = "force-dynamic";
 
+/** How many of the newest events the page is drawn with; older ones page in on scroll. */
+const FIRST_PAGE = 100;
+
 export default async function RoomPage({ params }: { params: Promise<{ ws: string; space: string }> }) {
   const { ws, space } = await params;
-  const me = await requirePerson(ws);
-  const [room] = await services()
-    .db.select()
+  await requirePerson(ws);
+  const svc = services();
+  const db = svc.db;
+  const [room] = await db
+    .select()
     .from(spaces)
     .where(and(eq(spaces.id, space), eq(spaces.workspaceId, ws)))
     .limit(1);
   if (!room) notFound();
-  return <RoomLive workspaceId={ws} spaceId={room.id} roomName={room.name} personId={me.subjectId} />;
+  // Events first, then runs: a run read a moment later is at least as new as the page.
+  const events = await spaceEventsBefore(db, room.id, null, FIRST_PAGE);
+  const [runs, [workspace], people, hs] = await Promise.all([
+    listRuns(db, ws, room.id),
+    db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
+    db.select({ id: persons.id, name: persons.name }).from(persons).where(eq(persons.workspaceId, ws)),
+    db.select({ id: harnesses.id, name: harnesses.name }).from(harnesses).where(eq(harnesses.workspaceId, ws)),
+  ]);
+  return (
+    <RoomView
+      workspaceId={ws}
+      workspaceName={workspace?.name ?? ws}
+      spaceId={room.id}
+      roomName={room.name}
+      dir={{ persons: Object.fromEntries(people.map((x) => [x.id, x.name])), harnesses: Object.fromEntries(hs.map((x) => [x.id, x.name])) }}
+      initialRuns={runs.map(runJson) as unknown as RunView[]}
+      initialEvents={events as unknown as FeedEvent[]}
+      statusTtlSeconds={svc.config.statusTtlSeconds}
+      serverNow={Date.now()}
+    />
+  );
 }

@@ -1,0 +1,36 @@
+import type { FeedStatus } from "@/lib/client/room-feed";
+import type { RunView } from "@/lib/client/room-state";
+
+const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
+  live: { text: "Live", dot: "bg-green-600" },
+  connecting: { text: "Connecting", dot: "bg-zinc-400" },
+  reconnecting: { text: "Reconnecting", dot: "bg-amber-500" },
+  error: { text: "Disconnected", dot: "bg-red-600" },
+};
+
+/** Room name, workspace, a calm live dot, the runs going, and goals no person's words carry ([UI3]). */
+export function RoomHeader({ roomName, workspaceName, status, active }: { roomName: string; workspaceName: string; status: FeedStatus; active: RunView[] }) {
+  const live = LIVE[status];
+  const saying = active.filter((r) => r.goal_from === null);
+  return (
+    <header className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+      <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+        <h1 className="text-base font-semibold"># {roomName}</h1>
+        <span className="text-sm text-zinc-600 dark:text-zinc-400">{workspaceName}</span>
+        <span data-testid="feed-status" data-status={status} className="ml-auto flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
+          <span aria-hidden className={`h-2 w-2 rounded-full ${live.dot}`} />
+          {live.text}
+        </span>
+        <span className="text-xs text-zinc-600 dark:text-zinc-400">
+          {active.length} {active.length === 1 ? "run" : "runs"} going
+        </span>
+      </div>
+      {saying.map((r) => (
+        <p key={r.id} data-testid="run-goal" data-run-id={r.id} className="mt-1 truncate text-sm text-zinc-800 dark:text-zinc-200" title={r.goal}>
+          <span className="sr-only">Goal: </span>
+          {r.goal}
+        </p>
+      ))}
+    </header>
+  );
+}

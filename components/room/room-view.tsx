@@ -1,0 +1,97 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { ulid } from "ulid";
+import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
+import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type RunView } from "@/lib/client/room-state";
+import { useServerNow } from "@/lib/client/use-now";
+import { Composer } from "./composer";
+import type { Directory } from "./names";
+import { RoomHeader } from "./room-header";
+import { RunsRail } from "./runs-rail";
+import { Timeline } from "./timeline";
+import { TypingIndicators, typingRuns } from "./typing-indicator";
+
+export interface RoomViewProps {
+  workspaceId: string;
+  workspaceName: string;
+  spaceId: string;
+  roomName: string;
+  dir: Directory;
+  initialRuns: RunView[];
+  initialEvents: FeedEvent[];
+  statusTtlSeconds: number;
+  serverNow: number;
+}
+
+/** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
+export function RoomView(p: RoomViewProps) {
+  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents));
+  const [status, setStatus] = useState<FeedStatus>("connecting");
+  const [focusRun, setFocusRun] = useState<string | null>(null);
+  const [railOpen, setRailOpen] = useState(false);
+  const feed = useRef<RoomFeed | null>(null);
+  const now = useServerNow(p.serverNow);
+
+  useEffect(() => {
+    const f = new RoomFeed({
+      spaceId: p.spaceId,
+      afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
+      onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
+      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs as unknown as RunView[], s.events)),
+      onStatus: setStatus,
+    });
+    feed.current = f;
+    return () => f.stop();
+    // The initial page seeds the feed once; later pages come through it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [p.spaceId]);
+
+  const loadOlder = useCallback(async () => {
+    const f = feed.current;
+    const before = room.oldest?.seq ?? null;
+    if (!f || before === null) return 0;
+    const older = await f.older(before, 200);
+    setRoom((r) => (r.oldest?.seq === before ? prependHistory(r, older) : r));
+    return older.length;
+  }, [room.oldest?.seq]);
+
+  const send = useCallback(
+    async (text: string) => {
+      const res = await fetch("/api/v1/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ v: 1, type: "message.posted", id: `evt_${ulid()}`, idempotency_key: `msg_${ulid()}`, workspace_id: p.workspaceId, space_id: p.spaceId, text }),
+      }).catch(() => null);
+      if (!res) return "Could not reach Chips; your message is kept here.";
+      if (res.ok) return null;
+      const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
+      return problem?.detail ?? `Could not send (${res.status}).`;
+    },
+    [p.workspaceId, p.spaceId],
+  );
+
+  const runs = useMemo(() => Object.values(room.runs), [room.runs]);
+  const active = runs.filter((r) => r.state === "running" || r.state === "paused" || r.state === "queued");
+  const typing = typingRuns(runs, now, p.statusTtlSeconds * 1000, () => false);
+
+  return (
+    <div className="flex h-dvh bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <main className="flex min-w-0 flex-1 flex-col">
+        <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} />
+        <Timeline items={room.items} runs={room.runs} dir={p.dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
+        <TypingIndicators runs={typing} now={now} dir={p.dir} />
+        <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
+          <button type="button" aria-expanded={railOpen} onClick={() => setRailOpen(!railOpen)} className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300">
+            {railOpen ? "Hide" : "Show"} active runs ({active.length})
+          </button>
+          {railOpen && <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />}
+        </div>
+        <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />
+      </main>
+      <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
+        <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+import type { RunView } from "@/lib/client/room-state";
+import { harnessName, type Directory } from "./names";
+import { PlanDots } from "./plan-dots";
+
+const PENDING_LABEL: Record<string, string> = { pausing: "pausing…", resuming: "resuming…", cancelling: "cancelling…" };
+
+function stateLabel(run: RunView): { text: string; tone: string } {
+  if (run.pending && PENDING_LABEL[run.pending]) return { text: PENDING_LABEL[run.pending], tone: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200" };
+  switch (run.state) {
+    case "queued":
+      return { text: "waiting for a runner", tone: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" };
+    case "running":
+      return { text: "running", tone: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200" };
+    case "paused":
+      return { text: "paused", tone: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200" };
+    case "finished":
+      return run.outcome === "succeeded"
+        ? { text: "succeeded", tone: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" }
+        : run.outcome === "cancelled"
+          ? { text: "cancelled", tone: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200" }
+          : { text: "failed", tone: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200" };
+  }
+}
+
+/**
+ * The run panel ([UI1], [UI3], [UI6]): state with its pending flag, harness, session_ref,
+ * the plan's dots, and the goal as a heading only when no person's words carry it.
+ */
+export function RunPanel({ run, dir, presence }: { run: RunView; dir: Directory; presence?: "online" | "unresponsive" }) {
+  const label = stateLabel(run);
+  const tokens = run.usage ? run.usage.input_tokens + run.usage.output_tokens : null;
+  return (
+    <section
+      aria-label={`Run by ${harnessName(dir, run.harness_id)}`}
+      data-run-id={run.id}
+      data-run-state={run.state}
+      {...(run.pending ? { "data-pending": run.pending } : {})}
+      {...(presence ? { "data-presence": presence } : {})}
+      className="rounded-lg border border-zinc-200 bg-white p-3 shadow-xs dark:border-zinc-800 dark:bg-zinc-900"
+    >
+      <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
+        <span className="font-medium">{harnessName(dir, run.harness_id)}</span>
+        <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase tracking-wide text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">run</span>
+        <span data-testid="run-state" className={`rounded-full px-2 py-0.5 text-xs font-medium ${label.tone}`}>
+          {label.text}
+        </span>
+        {presence === "unresponsive" && (
+          <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">unresponsive</span>
+        )}
+        {run.session_ref && (
+          <span data-testid="run-session-ref" className="max-w-full truncate text-xs text-zinc-600 dark:text-zinc-400" title={run.session_ref}>
+            {run.session_ref}
+          </span>
+        )}
+      </div>
+      {run.goal_from === null && (
+        <h3 data-testid="run-goal" data-run-id={run.id} className="mt-1.5 text-[15px] font-semibold leading-snug">
+          {run.goal}
+        </h3>
+      )}
+      <PlanDots plan={run.plan} />
+      {(run.summary || tokens !== null) && (
+        <div className="mt-2 flex flex-wrap gap-x-4 text-xs text-zinc-600 dark:text-zinc-400">
+          {run.summary && <p className="min-w-0 whitespace-pre-wrap break-words">{run.summary}</p>}
+          {tokens !== null && (
+            <p>
+              {tokens.toLocaleString("en-US")} tokens
+              {run.usage?.cost_usd !== undefined && ` · $${run.usage.cost_usd.toFixed(4)}`}
+            </p>
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,42 @@
+import type { RunView } from "@/lib/client/room-state";
+import { harnessName, type Directory } from "./names";
+
+const MINI: Record<string, string> = {
+  pending: "border border-zinc-400",
+  active: "border border-blue-600 bg-blue-200",
+  done: "bg-blue-600",
+  failed: "bg-red-600",
+  skipped: "border border-zinc-400 opacity-50",
+};
+
+/** One compact row per running or paused run; a click scrolls to its card. */
+export function RunsRail({ runs, dir, onPick }: { runs: RunView[]; dir: Directory; onPick: (runId: string) => void }) {
+  return (
+    <aside aria-label="Active runs" className="w-full overflow-y-auto p-3 text-sm">
+      <h2 className="mb-2 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Active runs</h2>
+      {!runs.length && <p className="text-xs text-zinc-600 dark:text-zinc-400">No run is going.</p>}
+      <ul className="space-y-1">
+        {runs.map((r) => (
+          <li key={r.id}>
+            <button
+              type="button"
+              onClick={() => onPick(r.id)}
+              className="w-full rounded-md px-2 py-1.5 text-left hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-900"
+            >
+              <span className="flex items-center justify-between gap-2">
+                <span className="truncate font-medium">{harnessName(dir, r.harness_id)}</span>
+                <span className="text-xs text-zinc-600 dark:text-zinc-400">{r.pending ?? r.state}</span>
+              </span>
+              <span aria-hidden className="mt-1 flex flex-wrap gap-1">
+                {r.plan.map((s) => (
+                  <span key={s.step_id} className={`h-2 w-2 rounded-full ${MINI[s.state]}`} />
+                ))}
+              </span>
+              {r.status && r.state === "running" && <span className="mt-0.5 block truncate text-xs text-zinc-600 dark:text-zinc-400">{r.status.verb_phrase}</span>}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

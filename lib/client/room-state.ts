@@ -1,0 +1,171 @@
+import type { FeedEvent } from "./room-feed";
+
+/** A plan step as the run panel draws it ([UI1]). */
+export interface StepView {
+  step_id: string;
+  title: string;
+  state: "pending" | "active" | "done" | "failed" | "skipped";
+  note?: string;
+}
+
+export interface StatusView {
+  phase: string;
+  verb_phrase: string;
+  progress?: number;
+  estimate_seconds?: number;
+  /** Server time the status was stored. */
+  ts: string;
+  actor: ActorView;
+}
+
+export interface ActorView {
+  kind: string;
+  id: string;
+  harness_id?: string;
+}
+
+/** A run as the room shows it: the server's read model, kept current by events. */
+export interface RunView {
+  id: string;
+  space_id: string;
+  harness_id: string | null;
+  actor: ActorView | null;
+  state: "queued" | "running" | "paused" | "finished";
+  pending: string | null;
+  goal: string;
+  goal_from: "harness" | "chips" | null;
+  session_ref: string | null;
+  plan: StepView[];
+  status: StatusView | null;
+  usage: { input_tokens: number; output_tokens: number; cached_input_tokens?: number; cost_usd?: number } | null;
+  outcome: "succeeded" | "failed" | "cancelled" | null;
+  summary: string | null;
+  started_seq: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export type TimelineItem =
+  | { kind: "message"; seq: number; id: string; ts: string; actor: ActorView; text: string; goalOf?: string }
+  | { kind: "run"; seq: number; id: string; ts: string; runId: string }
+  | { kind: "notice"; seq: number; id: string; ts: string; actor: ActorView; text: string };
+
+export interface RoomState {
+  /** Timeline items, ascending by seq; never rearranged. */
+  items: TimelineItem[];
+  runs: Record<string, RunView>;
+  /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
+  oldest: { seq: number; prev_seq: number } | null;
+}
+
+export const emptyRoom = (): RoomState => ({ items: [], runs: {}, oldest: null });
+
+export const hasOlder = (s: RoomState) => s.oldest !== null && s.oldest.prev_seq > 0;
+const edge = (e: FeedEvent | undefined) => (e ? { seq: e.seq, prev_seq: e.prev_seq } : null);
+
+type E = FeedEvent & Record<string, any>;
+
+/** The room from the server's snapshot: its runs' read models and a page of events. */
+export function roomFromSnapshot(runs: RunView[], events: FeedEvent[]): RoomState {
+  // The read models are already current: the page only contributes timeline items.
+  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), oldest: null }, events);
+}
+
+/** Apply live events (ascending, new) to the room. */
+export function applyEvents(state: RoomState, events: FeedEvent[]): RoomState {
+  let runs = state.runs;
+  const items = [...state.items];
+  for (const raw of events) {
+    const e = raw as E;
+    const item = timelineItem(e);
+    if (item) items.push(item);
+    runs = projectRun(runs, e);
+  }
+  return { items, runs, oldest: state.oldest ?? edge(events[0]) };
+}
+
+/** Older history (ascending, all before what is held) goes in front; run read models are not rewound. */
+export function prependHistory(state: RoomState, older: FeedEvent[]): RoomState {
+  if (!older.length) return state.oldest ? { ...state, oldest: { ...state.oldest, prev_seq: 0 } } : state;
+  const items = older.map((e) => timelineItem(e as E)).filter((i): i is TimelineItem => !!i);
+  return { ...state, items: [...items, ...state.items], oldest: edge(older[0]) };
+}
+
+function timelineItem(e: E): TimelineItem | null {
+  const base = { seq: e.seq, id: e.id, ts: e.ts as string };
+  switch (e.type) {
+    case "message.posted":
+      return { kind: "message", ...base, actor: e.actor, text: e.text };
+    case "run.started":
+      return { kind: "run", ...base, runId: e.run_id };
+    case "room.updated":
+      return { kind: "notice", ...base, actor: e.actor, text: "updated the room's intent and outcome" };
+    case "decision.recorded":
+      return { kind: "notice", ...base, actor: e.actor, text: `recorded a decision: ${e.title}` };
+    case "task.saved":
+      return { kind: "notice", ...base, actor: e.actor, text: `saved a task: ${e.title}` };
+    default:
+      return null; // statuses, steps, commands and runner events live on the run panel, never as messages ([UI2])
+  }
+}
+
+/** The goal message of a goal_from:harness run, drawn just before its run card. */
+export function goalMessage(item: Extract<TimelineItem, { kind: "run" }>, run: RunView | undefined): Extract<TimelineItem, { kind: "message" }> | null {
+  if (!run || run.goal_from !== "harness") return null;
+  return { kind: "message", seq: item.seq, id: `${item.id}-goal`, ts: item.ts, actor: { kind: "person", id: "" }, text: run.goal, goalOf: run.id };
+}
+
+function projectRun(runs: Record<string, RunView>, e: E): Record<string, RunView> {
+  if (!e.run_id) return runs;
+  const run = runs[e.run_id];
+  const put = (r: RunView) => ({ ...runs, [r.id]: r });
+  switch (e.type) {
+    case "run.started":
+      return put({
+        id: e.run_id,
+        space_id: e.space_id,
+        harness_id: e.actor.kind === "agent" ? (e.actor.harness_id ?? null) : e.actor.id,
+        actor: e.actor,
+        state: "running",
+        pending: null,
+        goal: e.goal,
+        goal_from: e.goal_from ?? null,
+        session_ref: e.session_ref ?? null,
+        plan: (e.plan ?? []).map((p: { step_id: string; title: string }) => ({ step_id: p.step_id, title: p.title, state: "pending" as const })),
+        status: null,
+        usage: run?.usage ?? null,
+        outcome: null,
+        summary: null,
+        started_seq: e.seq,
+        started_at: e.ts,
+        finished_at: null,
+      });
+    case "run.status":
+      if (!run) return runs;
+      return put({
+        ...run,
+        status: { phase: e.phase, verb_phrase: e.verb_phrase, progress: e.progress, estimate_seconds: e.estimate_seconds, ts: e.ts, actor: e.actor },
+        usage: e.usage ?? run.usage,
+      });
+    case "run.step": {
+      if (!run) return runs;
+      const at = run.plan.findIndex((s) => s.step_id === e.step_id);
+      const next: StepView = { ...(at >= 0 ? run.plan[at] : { step_id: e.step_id, title: e.title }), state: e.state, ...(e.title ? { title: e.title } : {}), ...(e.note ? { note: e.note } : {}) };
+      return put({ ...run, plan: at >= 0 ? run.plan.map((s, i) => (i === at ? next : s)) : [...run.plan, next] });
+    }
+    case "run.finished":
+      if (!run) return runs;
+      return put({
+        ...run,
+        state: "finished",
+        pending: null,
+        outcome: e.outcome,
+        summary: e.summary ?? null,
+        usage: e.usage ?? run.usage,
+        finished_at: e.ts,
+        plan: run.plan.map((s) => (s.state === "active" ? { ...s, state: e.outcome === "succeeded" ? "done" : "failed" } : s)),
+      });
+    default:
+      return runs;
+  }
+}
