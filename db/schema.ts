@@ -170,3 +170,27 @@ export const sessions = pgTable(
   },
   (t) => [index("sessions_person_idx").on(t.personId)],
 );
+
+/** Read model of run commands and their receipts ([RUN1], [UI5]), kept with their events. */
+export const commands = pgTable(
+  "commands",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    runId: text("run_id").notNull(),
+    /** The harness (or runner) the command goes to. */
+    harnessId: text("harness_id"),
+    command: text("command").notNull(),
+    text: text("text"),
+    personId: text("person_id").notNull(),
+    /** accepted → delivered → applied | rejected */
+    receipt: text("receipt").notNull(),
+    reason: text("reason"),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    ackSeq: bigint("ack_seq", { mode: "number" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "string" }),
+    ackedAt: timestamp("acked_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("commands_run_idx").on(t.runId, t.seq), index("commands_harness_open_idx").on(t.harnessId, t.receipt)],
+);

@@ -22,6 +22,8 @@ export interface ChipsConfig {
   banner: boolean;
   /** A run's typing indicator goes when no status came for this long ([UI2]). */
   statusTtlSeconds: number;
+  /** A harness disconnected longer than this is shown unresponsive ([RUN1]). */
+  presenceGraceSeconds: number;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -43,6 +45,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     pgPoolSize: num(env.CHIPS_PG_POOL, 10),
     banner: env.CHIPS_BANNER !== "0",
     statusTtlSeconds: num(env.CHIPS_STATUS_TTL, 60),
+    presenceGraceSeconds: num(env.CHIPS_PRESENCE_GRACE, 30),
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

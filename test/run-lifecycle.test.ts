@@ -48,11 +48,11 @@ describe("[RUN1] run lifecycle", () => {
     expect(run.outcome).toBe("succeeded");
   });
 
-  it("[RUN1] run.command_acked is still accepted after the run finished", async () => {
+  it("[RUN1] an ack must name a command of that run", async () => {
     const runId = await startRun(server, ws);
-    await post(server, ws.token, finished(runId, "cancelled"));
     const r = await post(server, ws.token, ev(ws, "run.command_acked", { run_id: runId, command_id: newId("command"), result: "applied" }));
-    expect(r.status).toBe(201);
+    expect(r.status).toBe(422);
+    expect(r.body.errors[0].pointer).toBe("/command_id");
   });
 
   it("[RUN1] a harness cannot drive another harness's run", async () => {

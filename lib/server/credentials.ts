@@ -6,13 +6,14 @@ import { sha256 } from "./hash";
 
 /** What a bearer token or session proves. `workspaceId` is null only for the admin. */
 export interface Credential {
-  kind: "admin" | "harness" | "runner" | "person";
+  /** `system` is Chips itself (events it appends), never a token. */
+  kind: "admin" | "harness" | "runner" | "person" | "system";
   workspaceId: string | null;
   /** The harness, runner or person id; "admin" for the admin. */
   subjectId: string;
 }
 
-const PREFIX: Record<Credential["kind"], string> = {
+const PREFIX: Record<Exclude<Credential["kind"], "system">, string> = {
   admin: "chips_adm_",
   harness: "chips_hrn_",
   runner: "chips_rnr_",
@@ -20,7 +21,7 @@ const PREFIX: Record<Credential["kind"], string> = {
 };
 
 /** A new bearer token: 32 random bytes. Only its SHA-256 is ever stored. */
-export function newToken(kind: Credential["kind"]): string {
+export function newToken(kind: Exclude<Credential["kind"], "system">): string {
   return PREFIX[kind] + randomBytes(32).toString("base64url");
 }
 
@@ -48,7 +49,7 @@ export class CredentialStore {
       .from(credentials)
       .where(and(eq(credentials.tokenHash, h), isNull(credentials.revokedAt)))
       .limit(1);
-    if (!row) return null;
+    if (!row || row.kind === "system") return null;
     const c: Credential = { kind: row.kind as Credential["kind"], workspaceId: row.workspaceId, subjectId: row.subjectId };
     this.cache.set(h, c);
     return c;

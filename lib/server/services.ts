@@ -5,6 +5,7 @@ import { CredentialStore } from "./credentials";
 import { RateLimiter } from "./ingest/rate-limit";
 import { IngestWriter, type Committed } from "./ingest/writer";
 import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
+import { Presence } from "./presence";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -17,6 +18,7 @@ export interface ChipsServices {
   sessions: SessionStore;
   writer: IngestWriter;
   limiter: RateLimiter;
+  presence: Presence;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
   roomUrl(workspaceId: string, spaceId: string): string;
@@ -44,6 +46,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     sessions: new SessionStore(database.db),
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
+    presence: new Presence(config.presenceGraceSeconds * 1000),
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {

@@ -10,6 +10,7 @@ import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
+import { runRoutes } from "./run-routes";
 
 type Env = { Variables: { cred: Credential } };
 
@@ -150,6 +151,8 @@ export function createApi(svc: ChipsServices) {
     const h = await createHarness(svc.database.db, ws, input.data.name, input.data.kind);
     return json({ harness_id: h.id, token: h.token }, 201);
   });
+
+  runRoutes(app, svc);
 
   /** The `:ws` path parameter, checked against the caller's credential. */
   function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][]): string | Response {

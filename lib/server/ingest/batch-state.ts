@@ -1,3 +1,4 @@
+import type { CommandModel } from "./commands";
 import type { RunModel } from "./projection";
 
 /** What the batch knows of an already-stored (or just-accepted) event. */
@@ -24,6 +25,9 @@ export class BatchState {
   readonly foreignRuns = new Set<string>();
   /** Space id → seq of its newest event (spaces of this workspace only). */
   readonly spaceHeads = new Map<string, number>();
+  /** Command id → its receipt read model; and the stored ack of acked ones (an ack's replay). */
+  readonly commands = new Map<string, CommandModel | null>();
+  readonly ackBodies = new Map<string, string>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

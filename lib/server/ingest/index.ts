@@ -17,7 +17,12 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "obj
  * bound, then 403, then 422 — each across the whole request in that order ([HTTP2]) —
  * then the writer for everything that needs the store.
  */
-export async function ingest(deps: { db: Db; writer: IngestWriter; limiter: RateLimiter }, cred: Credential, body: unknown): Promise<IngestAnswer> {
+export async function ingest(
+  deps: { db: Db; writer: IngestWriter; limiter: RateLimiter; presence?: { seen(id: string, workspaceId: string): void } },
+  cred: Credential,
+  body: unknown,
+): Promise<IngestAnswer> {
+  if (cred.kind === "harness" || cred.kind === "runner") deps.presence?.seen(cred.subjectId, cred.workspaceId!);
   let raws: unknown[];
   let pointers: string[];
   if (isObject(body) && "events" in body) {

@@ -1,6 +1,7 @@
 import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
+import { judgeAck, judgeCommand, judgeDelivered } from "./commands";
 import type { RunModel } from "./projection";
 
 export type Verdict =
@@ -56,7 +57,19 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   if (run.state === "paused" && (e.type === "run.status" || e.type === "run.step")) {
     return refuse("run_paused", "the run is paused", `${base}/run_id`);
   }
-  if (run.state === "queued" && e.type !== "run.command" && e.type !== "run.finished") {
+  if (e.type === "run.command") {
+    const p = judgeCommand(run, e, base);
+    if (p) return { kind: "refuse", problem: p };
+  }
+  if (e.type === "run.command_delivered") {
+    const p = judgeDelivered(s.commands.get(e.command_id), run, base);
+    if (p) return { kind: "refuse", problem: p };
+  }
+  if (e.type === "run.command_acked") {
+    const v = judgeAck(s.commands.get(e.command_id), run, e, s.ackBodies.get(e.command_id), base);
+    if (v.kind !== "ok") return v;
+  }
+  if (run.state === "queued" && !e.type.startsWith("run.command") && e.type !== "run.finished") {
     return refuse("invalid_transition", "the run is queued: it takes run.started first", `${base}/run_id`);
   }
   if (e.type === "run.status" && e.progress !== undefined && run.status?.progress !== undefined && e.progress < run.status.progress) {
@@ -74,6 +87,8 @@ export function stamp(e: IncomingEvent, cred: Credential, seq: number, ts: strin
   const actor =
     cred.kind === "person"
       ? { kind: "person" as const, id: cred.subjectId }
+      : cred.kind === "system"
+        ? { kind: "system" as const, id: "system" }
       : sent!.kind === "agent"
         ? { kind: "agent" as const, id: sent!.id, harness_id: agentOwner ?? cred.subjectId }
         : { kind: sent!.kind, id: sent!.id.toUpperCase() === cred.subjectId.toUpperCase() ? cred.subjectId : sent!.id };

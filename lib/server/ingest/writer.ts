@@ -1,12 +1,11 @@
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
 import type { Db } from "@/db/client";
-import { agents, events, runEvents, runs, spaces, workspaces } from "@/db/schema";
+import { workspaces } from "@/db/schema";
 import type { Credential } from "../credentials";
+import { applyRequest } from "./apply";
 import { BatchState } from "./batch-state";
-import { projectRun, type RunModel } from "./projection";
-import { judge, stamp } from "./rules";
-import { serializeEvent } from "./serialize";
+import { load, write } from "./persist";
 
 /** One request: its events are stored all together or not at all ([HTTP1]). */
 export interface IngestRequest {
@@ -134,64 +133,26 @@ export class IngestWriter {
         return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
       }
       const state = new BatchState(ws.seqHead);
-      await load(tx as unknown as Db, workspaceId, batch, state);
+      await load(tx as unknown as Db, workspaceId, batch.map((p) => p.req), state);
 
       const ts = (this.opts.now?.() ?? new Date()).toISOString();
       const results: IngestResult[] = [];
       const committed: Committed[] = [];
-      const touchedRuns = new Map<string, RunModel>();
-      const newAgents = new Map<string, string>();
+      const hashes = new Map<string, string>();
       for (const { req } of batch) {
-        state.beginRequest();
-        const mine: { e: StoredEvent; body: string; prevSeq: number | null }[] = [];
-        const answer: string[] = [];
-        let refused: ProblemError | null = null;
-        for (let i = 0; i < req.events.length && !refused; i++) {
-          const v = judge(state, req.credential, req.events[i], req.hashes[i], req.pointers[i]);
-          if (v.kind === "refuse") refused = v.problem;
-          else if (v.kind === "replay") answer.push(v.body);
-          else {
-            const ev = v.event;
-            let owner: string | undefined;
-            if (ev.actor?.kind === "agent") {
-              owner = state.agents.get(ev.actor.id) ?? req.credential.subjectId;
-              if (!state.agents.has(ev.actor.id)) state.set(state.agents, ev.actor.id, owner);
-            }
-            const e = stamp(ev, req.credential, state.nextSeq(), ts, owner);
-            const body = serializeEvent(e);
-            const known = { hash: req.hashes[i], body, workspaceId };
-            if (e.idempotency_key) state.set(state.byKey, e.idempotency_key, known);
-            if (e.type === "runner.event") state.set(state.byRunnerSeq, `${e.run_id}:${e.sequence}`, known);
-            state.set(state.byId, e.id, known);
-            if (e.run_id) {
-              const harness = req.credential.kind === "person" ? null : req.credential.subjectId;
-              const next = projectRun(v.run, e, v.run?.harnessId ?? harness);
-              if (next) state.set(state.runs, e.run_id, next);
-            }
-            let prevSeq: number | null = null;
-            if (e.space_id) {
-              prevSeq = state.spaceHeads.get(e.space_id)!;
-              state.set(state.spaceHeads, e.space_id, e.seq);
-            }
-            mine.push({ e, body, prevSeq });
-            answer.push(body);
-          }
-        }
-        if (refused) {
-          state.rollbackRequest();
-          results.push({ ok: false, problem: refused });
+        const out = applyRequest(state, req, ts);
+        if (!out.ok) {
+          results.push(out);
           continue;
         }
-        state.commitRequest();
-        for (const m of mine) {
-          committed.push({ event: m.e, body: m.body, prevSeq: m.prevSeq });
-          if (m.e.run_id) touchedRuns.set(m.e.run_id, state.runs.get(m.e.run_id)!);
-          if (m.e.actor.kind === "agent") newAgents.set(m.e.actor.id, m.e.actor.harness_id!);
+        for (const a of out.accepted) {
+          committed.push({ event: a.e, body: a.body, prevSeq: a.prevSeq });
+          hashes.set(a.e.id, a.hash);
         }
-        results.push({ ok: true, bodies: answer, created: mine.length > 0 });
+        results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
       }
       if (committed.length) {
-        await write(tx as unknown as Db, workspaceId, state, committed, touchedRuns, newAgents, batch);
+        await write(tx as unknown as Db, workspaceId, state, committed, hashes);
         if (this.opts.notify) {
           const payload = JSON.stringify({ n: this.opts.notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq });
           await tx.execute(sql`select pg_notify(${this.opts.notify.channel}, ${payload})`);
@@ -202,126 +163,3 @@ export class IngestWriter {
   }
 }
 
-/** Read, for the whole batch at once, what the rules need to know of the store. */
-async function load(tx: Db, workspaceId: string, batch: Pending[], s: BatchState) {
-  const all = batch.flatMap((p) => p.req.events);
-  const keys = uniq(all.map((e) => e.idempotency_key).filter((k): k is string => !!k));
-  const ids = uniq(all.map((e) => e.id));
-  const runIds = uniq(all.map((e) => e.run_id).filter((r): r is string => !!r));
-  const spaceIds = uniq(all.map((e) => e.space_id).filter((r): r is string => !!r));
-  const agentIds = uniq(all.map((e) => (e.actor?.kind === "agent" ? e.actor.id : null)).filter((r): r is string => !!r));
-  const runnerSeqs = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
-
-  const known = (r: { hash: string; body: string; workspaceId: string }) => ({ hash: r.hash, body: r.body, workspaceId: r.workspaceId });
-  const cols = { hash: events.bodyHash, body: events.body, workspaceId: events.workspaceId, key: events.idempotencyKey, id: events.id };
-  const [byKey, byId, runRows, agentRows] = await Promise.all([
-    keys.length ? tx.select(cols).from(events).where(and(eq(events.workspaceId, workspaceId), inArray(events.idempotencyKey, keys))) : [],
-    tx.select(cols).from(events).where(inArray(events.id, ids)),
-    runIds.length ? tx.select().from(runs).where(inArray(runs.id, runIds)) : [],
-    agentIds.length
-      ? tx.select({ id: agents.id, harnessId: agents.harnessId }).from(agents).where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, agentIds)))
-      : [],
-  ]);
-  for (const r of byKey) s.byKey.set(r.key!, known(r));
-  for (const r of byId) s.byId.set(r.id, known(r));
-  for (const r of runRows) {
-    if (r.workspaceId === workspaceId) s.runs.set(r.id, r);
-    else s.foreignRuns.add(r.id);
-  }
-  // The spaces named, and those of the runs named (run events may leave space_id out).
-  const allSpaces = uniq([...spaceIds, ...runRows.filter((r) => r.workspaceId === workspaceId).map((r) => r.spaceId)]);
-  const spaceRows = allSpaces.length
-    ? await tx
-        .select({ id: spaces.id, head: spaces.seqHead })
-        .from(spaces)
-        .where(and(eq(spaces.workspaceId, workspaceId), inArray(spaces.id, allSpaces)))
-    : [];
-  for (const r of spaceRows) s.spaceHeads.set(r.id, r.head);
-  for (const r of agentRows) s.agents.set(r.id, r.harnessId);
-  if (runnerSeqs.length) {
-    const rows = await tx
-      .select({ runId: runEvents.runId, sequence: runEvents.sequence, hash: events.bodyHash, body: events.body, workspaceId: events.workspaceId })
-      .from(runEvents)
-      .innerJoin(events, eq(events.id, runEvents.eventId))
-      .where(
-        sql`(${runEvents.runId}, ${runEvents.sequence}) in (${sql.join(
-          runnerSeqs.map((e) => sql`(${e.run_id!}, ${e.sequence})`),
-          sql`, `,
-        )})`,
-      );
-    for (const r of rows) s.byRunnerSeq.set(`${r.runId}:${r.sequence}`, known(r));
-  }
-}
-
-async function write(
-  tx: Db,
-  workspaceId: string,
-  state: BatchState,
-  committed: Committed[],
-  touchedRuns: Map<string, RunModel>,
-  newAgents: Map<string, string>,
-  batch: Pending[],
-) {
-  const hashes = new Map<string, string>();
-  for (const { req } of batch) req.events.forEach((e, i) => hashes.set(e.id, req.hashes[i]));
-  await tx.insert(events).values(
-    committed.map(({ event: e, body, prevSeq }) => ({
-      workspaceId,
-      seq: e.seq,
-      id: e.id,
-      type: e.type,
-      spaceId: e.space_id ?? null,
-      prevSeq,
-      runId: e.run_id ?? null,
-      idempotencyKey: e.idempotency_key ?? null,
-      bodyHash: hashes.get(e.id)!,
-      body,
-      ts: e.ts,
-    })),
-  );
-  await tx.update(workspaces).set({ seqHead: state.seq }).where(eq(workspaces.id, workspaceId));
-  for (const space of uniq(committed.map((c) => c.event.space_id).filter((x): x is string => !!x))) {
-    await tx.update(spaces).set({ seqHead: state.spaceHeads.get(space)! }).where(eq(spaces.id, space));
-  }
-  const stored = committed.map((c) => c.event);
-  if (touchedRuns.size) {
-    const rows = [...touchedRuns.values()];
-    await tx
-      .insert(runs)
-      .values(rows)
-      .onConflictDoUpdate({
-        target: runs.id,
-        set: RUN_UPSERT_SET,
-      });
-  }
-  const runnerRows = stored.filter((e) => e.type === "runner.event") as Extract<StoredEvent, { type: "runner.event" }>[];
-  if (runnerRows.length) {
-    await tx.insert(runEvents).values(
-      runnerRows.map((e) => ({
-        runId: e.run_id!,
-        sequence: e.sequence,
-        workspaceId,
-        eventId: e.id,
-        kind: e.kind,
-        message: e.message,
-        payload: e.payload ?? null,
-        occurredAt: e.occurred_at,
-      })),
-    );
-  }
-  if (newAgents.size) {
-    await tx
-      .insert(agents)
-      .values([...newAgents].map(([id, harnessId]) => ({ workspaceId, id, harnessId })))
-      .onConflictDoNothing();
-  }
-}
-
-/** Every column but the key takes the new row's value. */
-const RUN_UPSERT_SET = Object.fromEntries(
-  Object.entries(getTableColumns(runs))
-    .filter(([k]) => k !== "id")
-    .map(([k, c]) => [k, sql.raw(`excluded."${c.name}"`)]),
-);
-
-const uniq = <T>(xs: T[]) => [...new Set(xs)];

@@ -7,6 +7,8 @@ export interface RoomSink {
   /** To every socket in the space's room but those in `except`. */
   emitToRoom(spaceId: string, frames: Frame[], except: string[]): void;
   emitToSocket(socketId: string, frames: Frame[]): void;
+  /** Every frame this node fans out, local or remote, in seq order (command routing). */
+  emitted?(frames: Frame[]): void;
 }
 
 /** A socket catching up on a space: live frames wait here until its catch-up is sent. */
@@ -107,12 +109,16 @@ export class RoomHub {
 
   private emit(items: { seq: number; spaceId: string | null; frame: () => Frame }[]) {
     const bySpace = new Map<string, Frame[]>();
+    const all: Frame[] = [];
     for (const i of items) {
       if (!i.spaceId) continue;
       let list = bySpace.get(i.spaceId);
       if (!list) bySpace.set(i.spaceId, (list = []));
-      list.push(i.frame());
+      const f = i.frame();
+      list.push(f);
+      all.push(f);
     }
+    if (all.length) this.sink.emitted?.(all);
     for (const [spaceId, frames] of bySpace) {
       for (const c of this.catching.get(spaceId) ?? []) c.buffer.push(...frames);
       const except: string[] = [];

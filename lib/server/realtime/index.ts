@@ -8,6 +8,7 @@ import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./frames";
+import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
@@ -28,6 +29,7 @@ function safeJson(s: string): unknown {
 
 type Ack = (answer: unknown) => void;
 const room = (spaceId: string) => `space:${spaceId}`;
+const workspaceRoom = (ws: string) => `ws:${ws}`;
 
 /**
  * Socket.IO on the HTTP server, default namespace for people ([RT1], [RT2], [RT4]): join a
@@ -44,9 +46,15 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     pingInterval: 10_000,
     pingTimeout: 8_000,
   });
+  const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", frames),
     emitToSocket: (socketId, frames) => io.to(socketId).emit("events", frames),
+    emitted: (frames) => void harness.route(frames).catch((e) => console.error("[harness] routing failed", e)),
+  });
+  // Presence changes reach every room of the harness's workspace.
+  const stopPresence = svc.presence.onChange((p) => {
+    if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit("presence", p);
   });
   const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
   svc.committed.add(onCommit);
@@ -69,6 +77,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
 
   io.on("connection", (socket) => {
     const cred = socket.data.cred as Credential;
+    socket.join(workspaceRoom(cred.workspaceId!));
     const joinedSpaces = new Set<string>();
 
     socket.on("join", async (raw: unknown, ack?: Ack) => {
@@ -146,6 +155,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     hub,
     async close() {
       svc.committed.delete(onCommit);
+      stopPresence();
+      svc.presence.close();
       await (await listening)?.unlisten().catch(() => {});
       io.disconnectSockets(true);
       await new Promise<void>((r) => io.close(() => r()));

@@ -1,0 +1,68 @@
+import type { Hono } from "hono";
+import { canonicalId, isId, problem, zodErrors } from "@/lib/protocol";
+import type { Credential } from "../credentials";
+import { CommandBody, forceFinish, pollCommands, runCommands, sendCommand } from "../commands";
+import type { IngestAnswer } from "../ingest";
+import { getRun } from "../read";
+import type { ChipsServices } from "../services";
+import { fail, intParam, json, problemResponse, readJson } from "./http";
+
+type Env = { Variables: { cred: Credential } };
+
+const answer = (r: IngestAnswer) =>
+  r.ok ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } }) : problemResponse(r.problem);
+
+/** Commands to runs and their receipts ([RUN1], [RT3]), for people, harnesses and scripts. */
+export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
+  // A person's command: answers the stored run.command.
+  app.post("/api/v1/runs/:run/commands", async (c) => {
+    const cred = c.get("cred");
+    if (cred.kind !== "person") return fail("forbidden", "commands come from people: use a session or a person token");
+    const body = await readJson(c, 128 * 1024);
+    if (!body.ok) return body.response;
+    const input = CommandBody.safeParse(body.value);
+    if (!input.success) return problemResponse(problem("validation_failed", "bad command", zodErrors("", input.error)));
+    return answer(await sendCommand(svc, cred, c.req.param("run"), input.data));
+  });
+
+  // The receipts of a run's commands (any credential of its workspace).
+  app.get("/api/v1/runs/:run/commands", async (c) => {
+    const id = c.req.param("run");
+    const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
+    const cred = c.get("cred");
+    if (!run || (cred.kind !== "admin" && run.workspaceId !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    const rows = await runCommands(svc, run.id);
+    return json({
+      run_id: run.id,
+      state: run.state,
+      pending: run.pending,
+      outcome: run.outcome,
+      commands: rows.map((r) => ({
+        command_id: r.id,
+        command: r.command,
+        text: r.text,
+        person_id: r.personId,
+        receipt: r.receipt,
+        reason: r.reason,
+        seq: r.seq,
+        created_at: r.createdAt && new Date(r.createdAt).toISOString(),
+        delivered_at: r.deliveredAt && new Date(r.deliveredAt).toISOString(),
+        acked_at: r.ackedAt && new Date(r.ackedAt).toISOString(),
+      })),
+    });
+  });
+
+  app.post("/api/v1/runs/:run/force-finish", async (c) => answer(await forceFinish(svc, c.get("cred"), c.req.param("run"))));
+
+  // A harness without sockets polls its runs' commands ([RT3]); polling is its presence.
+  app.get("/api/v1/commands", async (c) => {
+    const cred = c.get("cred");
+    if (cred.kind !== "harness" && cred.kind !== "runner") return fail("forbidden", "harnesses poll their commands here");
+    const after = intParam(c.req.query("after"), "after", 0);
+    if (after instanceof Response) return after;
+    const limit = intParam(c.req.query("limit"), "limit", 100, 1000);
+    if (limit instanceof Response) return limit;
+    const page = await pollCommands(svc, cred, after, Math.max(1, limit));
+    return new Response(`{"commands":[${page.bodies.join(",")}],"next_after":${page.nextAfter}}`, { headers: { "content-type": "application/json" } });
+  });
+}
