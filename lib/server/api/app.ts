@@ -1,4 +1,6 @@
+import { asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
+import { spaces } from "@/db/schema";
 import { z } from "zod";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
 import { isId, canonicalId, zodErrors, problem } from "@/lib/protocol";
@@ -64,6 +66,14 @@ export function createApi(svc: ChipsServices) {
     }
     c.set("cred", cred);
     return next();
+  });
+
+  // Who this credential is, and its workspace's rooms: what a harness or the demo needs to start.
+  app.get("/api/v1/me", async (c) => {
+    const cred = c.get("cred");
+    if (!cred.workspaceId) return json({ kind: cred.kind, id: cred.subjectId });
+    const rooms = await svc.db.select({ id: spaces.id, name: spaces.name }).from(spaces).where(eq(spaces.workspaceId, cred.workspaceId)).orderBy(asc(spaces.createdAt));
+    return json({ kind: cred.kind, id: cred.subjectId, workspace_id: cred.workspaceId, spaces: rooms });
   });
 
   app.post("/api/v1/events", async (c) => {
