@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
-import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type RunView } from "@/lib/client/room-state";
+import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView, type ReceiptView, type RunView } from "@/lib/client/room-state";
+import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/client/use-now";
 import { Composer } from "./composer";
 import type { Directory } from "./names";
@@ -20,13 +21,24 @@ export interface RoomViewProps {
   dir: Directory;
   initialRuns: RunView[];
   initialEvents: FeedEvent[];
+  initialReceipts: ReceiptView[];
+  initialPresence: Record<string, PresenceView>;
   statusTtlSeconds: number;
+  presenceGraceSeconds: number;
   serverNow: number;
+}
+
+async function problemText(res: Response | null): Promise<string | null> {
+  if (!res) return "Could not reach Chips.";
+  if (res.ok) return null;
+  const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
+  return problem?.detail ?? `Refused (${res.status}).`;
 }
 
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
-  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents));
+  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts));
+  const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
   const [focusRun, setFocusRun] = useState<string | null>(null);
   const [railOpen, setRailOpen] = useState(false);
@@ -38,8 +50,9 @@ export function RoomView(p: RoomViewProps) {
       spaceId: p.spaceId,
       afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
-      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs as unknown as RunView[], s.events)),
+      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs as unknown as RunView[], s.events, (s.receipts ?? []) as unknown as ReceiptView[])),
       onStatus: setStatus,
+      onPresence: (x) => setPresence((prev) => ({ ...prev, [x.harness_id]: { online: x.online, since: x.since } })),
     });
     feed.current = f;
     return () => f.stop();
@@ -71,11 +84,38 @@ export function RoomView(p: RoomViewProps) {
     [p.workspaceId, p.spaceId],
   );
 
+  const graceMs = p.presenceGraceSeconds * 1000;
+  // Past the grace without its harness, a run is unresponsive: no typing indicator, Force-finish offered.
+  const unresponsive = useCallback(
+    (r: RunView) => {
+      if (!r.harness_id || r.state === "finished") return false;
+      const s = presence[r.harness_id];
+      return !!s && !s.online && now - s.since >= graceMs;
+    },
+    [presence, now, graceMs],
+  );
+  const actions = useMemo<RoomActions>(
+    () => ({
+      receipts: room.receipts,
+      presenceOf: (r) => (!r.harness_id ? undefined : unresponsive(r) ? "unresponsive" : "online"),
+      send: async (runId, command, text) =>
+        problemText(
+          await fetch(`/api/v1/runs/${runId}/commands`, {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ command, ...(text ? { text } : {}), idempotency_key: `btn_${ulid()}` }),
+          }).catch(() => null),
+        ),
+      forceFinish: async (runId) => problemText(await fetch(`/api/v1/runs/${runId}/force-finish`, { method: "POST" }).catch(() => null)),
+    }),
+    [room.receipts, unresponsive],
+  );
   const runs = useMemo(() => Object.values(room.runs), [room.runs]);
   const active = runs.filter((r) => r.state === "running" || r.state === "paused" || r.state === "queued");
-  const typing = typingRuns(runs, now, p.statusTtlSeconds * 1000, () => false);
+  const typing = typingRuns(runs, now, p.statusTtlSeconds * 1000, unresponsive);
 
   return (
+    <RoomActionsContext.Provider value={actions}>
     <div className="flex h-dvh bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
       <main className="flex min-w-0 flex-1 flex-col">
         <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} />
@@ -93,5 +133,6 @@ export function RoomView(p: RoomViewProps) {
         <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />
       </div>
     </div>
+    </RoomActionsContext.Provider>
   );
 }

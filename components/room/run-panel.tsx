@@ -1,4 +1,8 @@
+"use client";
+
 import type { RunView } from "@/lib/client/room-state";
+import { useRoomActions } from "./room-context";
+import { Receipts, RunControls } from "./run-controls";
 import { harnessName, type Directory } from "./names";
 import { PlanDots } from "./plan-dots";
 
@@ -26,7 +30,9 @@ function stateLabel(run: RunView): { text: string; tone: string } {
  * The run panel ([UI1], [UI3], [UI6]): state with its pending flag, harness, session_ref,
  * the plan's dots, and the goal as a heading only when no person's words carry it.
  */
-export function RunPanel({ run, dir, presence }: { run: RunView; dir: Directory; presence?: "online" | "unresponsive" }) {
+export function RunPanel({ run, dir }: { run: RunView; dir: Directory }) {
+  const actions = useRoomActions();
+  const presence = run.state === "finished" ? undefined : actions?.presenceOf(run);
   const label = stateLabel(run);
   const tokens = run.usage ? run.usage.input_tokens + run.usage.output_tokens : null;
   return (
@@ -45,7 +51,9 @@ export function RunPanel({ run, dir, presence }: { run: RunView; dir: Directory;
           {label.text}
         </span>
         {presence === "unresponsive" && (
-          <span className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">unresponsive</span>
+          <span data-testid="run-unresponsive" className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+            harness unresponsive
+          </span>
         )}
         {run.session_ref && (
           <span data-testid="run-session-ref" className="max-w-full truncate text-xs text-zinc-600 dark:text-zinc-400" title={run.session_ref}>
@@ -59,6 +67,8 @@ export function RunPanel({ run, dir, presence }: { run: RunView; dir: Directory;
         </h3>
       )}
       <PlanDots plan={run.plan} />
+      {actions && <RunControls run={run} unresponsive={presence === "unresponsive"} send={actions.send} forceFinish={actions.forceFinish} />}
+      {actions && <Receipts receipts={actions.receipts[run.id] ?? []} dir={dir} />}
       {(run.summary || tokens !== null) && (
         <div className="mt-2 flex flex-wrap gap-x-4 text-xs text-zinc-600 dark:text-zinc-400">
           {run.summary && <p className="min-w-0 whitespace-pre-wrap break-words">{run.summary}</p>}

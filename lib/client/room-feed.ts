@@ -17,6 +17,7 @@ export interface RoomSnapshot {
   space_id: string;
   head_seq: number;
   runs: Record<string, unknown>[];
+  receipts?: Record<string, unknown>[];
   events: FeedEvent[];
 }
 
@@ -35,6 +36,8 @@ export interface RoomFeedOptions {
   /** Called when the server sent the room's state instead of a long catch-up: start over from it. */
   onSnapshot?: (snapshot: RoomSnapshot) => void;
   onStatus?: (status: FeedStatus, detail?: string) => void;
+  /** A harness of the workspace came or went ([RUN1] presence). */
+  onPresence?: (p: { harness_id: string; online: boolean; since: number }) => void;
 }
 
 /**
@@ -66,6 +69,7 @@ export class RoomFeed {
     this.socket.on("connect_error", (e) => this.status(e.message === "unauthorized" ? "error" : "reconnecting", e.message));
     this.socket.on("events", (events: FeedEvent[]) => this.receive(events));
     this.socket.on("snapshot", (s: RoomSnapshot) => this.reset(s));
+    this.socket.on("presence", (p: { harness_id: string; online: boolean; since: number }) => opts.onPresence?.(p));
   }
 
   /** The seq of the newest event held. */

@@ -50,15 +50,34 @@ export type TimelineItem =
   | { kind: "run"; seq: number; id: string; ts: string; runId: string }
   | { kind: "notice"; seq: number; id: string; ts: string; actor: ActorView; text: string };
 
+/** One command's receipt line on its run ([UI5]). */
+export interface ReceiptView {
+  command_id: string;
+  command: "steer" | "pause" | "resume" | "cancel";
+  text: string | null;
+  person_id: string;
+  receipt: "accepted" | "delivered" | "applied" | "rejected";
+  reason: string | null;
+  seq: number;
+}
+
+export interface PresenceView {
+  online: boolean;
+  /** Since when (server ms) it has been so. */
+  since: number;
+}
+
 export interface RoomState {
   /** Timeline items, ascending by seq; never rearranged. */
   items: TimelineItem[];
   runs: Record<string, RunView>;
+  /** Run id → its commands' receipts, oldest first. */
+  receipts: Record<string, ReceiptView[]>;
   /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
   oldest: { seq: number; prev_seq: number } | null;
 }
 
-export const emptyRoom = (): RoomState => ({ items: [], runs: {}, oldest: null });
+export const emptyRoom = (): RoomState => ({ items: [], runs: {}, receipts: {}, oldest: null });
 
 export const hasOlder = (s: RoomState) => s.oldest !== null && s.oldest.prev_seq > 0;
 const edge = (e: FeedEvent | undefined) => (e ? { seq: e.seq, prev_seq: e.prev_seq } : null);
@@ -66,22 +85,26 @@ const edge = (e: FeedEvent | undefined) => (e ? { seq: e.seq, prev_seq: e.prev_s
 type E = FeedEvent & Record<string, any>;
 
 /** The room from the server's snapshot: its runs' read models and a page of events. */
-export function roomFromSnapshot(runs: RunView[], events: FeedEvent[]): RoomState {
+export function roomFromSnapshot(runs: RunView[], events: FeedEvent[], receipts: ReceiptView[] = []): RoomState {
   // The read models are already current: the page only contributes timeline items.
-  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), oldest: null }, events);
+  const byRun: Record<string, ReceiptView[]> = {};
+  for (const r of receipts) (byRun[(r as ReceiptView & { run_id: string }).run_id] ??= []).push(r);
+  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null }, events);
 }
 
 /** Apply live events (ascending, new) to the room. */
 export function applyEvents(state: RoomState, events: FeedEvent[]): RoomState {
   let runs = state.runs;
+  let receipts = state.receipts;
   const items = [...state.items];
   for (const raw of events) {
     const e = raw as E;
     const item = timelineItem(e);
     if (item) items.push(item);
     runs = projectRun(runs, e);
+    if (e.type.startsWith("run.command")) ({ runs, receipts } = projectCommand(runs, receipts, e));
   }
-  return { items, runs, oldest: state.oldest ?? edge(events[0]) };
+  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]) };
 }
 
 /** Older history (ascending, all before what is held) goes in front; run read models are not rewound. */
@@ -167,5 +190,41 @@ function projectRun(runs: Record<string, RunView>, e: E): Record<string, RunView
       });
     default:
       return runs;
+  }
+}
+
+const PENDING = { pause: "pausing", resume: "resuming", cancel: "cancelling" } as const;
+
+/** How command events move a receipt and, once applied, their run ([RUN1]). */
+function projectCommand(runs: Record<string, RunView>, receipts: Record<string, ReceiptView[]>, e: E) {
+  const run = runs[e.run_id];
+  const list = receipts[e.run_id] ?? [];
+  const at = list.findIndex((r) => r.command_id === e.command_id);
+  const put = (r: ReceiptView) => ({ ...receipts, [e.run_id]: at >= 0 ? list.map((x, i) => (i === at ? r : x)) : [...list, r] });
+  switch (e.type) {
+    case "run.command": {
+      const receipt: ReceiptView = { command_id: e.command_id, command: e.command, text: e.text ?? null, person_id: e.actor.id, receipt: "accepted", reason: null, seq: e.seq };
+      if (at >= 0) return { runs, receipts };
+      const pending = e.command in PENDING ? PENDING[e.command as keyof typeof PENDING] : (run?.pending ?? null);
+      const queuedCancel = e.command === "cancel" && run?.state === "queued";
+      return {
+        runs: run && !queuedCancel ? { ...runs, [run.id]: { ...run, pending } } : runs,
+        receipts: put(queuedCancel ? { ...receipt, receipt: "applied", reason: "cancelled before a runner took it" } : receipt),
+      };
+    }
+    case "run.command_delivered":
+      if (at < 0 || list[at].receipt !== "accepted") return { runs, receipts };
+      return { runs, receipts: put({ ...list[at], receipt: "delivered" }) };
+    case "run.command_acked": {
+      if (at < 0) return { runs, receipts };
+      const cmd = list[at];
+      const next = put({ ...cmd, receipt: e.result, reason: e.reason ?? null });
+      if (!run || !(cmd.command in PENDING) || run.state === "finished") return { runs, receipts: next };
+      const cleared = { ...run, pending: null };
+      const state = e.result === "applied" && cmd.command === "pause" ? "paused" : e.result === "applied" && cmd.command === "resume" ? "running" : run.state;
+      return { runs: { ...runs, [run.id]: { ...cleared, state } }, receipts: next };
+    }
+    default:
+      return { runs, receipts };
   }
 }

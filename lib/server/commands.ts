@@ -104,3 +104,10 @@ export async function openCommands(svc: ChipsServices, harnessId: string) {
 export async function runCommands(svc: ChipsServices, runId: string) {
   return svc.db.select().from(commands).where(eq(commands.runId, runId)).orderBy(asc(commands.seq));
 }
+
+/** The receipts of a room's runs, as the room draws them (oldest first). */
+export async function receiptsOf(db: ChipsServices["db"], runIds: string[]) {
+  if (!runIds.length) return [];
+  const rows = await db.select().from(commands).where(inArray(commands.runId, runIds)).orderBy(asc(commands.seq)).limit(5000);
+  return rows.map((r) => ({ run_id: r.runId, command_id: r.id, command: r.command, text: r.text, person_id: r.personId, receipt: r.receipt, reason: r.reason, seq: r.seq }));
+}

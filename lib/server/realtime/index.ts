@@ -4,6 +4,7 @@ import { z } from "zod";
 import { canonicalId, isId, PROTOCOL_VERSION } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { listRuns, runJson } from "../read";
+import { receiptsOf } from "../commands";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
@@ -103,7 +104,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
           // Too far behind (or ahead of a reset store): the room's state, then its newest page.
           const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
-          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), events: page });
+          const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
+          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), receipts, events: page });
         } else if (missing.length) {
           socket.emit("events", missing);
           lastSent = missing[missing.length - 1].seq;

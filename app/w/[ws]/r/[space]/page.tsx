@@ -5,7 +5,8 @@ import { requirePerson, services } from "@/lib/server/page-context";
 import { listRuns, runJson } from "@/lib/server/read";
 import { spaceEventsBefore } from "@/lib/server/realtime/frames";
 import { RoomView } from "@/components/room/room-view";
-import type { RunView } from "@/lib/client/room-state";
+import type { ReceiptView, RunView } from "@/lib/client/room-state";
+import { receiptsOf } from "@/lib/server/commands";
 import type { FeedEvent } from "@/lib/client/room-feed";
 
 export const dynamic = "force-dynamic";
@@ -41,7 +42,15 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
       dir={{ persons: Object.fromEntries(people.map((x) => [x.id, x.name])), harnesses: Object.fromEntries(hs.map((x) => [x.id, x.name])) }}
       initialRuns={runs.map(runJson) as unknown as RunView[]}
       initialEvents={events as unknown as FeedEvent[]}
+      initialReceipts={(await receiptsOf(db, runs.map((r) => r.id))) as unknown as ReceiptView[]}
+      initialPresence={Object.fromEntries(
+        [...new Set(runs.map((r) => r.harnessId).filter((h): h is string => !!h))].map((h) => {
+          const s = svc.presence.state(h);
+          return [h, { online: s.online, since: s.since }];
+        }),
+      )}
       statusTtlSeconds={svc.config.statusTtlSeconds}
+      presenceGraceSeconds={svc.config.presenceGraceSeconds}
       serverNow={Date.now()}
     />
   );

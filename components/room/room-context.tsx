@@ -1,0 +1,19 @@
+"use client";
+
+import { createContext, useContext } from "react";
+import type { ReceiptView, RunView } from "@/lib/client/room-state";
+import type { SendCommand } from "./run-controls";
+
+/** What a run panel needs from the room beyond its run: receipts, presence and the actions. */
+export interface RoomActions {
+  receipts: Record<string, ReceiptView[]>;
+  presenceOf(run: RunView): "online" | "unresponsive" | undefined;
+  send: SendCommand;
+  forceFinish(runId: string): Promise<string | null>;
+}
+
+export const RoomActionsContext = createContext<RoomActions | null>(null);
+
+export function useRoomActions(): RoomActions | null {
+  return useContext(RoomActionsContext);
+}

@@ -1,0 +1,28 @@
+import type { Actor, IncomingEvent, PlanStep, StoredEvent, Usage } from "../protocol";
+
+export type { Actor, IncomingEvent, PlanStep, StoredEvent, Usage };
+
+type Filled = "v" | "id" | "idempotency_key" | "actor" | "workspace_id";
+type Loose<E> = E extends unknown ? Omit<E, Filled | "ts" | "seq"> & Partial<Pick<E, Filled>> : never;
+
+/**
+ * An event as a harness writes it: any catalogue event, with the envelope fields the
+ * client fills in (`v`, `id`, `idempotency_key`, `actor`, `workspace_id`) optional.
+ */
+export type EventInput = Loose<IncomingEvent>;
+
+/** An event with its whole envelope, ready to send (and to send again, unchanged). */
+export type PreparedEvent = IncomingEvent;
+
+/** A `run.command` as a harness receives it: a person's steer, pause, resume or cancel. */
+export type Command = Extract<StoredEvent, { type: "run.command" }>;
+
+/** What `GET /api/v1/me` says about a credential. */
+export interface Me {
+  kind: "harness" | "runner" | "person" | "admin";
+  /** The harness (`hrn_…`), runner (`rnr_…`) or person (`usr_…`) id. */
+  id: string;
+  workspace_id?: string;
+  /** The workspace's rooms, oldest first. */
+  spaces?: { id: string; name: string }[];
+}
