@@ -1,28 +1,65 @@
 import Link from "next/link";
-import { asc, eq } from "drizzle-orm";
-import { spaces, workspaces } from "@/db/schema";
+import { and, asc, eq, ne } from "drizzle-orm";
+import { harnesses, runs, spaces, workspaces } from "@/db/schema";
 import { requirePerson, services } from "@/lib/server/page-context";
+import { NewRoomForm } from "@/components/workspace/new-room-form";
 
 export const dynamic = "force-dynamic";
 
+const STATE_TONE: Record<string, string> = {
+  running: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200",
+  paused: "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200",
+  queued: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
+};
+
+/** The workspace: its rooms, each with the runs going in it; and a form to create a room. */
 export default async function WorkspacePage({ params }: { params: Promise<{ ws: string }> }) {
   const { ws } = await params;
   await requirePerson(ws);
   const db = services().db;
-  const [workspace] = await db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1);
-  const rooms = await db.select().from(spaces).where(eq(spaces.workspaceId, ws)).orderBy(asc(spaces.createdAt));
+  const [[workspace], rooms, live, hs] = await Promise.all([
+    db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
+    db.select().from(spaces).where(eq(spaces.workspaceId, ws)).orderBy(asc(spaces.createdAt)),
+    db
+      .select({ id: runs.id, spaceId: runs.spaceId, state: runs.state, goal: runs.goal, goalFrom: runs.goalFrom, harnessId: runs.harnessId })
+      .from(runs)
+      .where(and(eq(runs.workspaceId, ws), ne(runs.state, "finished")))
+      .orderBy(asc(runs.createdAt))
+      .limit(500),
+    db.select({ id: harnesses.id, name: harnesses.name }).from(harnesses).where(eq(harnesses.workspaceId, ws)),
+  ]);
+  const name = new Map(hs.map((h) => [h.id, h.name]));
   return (
-    <main className="mx-auto max-w-2xl px-6 py-10">
+    <main className="mx-auto max-w-3xl px-6 py-10">
       <h1 className="text-xl font-semibold">{workspace?.name}</h1>
-      <h2 className="mt-6 text-sm font-medium uppercase tracking-wide text-zinc-500">Rooms</h2>
+      <NewRoomForm workspaceId={ws} />
+      <h2 className="mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Rooms</h2>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
-        {rooms.map((r) => (
-          <li key={r.id}>
-            <Link className="block py-2 hover:underline focus-visible:outline-2" href={`/w/${ws}/r/${r.id}`}>
-              # {r.name}
-            </Link>
-          </li>
-        ))}
+        {rooms.map((r) => {
+          const going = live.filter((x) => x.spaceId === r.id);
+          return (
+            <li key={r.id} data-space-id={r.id} className="py-3">
+              <Link className="font-medium hover:underline focus-visible:outline-2 focus-visible:outline-blue-600" href={`/w/${ws}/r/${r.id}`}>
+                # {r.name}
+              </Link>
+              <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
+                {going.length ? `${going.length} ${going.length === 1 ? "run" : "runs"} going` : "quiet"}
+              </span>
+              {going.length > 0 && (
+                <ul className="mt-1 space-y-1">
+                  {going.map((x) => (
+                    <li key={x.id} data-run-id={x.id} className="flex items-center gap-2 text-sm">
+                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_TONE[x.state] ?? ""}`}>{x.state === "queued" ? "waiting for a runner" : x.state}</span>
+                      <span className="text-zinc-600 dark:text-zinc-400">{x.harnessId ? (name.get(x.harnessId) ?? "harness") : "no runner yet"}</span>
+                      {/* [UI3]: a goal that is a person's words is already in the room; the list says only whose run it is */}
+                      {x.goalFrom === null && <span className="truncate">{x.goal}</span>}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </li>
+          );
+        })}
       </ul>
     </main>
   );
