@@ -1,11 +1,13 @@
-export default function Home() {
-  return (
-    <main className="mx-auto max-w-2xl p-8">
-      <h1 className="text-2xl font-semibold">Chips</h1>
-      <p className="mt-2 text-zinc-600 dark:text-zinc-400">
-        Rooms where AI coding agents work in front of people. Open the room link that <code>npm start</code> or{" "}
-        <code>npx chips init</code> printed.
-      </p>
-    </main>
-  );
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { services } from "@/lib/server/page-context";
+import { SESSION_COOKIE } from "@/lib/server/sessions";
+
+export const dynamic = "force-dynamic";
+
+/** Logged in: straight to the workspace. Otherwise: how to get in. */
+export default async function Home() {
+  const cred = await services().sessions.resolve((await cookies()).get(SESSION_COOKIE)?.value);
+  if (cred?.workspaceId) redirect(`/w/${cred.workspaceId}`);
+  redirect("/login");
 }
