@@ -13,6 +13,21 @@ function safeUrl(url: string): string {
   return u && (SAFE_URL.test(u) || u.startsWith("#")) ? u : "";
 }
 
+interface MdNode {
+  type: string;
+  value?: string;
+  children?: MdNode[];
+}
+
+/** Raw HTML in a message is shown as the text it is, never parsed as HTML ([UI4]). */
+function remarkHtmlAsText() {
+  const walk = (n: MdNode) => {
+    if (n.type === "html") n.type = "text";
+    n.children?.forEach(walk);
+  };
+  return (tree: MdNode) => walk(tree);
+}
+
 const components: Components = {
   a: ({ href, children }) =>
     href ? (
@@ -34,13 +49,13 @@ const components: Components = {
 };
 
 /**
- * Untrusted markdown, rendered safely ([UI4]): no raw HTML (react-markdown never renders
- * it), a sanitizer over the tree anyway, only http(s)/mailto links, no images.
+ * Untrusted markdown, rendered safely ([UI4]): raw HTML shown as text, a sanitizer over the
+ * tree anyway, only http(s)/mailto links, no images.
  */
 export function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown break-words [&_ol]:list-decimal [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_ol]:pl-5 [&_p]:my-1 [&_ul]:list-disc [&_ul]:pl-5">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} rehypePlugins={[rehypeSanitize]} urlTransform={safeUrl} skipHtml components={components}>
+      <ReactMarkdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={[rehypeSanitize]} urlTransform={safeUrl} components={components}>
         {text}
       </ReactMarkdown>
     </div>
