@@ -5,7 +5,12 @@
 // then print a combined summary. The last line of output is exactly
 // `N passed, N failed` (plus `, N skipped` when something was skipped).
 //
-// Extra args (`npm test -- <args>`) go to both vitest runs.
+// After each pass's vitest run, the Playwright e2e suite (e2e/) runs whole against the
+// production server on that pass's database; its counts are part of the pass and of the
+// totals. A production build is made first when missing or older than the sources.
+// CHIPS_E2E=0 skips e2e.
+//
+// Extra args (`npm test -- <args>`) go to both vitest runs (not to Playwright).
 // CHIPS_TEST_ONLY=pglite|postgres runs one pass only.
 // CHIPS_REQUIRE_PG=1 makes missing PostgreSQL binaries an error instead of a skip.
 
@@ -15,6 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findPgBin, startCluster } from './pg-cluster.mjs';
+import { runPlaywright, summarizeE2E } from './e2e.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const VITEST = path.join(ROOT, 'node_modules', '.bin', 'vitest');
@@ -30,14 +36,18 @@ if (only && !ALL_PASSES.includes(only)) {
 const passes = only ? [only] : ALL_PASSES;
 
 /**
- * End-to-end (Playwright) tests for a pass.
- * Not implemented yet: wired in by the realtime/room issues.
- * Must never report success for tests it did not run.
+ * End-to-end (Playwright) tests for a pass, after its vitest run: scripts/e2e.mjs.
+ * `clusterUrl` is the pass's PostgreSQL (postgres pass only). Never reports success for
+ * tests it did not run.
  */
-// eslint-disable-next-line no-unused-vars
-async function runE2E(pass) {
-  // wired in by the realtime/room issues
-  return { skipped: true };
+async function runE2E(pass, clusterUrl) {
+  try {
+    const jsonFile = path.join(tmp, `${pass}-e2e.json`);
+    return await runPlaywright(pass, { clusterUrl, jsonFile, env: baseEnv(), spawn: spawnGroup });
+  } catch (err) {
+    console.error(`\n!!! ${pass}: e2e could not run: ${err.message}`);
+    return { status: 'error', ms: 0, note: err.message.split('\n')[0] };
+  }
 }
 
 let currentChild = null;
@@ -51,7 +61,7 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
     console.error(`\n!!! ${sig} received: aborting test run`);
     if (currentChild?.pid) {
       try {
-        process.kill(-currentChild.pid, 'SIGTERM');
+        process.kill(-currentChild.pid, currentChild.killSignal ?? 'SIGTERM');
       } catch {
         /* already gone */
       }
@@ -82,6 +92,24 @@ function runVitest(pass, env, jsonFile) {
     child.on('error', (err) => {
       currentChild = null;
       console.error(`${pass}: could not start vitest: ${err.message}`);
+      resolve(1);
+    });
+    child.on('exit', (code, signal) => {
+      currentChild = null;
+      resolve(signal ? `signal ${signal}` : code);
+    });
+  });
+}
+
+/** Run a command in its own process group (so an abort can stop it whole); resolves its exit. */
+function spawnGroup(cmd, args, env, { killSignal = 'SIGINT' } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    child.killSignal = killSignal; // Playwright stops its web server on SIGINT
+    currentChild = child;
+    child.on('error', (err) => {
+      currentChild = null;
+      console.error(`could not start ${path.basename(cmd)}: ${err.message}`);
       resolve(1);
     });
     child.on('exit', (code, signal) => {
@@ -129,6 +157,7 @@ const tAll = Date.now();
 
 const e2eWanted =
   process.env.CHIPS_E2E !== '0' && fs.existsSync(path.join(ROOT, 'playwright.config.ts'));
+if (process.env.CHIPS_E2E === '0') console.log('e2e: skipped (CHIPS_E2E=0)');
 
 try {
   for (const pass of passes) {
@@ -142,6 +171,7 @@ try {
       const ms = Date.now() - t0;
       console.log(`=== pglite pass took ${secs(ms)} (vitest exit ${exit})`);
       results.push({ pass, status: 'ran', ms, exit, report: readReport(jsonFile) });
+      if (e2eWanted) results.at(-1).e2e = await runE2E(pass);
     } else {
       if (!findPgBin()) {
         if (process.env.CHIPS_REQUIRE_PG === '1') {
@@ -169,6 +199,7 @@ try {
         const ms = Date.now() - t0;
         console.log(`=== postgres pass took ${secs(ms)} incl. cluster start ${secs(startMs)} (vitest exit ${exit})`);
         results.push({ pass, status: 'ran', ms, exit, report: readReport(jsonFile) });
+        if (e2eWanted) results.at(-1).e2e = await runE2E(pass, cluster.url); // before the cluster stops
       } catch (err) {
         console.error(`\n!!! postgres pass could not run: ${err.message}`);
         results.push({ pass, status: 'error', ms: Date.now() - t0, note: err.message.split('\n')[0] });
@@ -180,8 +211,6 @@ try {
         }
       }
     }
-
-    if (e2eWanted) await runE2E(pass); // no-op for now; never reported as passed
   }
 } finally {
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -222,9 +251,22 @@ for (const r of results) {
     ? 'no report'
     : `${rep.passed} passed, ${rep.failed} failed, ${rep.skipped} skipped`;
   lines.push(`${r.pass}: ${counts} (${secs(r.ms)})${problems.length ? `  <-- ${problems.join('; ')}` : ''}`);
+  if (e2eWanted) {
+    const e = summarizeE2E(r.pass, r.e2e);
+    passed += e.passed;
+    failed += e.failed;
+    skipped += e.skipped;
+    bad ||= e.bad;
+    lines.push(e.line);
+  }
 }
+
 if (results.every((r) => r.status !== 'ran')) bad = true; // nothing ran at all
-if (e2eWanted) lines.push('e2e: not run (runE2E is not wired in yet)');
+if (!e2eWanted) {
+  lines.push(
+    process.env.CHIPS_E2E === '0' ? 'e2e: SKIPPED (CHIPS_E2E=0)' : 'e2e: SKIPPED (no playwright.config.ts)',
+  );
+}
 lines.push(`total time ${secs(Date.now() - tAll)}${bad ? ' — FAILED' : ''}`);
 
 console.log('\n=== test summary');

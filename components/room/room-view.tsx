@@ -116,21 +116,23 @@ export function RoomView(p: RoomViewProps) {
 
   return (
     <RoomActionsContext.Provider value={actions}>
-    <div className="flex h-dvh bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <main className="flex min-w-0 flex-1 flex-col">
-        <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} />
-        <Timeline items={room.items} runs={room.runs} dir={p.dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
-        <TypingIndicators runs={typing} now={now} dir={p.dir} />
-        <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
-          <button type="button" aria-expanded={railOpen} onClick={() => setRailOpen(!railOpen)} className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300">
-            {railOpen ? "Hide" : "Show"} active runs ({active.length})
-          </button>
-          {railOpen && <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />}
+    <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} />
+      <div className="flex min-h-0 flex-1">
+        <main className="flex min-w-0 flex-1 flex-col">
+          <Timeline items={room.items} runs={room.runs} dir={p.dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
+          <TypingIndicators runs={typing} now={now} dir={p.dir} />
+          <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
+            <button type="button" aria-expanded={railOpen} onClick={() => setRailOpen(!railOpen)} className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300">
+              {railOpen ? "Hide" : "Show"} active runs ({active.length})
+            </button>
+            {railOpen && <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />}
+          </div>
+          <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />
+        </main>
+        <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
+          <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />
         </div>
-        <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />
-      </main>
-      <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
-        <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />
       </div>
     </div>
     </RoomActionsContext.Provider>

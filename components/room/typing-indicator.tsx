@@ -26,7 +26,8 @@ export function TypingIndicators({ runs, now, dir }: { runs: RunView[]; now: num
       {runs.map((run) => {
         const s = run.status!;
         const pct = s.progress !== undefined ? Math.round(s.progress * 100) : null;
-        const left = s.estimate_seconds !== undefined ? Math.max(0, Math.round(s.estimate_seconds - (now - Date.parse(s.ts)) / 1000)) : null;
+        // Never more than the estimate itself: the page's clock may trail the server's by the render's travel time.
+        const left = s.estimate_seconds !== undefined ? Math.min(Math.round(s.estimate_seconds), Math.max(0, Math.round(s.estimate_seconds - (now - Date.parse(s.ts)) / 1000))) : null;
         return (
           <div key={run.id} data-testid="typing-indicator" data-run-id={run.id} className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
             <span className="flex items-center gap-1.5 font-medium">

@@ -1,0 +1,51 @@
+import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
+import { Admin, Harness, baseURL, readAdminToken, type Workspace } from "./api";
+import { RoomPage } from "./room-page";
+
+export interface ChipsFixtures {
+  /** The admin API (token read from the server's data directory). */
+  admin: Admin;
+  /** A fresh workspace for this test: one room, one harness, one owner. */
+  workspace: Workspace;
+  /** The workspace's harness: posts events and reads them back. */
+  harness: Harness;
+  /** Log a page (or a new page of a context) in with a fresh one-time link to a workspace's room. */
+  loginAs: (target: Page | BrowserContext, ws?: Workspace) => Promise<RoomPage>;
+}
+
+const isPage = (t: Page | BrowserContext): t is Page => "goto" in t;
+
+/** Once per worker: the server runs on the database this run asked for (webServer.env merges over the shell's). */
+interface WorkerFixtures {
+  serverDatabase: string;
+}
+
+export const test = base.extend<ChipsFixtures, WorkerFixtures>({
+  serverDatabase: [
+    async ({ playwright }, use) => {
+      const api = await playwright.request.newContext({ baseURL: baseURL() });
+      const health = await (await api.get("/api/v1/health")).json();
+      await api.dispose();
+      expect(health, "the e2e server's database").toEqual({ ok: true, db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite" });
+      await use(health.db);
+    },
+    { scope: "worker", auto: true },
+  ],
+  admin: async ({ request }, use) => {
+    await use(new Admin(request, readAdminToken()));
+  },
+  workspace: async ({ admin }, use) => {
+    await use(await admin.newWorkspace());
+  },
+  harness: async ({ request, workspace }, use) => {
+    await use(new Harness(request, workspace));
+  },
+  loginAs: async ({ admin, workspace }, use) => {
+    await use(async (target, ws = workspace) => {
+      const page = isPage(target) ? target : await target.newPage();
+      return new RoomPage(page).open(await admin.loginLink(ws));
+    });
+  },
+});
+
+export { expect };

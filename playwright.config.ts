@@ -1,0 +1,82 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests: the real production server (`node --import tsx server.ts`, NODE_ENV
+ * production, so it needs `.next/BUILD_ID` — `npm test` builds once when it is missing),
+ * one server per run on a fresh data directory; each test makes its own workspace.
+ *
+ *   CHIPS_E2E_PORT          the server's port (default 3210)
+ *   CHIPS_E2E_DATABASE_URL  PostgreSQL for the server; empty or unset = embedded PGlite
+ *   CHIPS_E2E_JSON          also write Playwright's JSON report to this file
+ *   CHIPS_E2E_KEEP=1        keep the data directory after the run
+ */
+
+const port = Number(process.env.CHIPS_E2E_PORT || 3210);
+const baseURL = `http://localhost:${port}`;
+
+// Playwright evaluates this file in the runner and again in every worker. The runner makes
+// the fresh data directory; workers inherit its path through the environment.
+const isWorker = process.env.TEST_WORKER_INDEX !== undefined;
+if (!isWorker) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-"));
+  process.env.CHIPS_E2E_DATA_DIR = dir;
+  if (process.env.CHIPS_E2E_KEEP !== "1") process.on("exit", () => fs.rmSync(dir, { recursive: true, force: true }));
+}
+const dataDir = process.env.CHIPS_E2E_DATA_DIR!;
+process.env.CHIPS_E2E_BASE_URL = baseURL;
+
+// Debian's Chromium when present (this machine, CI); Playwright's own browser elsewhere.
+const systemChromium = "/usr/bin/chromium";
+const executablePath = fs.existsSync(systemChromium) ? systemChromium : undefined;
+
+const jsonFile = process.env.CHIPS_E2E_JSON;
+
+export default defineConfig({
+  testDir: "e2e",
+  fullyParallel: false,
+  workers: 1, // two cores: one for the browser and the tests, one for the server
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 15_000 },
+  forbidOnly: !!process.env.CI,
+  reporter: jsonFile ? [["list"], ["json", { outputFile: jsonFile }]] : [["list"]],
+  use: {
+    baseURL,
+    trace: "off",
+    launchOptions: {
+      executablePath,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [{ name: "chromium", use: { ...devices["Desktop Chrome"] } }],
+  webServer: {
+    command: "node --import tsx server.ts",
+    url: `http://127.0.0.1:${port}/api/v1/health`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: {
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CHIPS_PUBLIC_URL: baseURL,
+      CHIPS_DATA_DIR: dataDir,
+      // webServer.env is merged over the shell's: always say which database. Empty = PGlite.
+      DATABASE_URL: process.env.CHIPS_E2E_DATABASE_URL ?? "",
+      CHIPS_RATE_LIMIT: "0",
+    },
+  },
+});
