@@ -13,6 +13,15 @@ Usage:
   chips login [--workspace WS] [--space SPACE] [--json]
       Print a fresh one-time login link (needs the admin token): for the default room, or
       for a workspace's rooms. Each link works once; give each browser its own.
+  chips run pause|resume|cancel RUN  [--timeout S] [--token TOKEN]
+  chips run steer RUN "TEXT"          [--timeout S] [--token TOKEN]
+      Send a person's command to a run, then print its receipt as it advances, one line
+      per state: accepted, delivered, applied or "rejected: <reason>" (waits up to
+      --timeout seconds, default 30). Exit 0 applied, 1 rejected or refused, 2 timed out.
+  chips demo [--space SPACE] [--steps N] [--step-ms MS] [--token TOKEN]
+      Run the demo harness: a run of N pretend steps (default 5, MS each, default 2000)
+      in the room (default: the workspace's first), with status, steps and messages; it
+      obeys pause, resume, steer and cancel. Ctrl-C finishes the run failed and exits.
   chips help
       This text.
 
@@ -26,7 +35,12 @@ Credentials:
                   else <data dir>/admin-token
   post, events    a harness or person token: --token, else $CHIPS_TOKEN, else the default
                   harness's <data dir>/harness-token
+  demo            a harness token, found the same way
+  run             a person token: --token, else $CHIPS_TOKEN, else the default owner's
+                  <data dir>/person-token
 
 Exit codes: 0 ok; 1 the server refused (stderr: "error <code>: <detail>" and
 "  at <pointer>: <message>" per field); 2 usage error or server unreachable.
+chips run: 0 applied, 1 rejected or refused, 2 timed out. chips demo: 0 done or
+cancelled, 130/143 stopped by SIGINT/SIGTERM.
 `;

@@ -3,6 +3,7 @@ import { events } from "./commands/events";
 import { login } from "./commands/login";
 import { init } from "./commands/init";
 import { post } from "./commands/post";
+import { runCommand } from "./commands/run";
 import type { CommandContext, Options } from "./commands/context";
 import { CliError, EXIT, UsageError } from "./errors";
 import { USAGE } from "./help";
@@ -20,6 +21,9 @@ const OPTIONS = {
   owner: { type: "string" },
   after: { type: "string" },
   limit: { type: "string" },
+  timeout: { type: "string" },
+  steps: { type: "string" },
+  "step-ms": { type: "string" },
 } as const;
 
 const GLOBAL = ["url", "data-dir", "help"];
@@ -34,6 +38,9 @@ const COMMANDS: Record<string, Command> = {
   post: { run: post, options: ["token"] },
   events: { run: events, options: ["token", "workspace", "space", "after", "limit"] },
   login: { run: login, options: ["workspace", "space", "json"] },
+  run: { run: runCommand, options: ["token", "timeout"] },
+  // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
+  demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },
 };
 
 export interface RunDeps {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newHarness, newWorkspace, post, readEvents, request, runStatus, startRun, type Workspace } from "./support/api";
 import { until } from "./support/feed";
 import { ack, command, receipts, socketHarness } from "./support/harness";
+import { openCommands } from "../lib/server/commands";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
@@ -171,5 +172,24 @@ describe("presence and force-finish", () => {
     h.socket.disconnect();
     await until(() => seen.some((p) => p.harness_id === own.harness_id && !p.online), "offline past the grace", 10_000);
     browser.disconnect();
+  });
+});
+
+describe("[RUN1] a run's end settles its open commands", () => {
+  it("[RUN1] commands left open when the run finishes are settled (not resent forever); the harness may still ack after finishing", async () => {
+    const runId = await startRun(server, ws);
+    const steer = await command(server, ws, runId, "steer", "never answered");
+    const cancel = await command(server, ws, runId, "cancel");
+    // The harness stops and says so itself, then acks the cancel: both allowed ([RUN1]).
+    const fin = await post(server, ws.token, { ...runStatus(ws, runId), type: "run.finished", outcome: "cancelled", phase: undefined, verb_phrase: undefined });
+    expect(fin.status).toBe(201);
+    expect((await ack(server, ws, runId, cancel.body.command_id, "applied")).status).toBe(201);
+    const list = (await receipts(server, ws, runId)).commands;
+    expect(list.find((c: any) => c.command_id === cancel.body.command_id)).toMatchObject({ receipt: "applied" });
+    expect(list.find((c: any) => c.command_id === steer.body.command_id)).toMatchObject({ receipt: "rejected", reason: "the run finished before the harness answered" });
+    expect(await run(runId)).toMatchObject({ state: "finished", outcome: "cancelled" });
+    // Nothing of that run is left to resend to the harness on its next connect ([RT3]).
+    const open = await openCommands(server.chips.services, ws.harness_id);
+    expect(open.filter((c) => c.runId === runId)).toEqual([]);
   });
 });

@@ -103,6 +103,7 @@ export function applyEvents(state: RoomState, events: FeedEvent[]): RoomState {
     if (item) items.push(item);
     runs = projectRun(runs, e);
     if (e.type.startsWith("run.command")) ({ runs, receipts } = projectCommand(runs, receipts, e));
+    if (e.type === "run.finished") receipts = settleReceipts(receipts, e.run_id);
   }
   return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]) };
 }
@@ -227,4 +228,14 @@ function projectCommand(runs: Record<string, RunView>, receipts: Record<string, 
     default:
       return { runs, receipts };
   }
+}
+
+/** A finished run's open commands are settled by the server as rejected; the room says the same. */
+function settleReceipts(receipts: Record<string, ReceiptView[]>, runId: string): Record<string, ReceiptView[]> {
+  const list = receipts[runId];
+  if (!list?.some((r) => r.receipt === "accepted" || r.receipt === "delivered")) return receipts;
+  return {
+    ...receipts,
+    [runId]: list.map((r) => (r.receipt === "accepted" || r.receipt === "delivered" ? { ...r, receipt: "rejected", reason: "the run finished before the harness answered" } : r)),
+  };
 }

@@ -1,5 +1,6 @@
 import { ulid } from "ulid";
-import { newId, PROTOCOL_VERSION } from "../protocol";
+import { newId } from "../protocol/ids";
+import type { PROTOCOL_VERSION } from "../protocol/events";
 import type { Actor, EventInput, PreparedEvent } from "./types";
 
 /** Who the client speaks as, filled into events that leave these out. */
@@ -7,6 +8,9 @@ export interface EnvelopeDefaults {
   workspaceId: string;
   actor: Actor;
 }
+
+/** The protocol major sent (checked against lib/protocol at compile time; no zod at run time). */
+const VERSION: typeof PROTOCOL_VERSION = 1;
 
 /** A fresh idempotency key: a ULID, so keys sort by time and never repeat. */
 export function newIdempotencyKey(): string {
@@ -21,7 +25,7 @@ export function newIdempotencyKey(): string {
 export function prepareEvent(input: EventInput, defaults: EnvelopeDefaults): PreparedEvent {
   return {
     ...input,
-    v: input.v ?? PROTOCOL_VERSION,
+    v: input.v ?? VERSION,
     id: input.id ?? newId("event"),
     idempotency_key: input.idempotency_key ?? newIdempotencyKey(),
     workspace_id: input.workspace_id ?? defaults.workspaceId,

@@ -1,8 +1,9 @@
 /**
  * How hard to retry a request that got no answer, a 5xx, a 429 or a 503.
  * `attempts` counts every try (the first included); waits grow as `baseMs · 2^n` capped
- * at `maxMs`, each drawn uniformly from [0, that] ("full jitter"); a `Retry-After` from the
- * server is waited at least; nothing is tried after `totalMs` from the first try.
+ * at `maxMs`, each drawn uniformly from [0, that] ("full jitter"), and come on top of the
+ * server's `Retry-After` when it sent one; no wait that would end past `totalMs` from the
+ * first try is started (the last error is thrown instead).
  */
 export interface RetryPolicy {
   attempts: number;

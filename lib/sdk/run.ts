@@ -47,8 +47,8 @@ export class RunHandle {
     readonly runId: string,
     /** The room it works in. */
     readonly spaceId: string,
-    /** The stored `run.started`. */
-    readonly started: StoredEvent,
+    /** The stored `run.started` (null for a handle made with `client.runHandle`). */
+    readonly started: StoredEvent | null,
   ) {}
 
   /** Post a `run.status` (the typing indicator: phase, verb phrase, progress, estimate). */

@@ -64,8 +64,9 @@ function networkError(url: string, err: unknown): ChipsError {
 
 /**
  * HTTP to the Chips API with retries: a request that got no answer, a 5xx, a 429 or a 503
- * is sent again — the very same bytes — after a jittered exponential wait (at least the
- * server's `Retry-After`), until it is answered, the attempts or the time budget run out.
+ * is sent again — the very same bytes — after a jittered exponential wait (added to the
+ * server's `Retry-After` when it sent one), until it is answered, or the attempts or the
+ * time budget run out.
  * Any other 4xx throws a ChipsError at once. Safe for event posts because the server
  * answers a replayed idempotency key with the event it stored the first time.
  */
@@ -90,7 +91,8 @@ export class Transport {
         error = e;
       }
       if (attempt + 1 >= attempts) throw error;
-      const wait = Math.max(backoffMs(attempt, policy), error.retryAfterMs ?? 0);
+      // At least the server's Retry-After, plus the jitter, so waiting clients do not return in step.
+      const wait = (error.retryAfterMs ?? 0) + backoffMs(attempt, policy);
       if (Date.now() + wait > deadline) throw error;
       await sleep(wait);
     }

@@ -3,7 +3,7 @@ import type { Actor, IncomingEvent, PlanStep, StoredEvent, Usage } from "../prot
 export type { Actor, IncomingEvent, PlanStep, StoredEvent, Usage };
 
 type Filled = "v" | "id" | "idempotency_key" | "actor" | "workspace_id";
-type Loose<E> = E extends unknown ? Omit<E, Filled | "ts" | "seq"> & Partial<Pick<E, Filled>> : never;
+type Loose<E> = E extends unknown ? Omit<E, Filled | "ts" | "seq"> & Partial<Pick<E, Filled & keyof E>> : never;
 
 /**
  * An event as a harness writes it: any catalogue event, with the envelope fields the

@@ -45,6 +45,7 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
         receipt: r.receipt,
         reason: r.reason,
         seq: r.seq,
+        ack_seq: r.ackSeq,
         created_at: r.createdAt && new Date(r.createdAt).toISOString(),
         delivered_at: r.deliveredAt && new Date(r.deliveredAt).toISOString(),
         acked_at: r.ackedAt && new Date(r.ackedAt).toISOString(),

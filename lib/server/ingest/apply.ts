@@ -1,7 +1,7 @@
 import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
-import { applyCommandEvent } from "./commands";
+import { applyCommandEvent, SETTLED_BY_FINISH } from "./commands";
 import { projectRun } from "./projection";
 import { judge, stamp } from "./rules";
 import { bodyHash, serializeEvent } from "./serialize";
@@ -89,6 +89,7 @@ function accept(
       for (const f of fx.followUps) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
     }
     if (run) state.set(state.runs, e.run_id, run);
+    if (e.type === "run.finished") settleOpenCommands(state, e.run_id, ts);
   }
   let prevSeq: number | null = null;
   if (e.space_id) {
@@ -96,4 +97,13 @@ function accept(
     state.set(state.spaceHeads, e.space_id, e.seq);
   }
   return { e, body, hash, prevSeq };
+}
+
+/** A finished run's open commands can no longer be delivered or applied: settle them rejected. */
+function settleOpenCommands(state: BatchState, runId: string, ts: string) {
+  for (const [id, cmd] of state.commands) {
+    if (!cmd || cmd.runId !== runId || (cmd.receipt !== "accepted" && cmd.receipt !== "delivered")) continue;
+    state.set(state.commands, id, { ...cmd, receipt: "rejected", reason: SETTLED_BY_FINISH, ackedAt: ts });
+    state.set(state.settled, id, true);
+  }
 }

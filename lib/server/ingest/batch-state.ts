@@ -28,6 +28,8 @@ export class BatchState {
   /** Command id → its receipt read model; and the stored ack of acked ones (an ack's replay). */
   readonly commands = new Map<string, CommandModel | null>();
   readonly ackBodies = new Map<string, string>();
+  /** Commands a run's end settled (rejected: the run finished first); written with the batch. */
+  readonly settled = new Map<string, true>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

@@ -23,12 +23,16 @@ export function judgeCommand(run: RunModel, e: Of<"run.command">, base: string):
   return null;
 }
 
+/** The reason a command left open when its run ended is settled with (an ack may still come). */
+export const SETTLED_BY_FINISH = "the run finished before the harness answered";
+
 export type AckVerdict = { kind: "ok" } | { kind: "replay"; body: string } | { kind: "refuse"; problem: ProblemError };
 
 /** An ack names a command of that run; a second ack with the same result is the first's replay. */
 export function judgeAck(cmd: CommandModel | null | undefined, run: RunModel, e: Of<"run.command_acked">, ackBody: string | undefined, base: string): AckVerdict {
   if (!cmd || cmd.runId !== run.id) return { kind: "refuse", problem: refuse("validation_failed", "no such command for this run", `${base}/command_id`) };
-  if (cmd.receipt === "applied" || cmd.receipt === "rejected") {
+  const settledByServer = cmd.receipt === "rejected" && cmd.reason === SETTLED_BY_FINISH && cmd.ackSeq === null;
+  if ((cmd.receipt === "applied" || cmd.receipt === "rejected") && !settledByServer) {
     if (cmd.receipt === e.result && ackBody) return { kind: "replay", body: ackBody };
     return { kind: "refuse", problem: refuse("invalid_transition", `the command was already acked ${cmd.receipt}`, `${base}/result`) };
   }

@@ -1,4 +1,4 @@
-import { and, eq, getTableColumns, inArray, sql, type Table } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, or, sql, type Table } from "drizzle-orm";
 import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Db } from "@/db/client";
 import { agents, commands, events, runEvents, runs, spaces, workspaces } from "@/db/schema";
@@ -18,6 +18,8 @@ export async function load(tx: Db, workspaceId: string, reqs: IngestRequest[], s
   const spaceIds = uniq(all.map((e) => e.space_id).filter(present));
   const agentIds = uniq(all.map((e) => (e.actor?.kind === "agent" ? e.actor.id : null)).filter(present));
   const commandIds = uniq(all.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present));
+  // A run that finishes settles its open commands (a cancel's follow-up may finish any run named).
+  const finishing = uniq(all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked").map((e) => e.run_id).filter(present));
   const runnerSeqs = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
 
   const cols = { hash: events.bodyHash, body: events.body, workspaceId: events.workspaceId, key: events.idempotencyKey, id: events.id };
@@ -29,7 +31,20 @@ export async function load(tx: Db, workspaceId: string, reqs: IngestRequest[], s
     agentIds.length
       ? tx.select({ id: agents.id, harnessId: agents.harnessId }).from(agents).where(and(eq(agents.workspaceId, workspaceId), inArray(agents.id, agentIds)))
       : [],
-    commandIds.length ? tx.select().from(commands).where(and(eq(commands.workspaceId, workspaceId), inArray(commands.id, commandIds))) : [],
+    commandIds.length || finishing.length
+      ? tx
+          .select()
+          .from(commands)
+          .where(
+            and(
+              eq(commands.workspaceId, workspaceId),
+              or(
+                commandIds.length ? inArray(commands.id, commandIds) : sql`false`,
+                finishing.length ? and(inArray(commands.runId, finishing), inArray(commands.receipt, ["accepted", "delivered"])) : sql`false`,
+              ),
+            ),
+          )
+      : [],
   ]);
   for (const r of byKey) s.byKey.set(r.key!, known(r));
   for (const r of byId) s.byId.set(r.id, known(r));
@@ -91,7 +106,7 @@ export async function write(tx: Db, workspaceId: string, s: BatchState, committe
   const touchedRuns = uniq(stored.map((e) => e.run_id).filter(present)).map((id) => s.runs.get(id)).filter(present);
   if (touchedRuns.length) await tx.insert(runs).values(touchedRuns).onConflictDoUpdate({ target: runs.id, set: upsertSet(runs) });
 
-  const touchedCommands = uniq(stored.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present))
+  const touchedCommands = uniq([...stored.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present), ...s.settled.keys()])
     .map((id) => s.commands.get(id))
     .filter(present);
   if (touchedCommands.length) await tx.insert(commands).values(touchedCommands).onConflictDoUpdate({ target: commands.id, set: upsertSet(commands) });

@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ulid } from "ulid";
+import { resolveDataDir, resolveUrl, type GlobalOptions } from "../config";
+import { CliError, EXIT, UsageError } from "../errors";
+import { call, type Client } from "../http";
+import type { CommandContext, Options } from "./context";
+
+/** The options `chips run` takes beside the common ones. */
+export type RunCliOptions = Options & { timeout?: string };
+
+const COMMANDS = ["steer", "pause", "resume", "cancel"] as const;
+type CommandName = (typeof COMMANDS)[number];
+const POLL_MS = 200;
+
+/** What `GET /api/v1/runs/:run/commands` answers (the fields used here). */
+interface Receipts {
+  commands: { command_id: string; receipt: "accepted" | "delivered" | "applied" | "rejected"; reason: string | null; delivered_at: string | null }[];
+}
+
+/**
+ * A person's token: --token, then CHIPS_TOKEN, then <data dir>/person-token (the default
+ * workspace owner's, written by the server at its first start).
+ */
+export function resolvePersonToken(opts: GlobalOptions, env: Record<string, string | undefined>): string {
+  if (opts.token) return opts.token.trim();
+  if (env.CHIPS_TOKEN) return env.CHIPS_TOKEN.trim();
+  const file = path.join(resolveDataDir(opts, env), "person-token");
+  let token = "";
+  try {
+    token = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    // reported below
+  }
+  if (token) return token;
+  throw new CliError(
+    [
+      "error: no person token: pass --token <person token> or set CHIPS_TOKEN",
+      `  (${file} does not exist; "chips init" prints a person token for a new workspace)`,
+    ],
+    EXIT.usage,
+  );
+}
+
+function timeoutOption(raw: string | undefined): number {
+  if (raw === undefined) return 30;
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(Number(raw) > 0) || Number(raw) > 86_400) {
+    throw new UsageError(`--timeout must be a number of seconds above 0, at most 86400 (got "${raw}")`);
+  }
+  return Number(raw);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `chips run pause|resume|cancel RUN`, `chips run steer RUN TEXT`: a person's command to
+ * a run, then its receipt as it advances — one line per new state (`accepted`,
+ * `delivered`, then `applied` or `rejected: <reason>`) — polled until the harness answers
+ * or `--timeout` seconds pass. Exit 0 applied; 1 rejected, or refused by the server; 2
+ * timed out (or a usage error).
+ */
+export async function runCommand({ opts, args, env, io }: CommandContext): Promise<void> {
+  const [command, runId, ...rest] = args;
+  if (!command) throw new UsageError("run needs a command: pause, resume, cancel or steer");
+  if (!COMMANDS.includes(command as CommandName)) throw new UsageError(`unknown run command "${command}" (pause, resume, cancel or steer)`);
+  if (!runId) throw new UsageError(`run ${command} needs a RUN id`);
+  const text = command === "steer" ? rest.shift() : undefined;
+  if (command === "steer" && !text) throw new UsageError('run steer needs the guidance: chips run steer RUN "text"');
+  if (rest.length) throw new UsageError(`run ${command} takes ${command === "steer" ? "RUN and TEXT" : "only RUN"} (got "${rest[0]}"; quote the text)`);
+  const timeout = timeoutOption((opts as RunCliOptions).timeout);
+
+  const client: Client = { url: resolveUrl(opts, env), token: resolvePersonToken(opts, env) };
+  const deadline = Date.now() + timeout * 1000;
+  const runPath = `/api/v1/runs/${encodeURIComponent(runId)}/commands`;
+  const body = { command, ...(text !== undefined ? { text } : {}), idempotency_key: `cli-${ulid()}` };
+  const sent = await call<{ command_id: string }>(client, "POST", runPath, JSON.stringify(body));
+
+  let shown = "accepted";
+  io.out("accepted\n");
+  for (;;) {
+    let page: Receipts | null = null;
+    try {
+      page = await call<Receipts>(client, "GET", runPath);
+    } catch (err) {
+      // The server may blink while we wait; anything but "unreachable" is final.
+      if (!(err instanceof CliError) || err.exitCode !== EXIT.usage) throw err;
+    }
+    const mine = page?.commands.find((c) => c.command_id === sent.command_id);
+    if (mine) {
+      // An ack means the harness had it: delivered is shown even when the ack came first.
+      if (shown === "accepted" && (mine.receipt !== "accepted" || mine.delivered_at)) {
+        io.out("delivered\n");
+        shown = "delivered";
+      }
+      if (mine.receipt === "applied") {
+        io.out("applied\n");
+        return;
+      }
+      if (mine.receipt === "rejected") {
+        io.out(`rejected: ${mine.reason ?? "(no reason given)"}\n`);
+        throw new CliError([`the harness rejected the ${command}`], EXIT.failed);
+      }
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      throw new CliError([`timed out after ${timeout} s: the ${command} is still ${shown} (is the run's harness connected?)`], EXIT.usage);
+    }
+    await sleep(Math.min(POLL_MS, left));
+  }
+}
