@@ -50,7 +50,7 @@ test.describe("[UI3] goal_from: where a run's goal is drawn", () => {
 });
 
 test.describe("[UI1] the run panel's dots", () => {
-  test("[UI1] a 5-step plan shows 5 hollow dots that fill in order; a step added mid-run appears at the end", async ({ page, workspace, harness, loginAs }) => {
+  test("[UI1] [UI6] a 5-step plan shows 5 hollow dots that fill in order; a step added mid-run appears at the end", async ({ page, workspace, harness, loginAs }) => {
     await loginAs(page);
     const run = new TestRun(harness, workspace);
     await run.start({ goal: "Five steps", plan: plan(5), session_ref: "term://e2e/1" });

@@ -46,7 +46,7 @@ async function openRoom(page: import("@playwright/test").Page, ws: Workspace) {
 
 
 test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its own process", () => {
-  test("[UI5] pause, resume, steer and cancel: receipts reach applied, and the run does exactly that", async ({ page }) => {
+  test("[UI5] [UI6] pause, resume, steer and cancel: receipts reach applied, and the run does exactly that", async ({ page }) => {
     test.setTimeout(180_000);
     const ws = await admin.newWorkspace({ owner: "Dana" });
     const harness = new Harness(api, ws);
