@@ -2,16 +2,9 @@ import { resolveAdminToken, resolveUrl } from "../config";
 import { UsageError } from "../errors";
 import { call } from "../http";
 import type { CommandContext } from "./context";
+import type { WorkspaceCreated } from "../../lib/protocol/admin";
 
-interface Created {
-  workspace_id: string;
-  space_id: string;
-  harness_id: string;
-  token: string;
-  person_id: string;
-  person_token: string;
-  room_url: string;
-}
+type Created = WorkspaceCreated;
 
 /** `chips init`: a new workspace with a room, a harness and its owner, via the admin API. */
 export async function init({ opts, args, env, io }: CommandContext): Promise<void> {

@@ -1,18 +1,10 @@
+import type { WorkspaceCreated } from "../../lib/protocol/admin";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext } from "@playwright/test";
 import { newId } from "../../lib/protocol";
 
-/** What `POST /api/v1/admin/workspaces` answers. */
-export interface Workspace {
-  workspace_id: string;
-  space_id: string;
-  harness_id: string;
-  token: string;
-  person_id: string;
-  person_token: string;
-  room_url: string;
-}
+export type Workspace = WorkspaceCreated;
 
 export interface StoredEvent {
   seq: number;

@@ -4,3 +4,4 @@ export * from "./errors";
 export * from "./fields";
 export * from "./events";
 export * from "./parse";
+export * from "./admin";

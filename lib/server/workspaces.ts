@@ -1,18 +1,10 @@
 import { eq } from "drizzle-orm";
-import { newId } from "@/lib/protocol";
+import { newId, type WorkspaceCreated } from "@/lib/protocol";
 import type { Db } from "@/db/client";
 import { harnesses, persons, settings, spaces, workspaces } from "@/db/schema";
 import { newToken, storeCredential } from "./credentials";
 
-export interface InitResult {
-  workspace_id: string;
-  space_id: string;
-  harness_id: string;
-  /** The harness's bearer token: shown once, stored hashed. */
-  token: string;
-  person_id: string;
-  person_token: string;
-}
+export type InitResult = Omit<WorkspaceCreated, "room_url">;
 
 export interface InitInput {
   workspace?: string;

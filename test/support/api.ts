@@ -1,15 +1,8 @@
+import type { WorkspaceCreated } from "../../lib/protocol/admin";
 import { newId } from "../../lib/protocol";
 import type { TestServer } from "./server";
 
-export interface Workspace {
-  workspace_id: string;
-  space_id: string;
-  harness_id: string;
-  token: string;
-  person_id: string;
-  person_token: string;
-  room_url: string;
-}
+export type Workspace = WorkspaceCreated;
 
 export interface Answer {
   status: number;
