@@ -51,14 +51,14 @@ export interface BaselineResult {
 const DDL = [
   `create table bench_counters (workspace_id text primary key, seq_head bigint not null default 0)`,
   `create table bench_events (workspace_id text not null, seq bigint not null, id text not null, type text not null,
-     space_id text, run_id text, idempotency_key text, body_hash text not null, body text not null,
+     space_id text, prev_seq bigint, run_id text, idempotency_key text, body_hash text not null, body text not null,
      ts timestamptz not null, primary key (workspace_id, seq))`,
   `create unique index bench_events_id_key on bench_events (id)`,
   `create unique index bench_events_idem on bench_events (workspace_id, idempotency_key) where idempotency_key is not null`,
   `create index bench_events_space_seq on bench_events (workspace_id, space_id, seq)`,
   `create index bench_events_run_seq on bench_events (run_id, seq)`,
 ];
-const COLS = ["workspace_id", "seq", "id", "type", "space_id", "run_id", "idempotency_key", "body_hash", "body", "ts"] as const;
+const COLS = ["workspace_id", "seq", "id", "type", "space_id", "prev_seq", "run_id", "idempotency_key", "body_hash", "body", "ts"] as const;
 
 /** One transaction's rows, seqs `head-n+1 .. head`, shaped like Chips' stored message events. */
 function rows(ws: string, spc: string, head: number, n: number, nextKey: () => number) {
@@ -73,7 +73,7 @@ function rows(ws: string, spc: string, head: number, n: number, nextKey: () => n
       text: `${key} step three done`,
     });
     const hash = createHash("sha256").update(body).digest("hex");
-    return { workspace_id: ws, seq, id, type: "message.posted", space_id: spc, run_id: null, idempotency_key: key, body_hash: hash, body, ts };
+    return { workspace_id: ws, seq, id, type: "message.posted", space_id: spc, prev_seq: seq - 1, run_id: null, idempotency_key: key, body_hash: hash, body, ts };
   });
 }
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { newId } from "../lib/protocol";
 import { Client } from "./http";
 import type { PgAdmin } from "./pg-watch";
+import { statementLog, type StatementProfile } from "./pg-statements";
 import type { ProbeReport } from "./probe";
 import { spawnServer } from "./server-child";
 import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "./stats";
@@ -54,12 +55,16 @@ export interface IngestResult {
   /** Postgres only: write transactions in the window (next-xid delta), and backend states. */
   commits?: number;
   waits?: { samples: number; states: [string, number][] };
+  /** Postgres with --profile: time per statement. */
+  statements?: StatementProfile;
 }
 
 export interface IngestOptions {
   seconds: number;
   pg?: PgAdmin;
   profileDir?: string;
+  /** The cluster's directory (its `log` file), for the statement profile. */
+  clusterDir?: string;
   /** Seconds to wait at most for a quiet machine before each scenario. */
   quietWait: number;
   log: (line: string) => void;
@@ -70,6 +75,14 @@ const PAD = "step three done";
 
 export async function runIngestScenario(db: DbKind, sc: Scenario, o: IngestOptions): Promise<IngestResult> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `chips-bench-${sc.key}-`));
+  try {
+    return await measure(db, sc, o, dataDir);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measure(db: DbKind, sc: Scenario, o: IngestOptions, dataDir: string): Promise<IngestResult> {
   let dbName: string | undefined;
   let databaseUrl: string | undefined;
   if (db === "postgres") {
@@ -89,6 +102,7 @@ export async function runIngestScenario(db: DbKind, sc: Scenario, o: IngestOptio
     if (o.pg) await o.pg.checkpoint();
 
     const profileFile = o.profileDir ? path.join(o.profileDir, `${db}-${sc.key}.cpuprofile`) : undefined;
+    const stmts = o.pg && dbName && o.clusterDir && o.profileDir ? await statementLog(o.pg, o.clusterDir, dbName) : null;
     await server.startWindow(profileFile);
     const watch = o.pg && dbName ? o.pg.watch(dbName) : null;
     const xid0 = o.pg ? await o.pg.nextXid() : 0;
@@ -102,6 +116,7 @@ export async function runIngestScenario(db: DbKind, sc: Scenario, o: IngestOptio
     const xid1 = o.pg ? await o.pg.nextXid() : 0;
     const waits = watch ? await watch.stop() : undefined;
     const serverUsage = await server.endWindow();
+    const statements = stmts ? await stmts.stop() : undefined;
     const events = counter.acked - acked0;
 
     const verify = await verifyLog(client, ws, counter.acked);
@@ -122,6 +137,7 @@ export async function runIngestScenario(db: DbKind, sc: Scenario, o: IngestOptio
       busyBefore,
       commits: o.pg ? xid1 - xid0 : undefined,
       waits,
+      statements,
     };
   } catch (e) {
     o.log(`  server output (tail):\n${server.output().slice(-3000)}`);
@@ -129,7 +145,6 @@ export async function runIngestScenario(db: DbKind, sc: Scenario, o: IngestOptio
   } finally {
     client.close();
     await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

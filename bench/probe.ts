@@ -10,6 +10,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 
 export interface ProbeReport {
   cpuPct: number;
+  /** The kernel's share of it (socket writes and reads on loopback are charged here). */
+  sysPct: number;
   loopP50: number;
   loopP99: number;
   loopMax: number;
@@ -58,6 +60,7 @@ if (process.send) {
       }
       const report: ProbeReport = {
         cpuPct: ((c.user + c.system) / 1000 / wall) * 100,
+        sysPct: (c.system / 1000 / wall) * 100,
         loopP50: loop.percentile(50) / 1e6,
         loopP99: loop.percentile(99) / 1e6,
         loopMax: loop.max / 1e6,

@@ -31,6 +31,7 @@ function area(url: string, fn: string): string {
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1];
   if (url.startsWith("node:")) return "node internals";
+  if (url.startsWith("wasm://")) return "PGlite WASM (Postgres itself)";
   const file = clean(url);
   if (file.startsWith(ROOT)) return path.relative(ROOT, file).split("/").slice(0, 2).join("/");
   return "other";

@@ -1,4 +1,5 @@
 import type { BaselineResult } from "./baseline";
+import type { FloorResult } from "./http-floor";
 import type { DbKind, IngestResult } from "./ingest";
 import { fmt, table } from "./stats";
 
@@ -20,6 +21,21 @@ export function baselineTable(rs: BaselineResult[]): string {
       fmt.pct(r.usage.machineCpu),
       fmt.pct(r.busyBefore),
       r.check,
+    ]),
+  );
+}
+
+export function floorTable(rs: FloorResult[]): string {
+  return table(
+    ["HTTP floor (bare node:http, no DB)", "req/s", "p50 ms", "p99 ms", "CPU client", "CPU machine", "busy before"],
+    rs.map((r) => [
+      `${r.clients} client${r.clients > 1 ? "s" : ""}`,
+      fmt.int(r.reqPerSec),
+      fmt.ms(r.lat.p50),
+      fmt.ms(r.lat.p99),
+      fmt.pct(r.client.selfCpu),
+      fmt.pct(r.client.machineCpu),
+      fmt.pct(r.busyBefore),
     ]),
   );
 }
@@ -49,11 +65,12 @@ export function ingestTable(rs: IngestResult[], bs: BaselineResult[]): string {
 /** Where the time goes: both event loops, CPU of each process, commits. */
 export function costTable(rs: IngestResult[]): string {
   return table(
-    ["scenario", "ev/commit", "server CPU", "server loop p99 ms", "client CPU", "client loop p99 ms", "machine CPU", "busy before", "server RSS MB", "errors"],
+    ["scenario", "ev/commit", "server CPU (sys)", "server CPU ms/event", "server loop p99 ms", "client CPU", "client loop p99 ms", "machine CPU", "busy before", "server RSS MB", "errors"],
     rs.map((r) => [
       r.scenario.key,
       r.commits !== undefined ? `${fmt.num1(r.events / Math.max(1, r.commits))}` : `≈${fmt.num1(r.verify.eventsPerTs)}`,
-      fmt.pct(r.server.cpuPct),
+      `${fmt.pct(r.server.cpuPct)} (${fmt.pct(r.server.sysPct)})`,
+      fmt.ms(r.server.cpuPct / 100 / r.eventsPerSec * 1000),
       fmt.ms(r.server.loopP99),
       fmt.pct(r.client.selfCpu),
       fmt.ms(r.client.loopP99),

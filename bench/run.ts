@@ -13,14 +13,19 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { startCluster } from "../scripts/pg-cluster.mjs";
+import { findPgBin, startCluster } from "../scripts/pg-cluster.mjs";
 import { BASELINES, pgBaseline, pgliteBaseline, type BaselineResult } from "./baseline";
+import { httpFloor, type FloorResult } from "./http-floor";
 import { INGEST_SCENARIOS, runIngestScenario, type DbKind, type IngestResult } from "./ingest";
+import { renderStatements } from "./pg-statements";
 import { pgAdmin, type PgAdmin } from "./pg-watch";
 import { renderProfile, summarizeProfile } from "./profile";
-import { aimsText, baselineTable, costTable, ingestTable, waitsText } from "./report";
+import { aimsText, baselineTable, costTable, floorTable, ingestTable, waitsText } from "./report";
 
 const SUITES = ["ingest"] as const;
+
+/** A bad command line: said in one line, without a stack. */
+class UsageError extends Error {}
 
 function parseArgs(argv: string[]) {
   const o = { db: "both", seconds: 5, only: "ingest", scenarios: null as string[] | null, profileDir: "", json: "", quietWait: 60 };
@@ -37,12 +42,12 @@ function parseArgs(argv: string[]) {
     else if (flag === "--help" || flag === "-h") {
       console.log(fs.readFileSync(import.meta.filename, "utf8").split("*/")[0]);
       process.exit(0);
-    } else throw new Error(`unknown flag ${argv[i]} (try --help)`);
+    } else throw new UsageError(`unknown flag ${argv[i]} (try --help)`);
   }
-  if (!["pglite", "postgres", "both"].includes(o.db)) throw new Error("--db is pglite, postgres or both");
-  if (!(o.seconds > 0 && o.seconds <= 600)) throw new Error("--seconds is a number of seconds, 0 < N ≤ 600");
-  if (!(o.quietWait >= 0 && o.quietWait <= 3600)) throw new Error("--quiet-wait is 0..3600 seconds");
-  if (!(SUITES as readonly string[]).includes(o.only)) throw new Error(`--only is one of ${SUITES.join(", ")}`);
+  if (!["pglite", "postgres", "both"].includes(o.db)) throw new UsageError("--db is pglite, postgres or both");
+  if (!(o.seconds > 0 && o.seconds <= 600)) throw new UsageError("--seconds is a number of seconds, 0 < N ≤ 600");
+  if (!(o.quietWait >= 0 && o.quietWait <= 3600)) throw new UsageError("--quiet-wait is 0..3600 seconds");
+  if (!(SUITES as readonly string[]).includes(o.only)) throw new UsageError(`--only is one of ${SUITES.join(", ")}`);
   return o;
 }
 
@@ -66,14 +71,19 @@ function machine(pgVersion: string | null, pgSettings: Record<string, string> | 
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
-  const dbs: DbKind[] = o.db === "both" ? ["pglite", "postgres"] : [o.db as DbKind];
+  let dbs: DbKind[] = o.db === "both" ? ["pglite", "postgres"] : [o.db as DbKind];
+  if (dbs.includes("postgres") && !findPgBin()) {
+    if (o.db === "postgres") throw new UsageError("PostgreSQL binaries not found (looked in $CHIPS_PG_BIN and /usr/lib/postgresql/*/bin)");
+    log("[bench] PostgreSQL binaries not found: PGlite only, and the aims (PostgreSQL) are not run");
+    dbs = ["pglite"];
+  }
   const scenarios = INGEST_SCENARIOS.filter((s) => !o.scenarios || o.scenarios.includes(s.key));
-  if (scenarios.length === 0) throw new Error(`no such scenario; known: ${INGEST_SCENARIOS.map((s) => s.key).join(", ")}`);
+  if (scenarios.length === 0) throw new UsageError(`no such scenario; known: ${INGEST_SCENARIOS.map((s) => s.key).join(", ")}`);
   if (o.profileDir) fs.mkdirSync(o.profileDir, { recursive: true });
 
-  let cluster: { url: string; stop(): Promise<void> } | null = null;
+  let cluster: { url: string; dir: string; stop(): Promise<void> } | null = null;
   let pg: PgAdmin | null = null;
-  const results: { baselines: BaselineResult[]; ingest: IngestResult[] } = { baselines: [], ingest: [] };
+  const results: { floor: FloorResult[]; baselines: BaselineResult[]; ingest: IngestResult[] } = { floor: [], baselines: [], ingest: [] };
   let failed = false;
   try {
     if (dbs.includes("postgres")) {
@@ -82,6 +92,12 @@ async function main() {
     }
     console.log(machine(pg ? await pg.version() : null, pg ? await pg.settings() : null));
     console.log(`Each run: ${o.seconds} s measured after a warm-up; server in a child process; loopback HTTP, keep-alive.\n`);
+
+    log("[bench] HTTP floor");
+    for (const clients of [...new Set(scenarios.filter((s) => s.batch === 1).map((s) => s.clients))]) {
+      results.floor.push(await httpFloor(clients, o.seconds, o.quietWait));
+    }
+    if (results.floor.length) console.log(floorTable(results.floor) + "\n");
 
     for (const db of dbs) {
       log(`[bench] ${db}: driver-only baselines`);
@@ -93,7 +109,7 @@ async function main() {
       log(`[bench] ${db}: Chips ingest`);
       const rs: IngestResult[] = [];
       for (const sc of scenarios) {
-        const r = await runIngestScenario(db, sc, { seconds: o.seconds, pg: db === "postgres" ? pg! : undefined, profileDir: o.profileDir || undefined, quietWait: o.quietWait, log });
+        const r = await runIngestScenario(db, sc, { seconds: o.seconds, pg: db === "postgres" ? pg! : undefined, profileDir: o.profileDir || undefined, clusterDir: cluster?.dir, quietWait: o.quietWait, log });
         log(`  ${sc.key}: ${Math.round(r.eventsPerSec)} events/s, p50 ${r.lat.p50.toFixed(2)} ms, p99 ${r.lat.p99.toFixed(2)} ms`);
         rs.push(r);
         failed ||= !r.verify.ok;
@@ -112,6 +128,7 @@ async function main() {
       if (o.profileDir) {
         for (const r of rs) {
           if (r.server.profileFile) console.log(renderProfile(`${db} ${r.scenario.key}`, summarizeProfile(r.server.profileFile)) + "\n");
+          if (r.statements) console.log(renderStatements(`${db} ${r.scenario.key}`, r.commits, r.statements) + "\n");
         }
       }
     }
@@ -128,6 +145,6 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  console.error(e instanceof UsageError ? e.message : `bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
   process.exit(1);
 });

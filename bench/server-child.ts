@@ -47,10 +47,19 @@ export async function spawnServer(opts: { dataDir: string; databaseUrl?: string;
   };
   proc.stdout!.on("data", keep);
   proc.stderr!.on("data", keep);
-  const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+  let how = "";
+  const exited = new Promise<number | null>((r) =>
+    proc.once("exit", (code, signal) => {
+      how = signal ? `killed by ${signal}` : `exit code ${code}`;
+      r(code);
+    }),
+  );
 
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 60 s:\n${out}`)), 60_000);
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`server did not start within 60 s:\n${out}`));
+    }, 60_000);
     const onData = () => {
       const m = /Chips is listening on (http:\/\/\S+)/.exec(out);
       if (m) {
@@ -60,9 +69,9 @@ export async function spawnServer(opts: { dataDir: string; databaseUrl?: string;
     };
     proc.stdout!.on("data", onData);
     proc.stderr!.on("data", onData);
-    void exited.then((code) => {
+    void exited.then(() => {
       clearTimeout(timer);
-      reject(new Error(`server exited (${code}) before serving:\n${out}`));
+      reject(new Error(`server exited (${how}) before serving:\n${out}`));
     });
   });
   const adminToken = fs.readFileSync(path.join(opts.dataDir, "admin-token"), "utf8").trim();

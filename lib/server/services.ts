@@ -33,6 +33,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
     notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,
+    analyzeEvery: database.kind === "postgres" ? 20_000 : undefined,
     onCommit: (ws, batch) => {
       for (const fn of committed) fn(ws, batch);
     },

@@ -33,6 +33,11 @@ export interface WriterOptions {
    * takes a global lock at commit) carrying the workspace and the seqs committed.
    */
   notify?: { channel: string; node: string };
+  /**
+   * Refresh the planner's statistics of `events` every this many events committed here
+   * (PERFORMANCE-FACTS.md: a grown workspace made the dedupe lookup pick the wrong index).
+   */
+  analyzeEvery?: number;
 }
 
 /** A newly stored event as it leaves the writer: the event, its exact JSON, and its space's previous seq. */
@@ -114,8 +119,15 @@ export class IngestWriter {
     for (const p of batch) await this.commitWithRetry(workspaceId, [p]);
   }
 
+  private sinceAnalyze = 0;
+
   private finish(workspaceId: string, batch: Pending[], out: { results: IngestResult[]; committed: Committed[] }) {
     batch.forEach((p, i) => p.resolve(out.results[i]));
+    this.sinceAnalyze += out.committed.length;
+    if (this.opts.analyzeEvery && this.sinceAnalyze >= this.opts.analyzeEvery) {
+      this.sinceAnalyze = 0;
+      void this.db.execute(sql`analyze events`).catch((e) => console.error("[ingest] analyze failed", e));
+    }
     if (out.committed.length && this.opts.onCommit) {
       try {
         this.opts.onCommit(workspaceId, out.committed);

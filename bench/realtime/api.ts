@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { newId } from "@/lib/protocol";
+
+export interface Workspace {
+  workspace_id: string;
+  space_id: string;
+  harness_id: string;
+  token: string;
+  person_id: string;
+  person_token: string;
+  room_url: string;
+}
+
+/** One keep-alive agent per target: open-loop posting needs many sockets in flight. */
+export const keepAlive = (maxSockets = 64) => new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+
+export interface Reply {
+  status: number;
+  body: string;
+}
+
+/** A JSON request over the agent; never rejects on an HTTP status, only on a transport error. */
+export function request(agent: http.Agent, url: string, method: string, token: string | null, body?: unknown, timeoutMs = 30_000): Promise<Reply> {
+  const u = new URL(url);
+  const data = body === undefined ? undefined : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        agent,
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname + u.search,
+        method,
+        headers: {
+          ...(data ? { "content-type": "application/json", "content-length": data.length } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${u.pathname} timed out`)));
+    req.on("error", reject);
+    req.end(data);
+  });
+}
+
+export function adminToken(dataDir: string): string {
+  return fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
+}
+
+export async function createWorkspace(agent: http.Agent, url: string, admin: string): Promise<Workspace> {
+  const r = await request(agent, `${url}/api/v1/admin/workspaces`, "POST", admin, {});
+  if (r.status >= 300) throw new Error(`create workspace: ${r.status} ${r.body}`);
+  return JSON.parse(r.body) as Workspace;
+}
+
+let keyN = 0;
+const runTag = Date.now().toString(36);
+
+/** A message.posted from the workspace's harness. */
+export function message(ws: Workspace, text: string) {
+  return {
+    v: 1,
+    type: "message.posted",
+    id: newId("event"),
+    workspace_id: ws.workspace_id,
+    space_id: ws.space_id,
+    actor: { kind: "harness", id: ws.harness_id },
+    idempotency_key: `bench-${runTag}-${++keyN}`,
+    text,
+  };
+}
+
+/** Any event from the harness (run events: pass run_id and the type's fields). */
+export function harnessEvent(ws: Workspace, type: string, fields: Record<string, unknown>) {
+  return {
+    v: 1,
+    type,
+    id: newId("event"),
+    workspace_id: ws.workspace_id,
+    space_id: ws.space_id,
+    actor: { kind: "harness", id: ws.harness_id },
+    idempotency_key: `bench-${runTag}-${++keyN}`,
+    ...fields,
+  };
+}
+
+/** Post a batch (≤ 500 events); the stored events back. */
+export async function postBatch(agent: http.Agent, url: string, token: string, events: unknown[]): Promise<{ seq: number }[]> {
+  const r = await request(agent, `${url}/api/v1/events`, "POST", token, { events });
+  if (r.status !== 201 && r.status !== 200) throw new Error(`batch: ${r.status} ${r.body.slice(0, 500)}`);
+  return (JSON.parse(r.body) as { events: { seq: number }[] }).events;
+}
+
+/** `n` plain messages of about 300 bytes each, in batches of 500. The last seq. */
+export async function seedMessages(agent: http.Agent, url: string, ws: Workspace, n: number): Promise<number> {
+  let last = 0;
+  for (let done = 0; done < n; ) {
+    const k = Math.min(500, n - done);
+    const batch = Array.from({ length: k }, (_, i) => message(ws, `seeded message ${done + i + 1}: ${"lorem ipsum dolor sit amet ".repeat(4)}`));
+    const stored = await postBatch(agent, url, ws.token, batch);
+    last = stored[stored.length - 1].seq;
+    done += k;
+  }
+  return last;
+}
