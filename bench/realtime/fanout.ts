@@ -42,6 +42,8 @@ export interface FanoutResult {
   cpu: { server: number; clients: number; poster: number; machine: number; others: number; load1: number };
   /** Server CPU time per event stored over the posting window, ms: what one event costs it, whatever the load. */
   serverMsPerEvent: number;
+  /** Events stored per second from the first POST to the last answer: the server's throughput when it falls behind. */
+  storedRate: number;
   /** Other processes' CPU over the window by command (PostgreSQL's backends show here as `postgres`). */
   otherProcs: { comm: string; pct: number }[];
   clientLoopP99: number;
@@ -115,6 +117,7 @@ export async function runFanout(o: FanoutOpts): Promise<FanoutResult> {
         load1: m.load1,
       },
       serverMsPerEvent: serverCpu / Math.max(1, post.ok),
+      storedRate: (post.ok / wall) * 1000,
       otherProcs,
       clientLoopP99: Math.max(...reports.map((r) => r.loopP99)),
     };
