@@ -98,6 +98,9 @@ export async function spawnNode(o: SpawnOpts): Promise<Child> {
       clearTimeout(timer);
       reject(new Error(`${o.script} exited before serving:\n${out}`));
     });
+  }).catch((e) => {
+    if (!o.dataDir) rmrf(dataDir); // made here: leave nothing behind
+    throw e;
   });
   return {
     proc,
