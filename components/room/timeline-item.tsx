@@ -1,3 +1,4 @@
+import { memo } from "react";
 import type { RunView, TimelineItem } from "@/lib/client/room-state";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { actorName, harnessName, initials, type Directory } from "./names";
@@ -36,8 +37,11 @@ function Message({ item, author, badge, avatar }: { item: Extract<TimelineItem, 
   );
 }
 
-/** One entry of the timeline: a message, a run card (with its goal message first for goal_from: harness), or a notice. */
-export function TimelineEntry({ item, run, dir }: { item: TimelineItem; run?: RunView; dir: Directory }) {
+/**
+ * One entry of the timeline: a message, a run card (with its goal message first for
+ * goal_from: harness), or a notice. Memoized: a scroll re-renders only the rows that entered.
+ */
+export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { item: TimelineItem; run?: RunView; dir: Directory }) {
   switch (item.kind) {
     case "message": {
       const a = item.actor;
@@ -74,4 +78,4 @@ export function TimelineEntry({ item, run, dir }: { item: TimelineItem; run?: Ru
         </p>
       );
   }
-}
+});

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { memo, useState } from "react";
 import ReactMarkdown, { defaultUrlTransform, type Components } from "react-markdown";
 import rehypeSanitize from "rehype-sanitize";
 import remarkGfm from "remark-gfm";
@@ -52,7 +52,7 @@ const components: Components = {
  * Untrusted markdown, rendered safely ([UI4]): raw HTML shown as text, a sanitizer over the
  * tree anyway, only http(s)/mailto links, no images.
  */
-export function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown break-words [&_ol]:list-decimal [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_ol]:pl-5 [&_p]:my-1 [&_ul]:list-disc [&_ul]:pl-5">
       <ReactMarkdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={[rehypeSanitize]} urlTransform={safeUrl} components={components}>
@@ -60,7 +60,7 @@ export function Markdown({ text }: { text: string }) {
       </ReactMarkdown>
     </div>
   );
-}
+});
 
 const LONG_CHARS = 1200;
 const LONG_LINES = 16;
