@@ -9,23 +9,26 @@ export const toFrame = (body: string, prevSeq: number | null): Frame => ({ ...JS
 
 const frameCols = { body: events.body, prevSeq: events.prevSeq };
 
+// Every room query names the workspace too, so it walks the (workspace_id, space_id, seq) index.
+
 /** Events of a space after a seq, ascending, at most `limit`. */
-export async function spaceEventsAfter(db: Db, spaceId: string, after: number, limit: number): Promise<Frame[]> {
+export async function spaceEventsAfter(db: Db, workspaceId: string, spaceId: string, after: number, limit: number): Promise<Frame[]> {
   const rows = await db
     .select(frameCols)
     .from(events)
-    .where(and(eq(events.spaceId, spaceId), gt(events.seq, after)))
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId), gt(events.seq, after)))
     .orderBy(asc(events.seq))
     .limit(limit);
   return rows.map((r) => toFrame(r.body, r.prevSeq));
 }
 
 /** The newest `limit` events of a space before a seq (or the newest of all), ascending. */
-export async function spaceEventsBefore(db: Db, spaceId: string, before: number | null, limit: number): Promise<Frame[]> {
+export async function spaceEventsBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<Frame[]> {
+  const inSpace = and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId));
   const rows = await db
     .select(frameCols)
     .from(events)
-    .where(before === null ? eq(events.spaceId, spaceId) : and(eq(events.spaceId, spaceId), lt(events.seq, before)))
+    .where(before === null ? inSpace : and(inSpace, lt(events.seq, before)))
     .orderBy(desc(events.seq))
     .limit(limit);
   return rows.reverse().map((r) => toFrame(r.body, r.prevSeq));

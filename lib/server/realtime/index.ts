@@ -98,11 +98,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       const catchUp = hub.beginCatchUp(spaceId);
       try {
         const after = p.data.after_seq;
-        const missing = after > info.head ? null : await spaceEventsAfter(svc.db, spaceId, after, CATCH_UP_MAX + 1);
+        const missing = after > info.head ? null : await spaceEventsAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
         let lastSent = after;
         if (!missing || missing.length > CATCH_UP_MAX) {
           // Too far behind (or ahead of a reset store): the room's state, then its newest page.
-          const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
+          const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
           socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), receipts, events: page });
@@ -134,7 +134,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       const spaceId = canonicalId(p.data.space_id);
       const info = await spaceInfo(svc.db, spaceId);
       if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
-      const events = await spaceEventsBefore(svc.db, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
+      const events = await spaceEventsBefore(svc.db, info.workspaceId, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
       reply({ ok: true, events });
     });
 

@@ -26,7 +26,7 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
     .limit(1);
   if (!room) notFound();
   // Events first, then runs: a run read a moment later is at least as new as the page.
-  const events = await spaceEventsBefore(db, room.id, null, FIRST_PAGE);
+  const events = await spaceEventsBefore(db, ws, room.id, null, FIRST_PAGE);
   const [runs, [workspace], people, hs] = await Promise.all([
     listRuns(db, ws, room.id),
     db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
