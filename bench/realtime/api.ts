@@ -1,17 +1,9 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { newId } from "@/lib/protocol";
+import { newId, type WorkspaceCreated } from "@/lib/protocol";
 
-export interface Workspace {
-  workspace_id: string;
-  space_id: string;
-  harness_id: string;
-  token: string;
-  person_id: string;
-  person_token: string;
-  room_url: string;
-}
+export type Workspace = WorkspaceCreated;
 
 /** One keep-alive agent per target: open-loop posting needs many sockets in flight. */
 export const keepAlive = (maxSockets = 64) => new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
