@@ -34,3 +34,19 @@ export interface RunModelJson {
   status: StatusModel | null;
   usage: UsageModel | null;
 }
+
+/** Runner-run columns: shapes from the runner contract (lib/runner.ts), stored as sent. */
+export interface RunnerJson {
+  request: {
+    repository: string;
+    base_branch: string;
+    agent: string;
+    profile: string;
+    required_commands: string[];
+    secrets: string[];
+    model?: string;
+  } | null;
+  runner: { id: string; name: string } | null;
+  checkpoint: Record<string, unknown> | null;
+  changeSet: Record<string, unknown> | null;
+}

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { RunModelJson } from "./run-json";
+import type { RunModelJson, RunnerJson } from "./run-json";
 import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -121,8 +121,31 @@ export const runs = pgTable(
     startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull(),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "string" }),
+    /** What a person asked for when starting a runner run (run.queued). */
+    request: jsonb("request").$type<RunnerJson["request"]>(),
+    /** The runner a queued run was handed to (run.assigned). */
+    runner: jsonb("runner").$type<RunnerJson["runner"]>(),
+    checkpoint: jsonb("checkpoint").$type<RunnerJson["checkpoint"]>(),
+    changeSet: jsonb("change_set").$type<RunnerJson["changeSet"]>(),
+    runnerError: text("runner_error"),
+    lastLog: text("last_log"),
   },
   (t) => [index("runs_space_idx").on(t.workspaceId, t.spaceId, t.createdAt)],
+);
+
+/**
+ * A runner's lease on a run ([RN1], §5): renewed while the run lives. Kept out of the runs
+ * read model so renewals never race the writer; a lapsed lease fails its run.
+ */
+export const leases = pgTable(
+  "leases",
+  {
+    runId: text("run_id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    runnerId: text("runner_id").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [index("leases_expiry_idx").on(t.expiresAt)],
 );
 
 /** Every runner.event, once per (run_id, sequence) ([RN2]). */

@@ -24,6 +24,12 @@ export interface ChipsConfig {
   statusTtlSeconds: number;
   /** A harness disconnected longer than this is shown unresponsive ([RUN1]). */
   presenceGraceSeconds: number;
+  /** A runner's lease on a run lasts this long unless renewed; a lapsed lease fails the run (§5). */
+  leaseTtlSeconds: number;
+  /** Signed object URLs expire after this long ([RN3]). */
+  objectUrlTtlSeconds: number;
+  /** Largest object a runner may upload, bytes. */
+  maxObjectBytes: number;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -46,6 +52,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     banner: env.CHIPS_BANNER !== "0",
     statusTtlSeconds: num(env.CHIPS_STATUS_TTL, 60),
     presenceGraceSeconds: num(env.CHIPS_PRESENCE_GRACE, 30),
+    leaseTtlSeconds: num(env.CHIPS_LEASE_TTL, 60),
+    objectUrlTtlSeconds: num(env.CHIPS_OBJECT_URL_TTL, 300),
+    maxObjectBytes: num(env.CHIPS_MAX_OBJECT_BYTES, 64 * 1024 * 1024),
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

@@ -50,7 +50,11 @@ export const RunStatus = event("run.status", {
   usage: Usage.optional(),
 });
 
-export const StepState = z.enum(["active", "done", "failed", "skipped"]);
+/**
+ * `pending` is Chips' narrowing of seed 001: a runner adds steps the agent planned but has
+ * not begun (Codex's todo_list) with `pending`, so every planned step gets its hollow dot.
+ */
+export const StepState = z.enum(["pending", "active", "done", "failed", "skipped"]);
 export const RunStep = event("run.step", {
   step_id: text(LIMITS.stepId),
   state: StepState,
@@ -98,6 +102,27 @@ export const RunnerEvent = event("runner.event", {
   occurred_at: IsoTime,
 });
 
+/** Chips queued a run a person started (`POST /api/v1/runs`); a runner will take it ([RN1], §5). */
+export const RunQueued = event("run.queued", {
+  goal: text(LIMITS.goal),
+  goal_from: z.enum(["harness", "chips"]).optional(),
+  request: z.object({
+    repository: text(LIMITS.name),
+    base_branch: text(LIMITS.name),
+    agent: text(LIMITS.phase),
+    profile: text(LIMITS.phase),
+    required_commands: z.array(text(LIMITS.note)).max(20),
+    secrets: z.array(text(LIMITS.phase)).max(20),
+    model: text(LIMITS.name).optional(),
+  }),
+});
+
+/** Chips handed a queued run to a runner (with a lease); the runner's run.started takes it to running. */
+export const RunAssigned = event("run.assigned", {
+  runner_id: idOf("runner"),
+  runner_name: text(LIMITS.name),
+});
+
 export const RoomUpdated = event("room.updated", {
   revision: z.number().int().min(1),
   intent: optionalText(LIMITS.text).optional(),
@@ -141,6 +166,8 @@ export const CATALOGUE = {
   "run.command_delivered": { schema: RunCommandDelivered, sentBy: ["system"], requiresRun: true, requiresSpace: false },
   "run.command_acked": { schema: RunCommandAcked, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
   "runner.event": { schema: RunnerEvent, sentBy: ["runner"], requiresRun: true, requiresSpace: false },
+  "run.queued": { schema: RunQueued, sentBy: ["system"], requiresRun: true, requiresSpace: true },
+  "run.assigned": { schema: RunAssigned, sentBy: ["system"], requiresRun: true, requiresSpace: false },
   "room.updated": { schema: RoomUpdated, sentBy: ["person"], requiresRun: false, requiresSpace: true },
   "decision.recorded": { schema: DecisionRecorded, sentBy: ["person"], requiresRun: false, requiresSpace: true },
   "task.saved": { schema: TaskSaved, sentBy: ["person"], requiresRun: false, requiresSpace: true },
@@ -163,6 +190,8 @@ export const IncomingEvent = z.discriminatedUnion("type", [
   RunCommandDelivered,
   RunCommandAcked,
   RunnerEvent,
+  RunQueued,
+  RunAssigned,
   RoomUpdated,
   DecisionRecorded,
   TaskSaved,

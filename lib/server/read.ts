@@ -40,6 +40,12 @@ export function runJson(r: typeof runs.$inferSelect) {
     started_at: iso(r.startedAt),
     updated_at: iso(r.updatedAt),
     finished_at: iso(r.finishedAt),
+    request: r.request,
+    runner: r.runner,
+    checkpoint: r.checkpoint,
+    change_set: r.changeSet,
+    runner_error: r.runnerError,
+    last_log: r.lastLog,
   };
 }
 

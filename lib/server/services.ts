@@ -1,3 +1,4 @@
+import path from "node:path";
 import { randomUUID } from "node:crypto";
 import type { Database } from "@/db/client";
 import type { ChipsConfig } from "@/lib/env";
@@ -6,6 +7,8 @@ import { RateLimiter } from "./ingest/rate-limit";
 import { IngestWriter, type Committed } from "./ingest/writer";
 import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 import { Presence } from "./presence";
+import { loadServerKeys, type ServerKeys } from "./runners/keys";
+import { ObjectStore } from "./runners/objects";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -19,6 +22,10 @@ export interface ChipsServices {
   writer: IngestWriter;
   limiter: RateLimiter;
   presence: Presence;
+  /** Lease signing and object-URL keys (data dir files, never in the database). */
+  keys: ServerKeys;
+  /** Artifacts of runner runs ([RN3]). */
+  objects: ObjectStore;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
   roomUrl(workspaceId: string, spaceId: string): string;
@@ -29,6 +36,7 @@ export interface ChipsServices {
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const committed: ChipsServices["committed"] = new Set();
   const nodeId = randomUUID();
+  const keys = loadServerKeys(config.dataDir);
   const writer = new IngestWriter(database.db, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
@@ -48,6 +56,8 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
     presence: new Presence(config.presenceGraceSeconds * 1000),
+    keys,
+    objects: new ObjectStore(path.join(config.dataDir, "objects"), keys.objectUrlKey),
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {

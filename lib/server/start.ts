@@ -20,7 +20,7 @@ export interface RunningChips {
   close(): Promise<void>;
 }
 
-const API_PREFIXES = ["/api/", "/schemas"];
+const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
 
 /**
  * Open the database (migrations run there), bootstrap, and serve: the HTTP API on our own

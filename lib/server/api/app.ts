@@ -13,6 +13,7 @@ import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
 import { runRoutes } from "./run-routes";
+import { runnerRoutes } from "./runner-routes";
 
 type Env = { Variables: { cred: Credential } };
 
@@ -163,6 +164,7 @@ export function createApi(svc: ChipsServices) {
   });
 
   runRoutes(app, svc);
+  runnerRoutes(app, svc);
 
   /** The `:ws` path parameter, checked against the caller's credential. */
   function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][]): string | Response {

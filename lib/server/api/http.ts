@@ -29,6 +29,17 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
   if (type !== "application/json") {
     return { ok: false, response: fail("unsupported_media_type", "send the body as application/json") };
   }
+  const bytes = await readBytes(c, maxBytes);
+  if (!bytes.ok) return bytes;
+  try {
+    return { ok: true, value: JSON.parse(bytes.value.toString("utf8")) };
+  } catch {
+    return { ok: false, response: fail("invalid_json", "the body is not valid JSON") };
+  }
+}
+
+/** The raw body, refused with 413 as soon as it passes `maxBytes` (the rest is never read). */
+export async function readBytes(c: Context, maxBytes: number): Promise<{ ok: true; value: Buffer } | { ok: false; response: Response }> {
   const declared = Number(c.req.header("content-length"));
   const tooLarge = () => {
     const response = fail("payload_too_large", `the body is over ${maxBytes} bytes`);
@@ -53,12 +64,7 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false, response: fail("invalid_json", "the body is not valid JSON") };
-  }
+  return { ok: true, value: Buffer.concat(chunks) };
 }
 
 export function json(value: unknown, status = 200): Response {

@@ -44,10 +44,17 @@ export function projectRun(run: RunModel | null, e: StoredEvent, harnessId: stri
         plan: run!.plan.map((s) => (s.state === "active" ? { ...s, state: f.outcome === "succeeded" ? "done" : "failed", finished_at: e.ts } : s)),
       });
     }
+    case "run.queued":
+      return queueRun(e as Of<"run.queued">);
+    case "run.assigned": {
+      const a = e as Of<"run.assigned">;
+      return touch(run!, e, { harnessId: a.runner_id, runner: { id: a.runner_id, name: a.runner_name } });
+    }
+    case "runner.event":
+      return run ? touch(run, e, runnerPatch(e as Of<"runner.event">)) : run;
     case "run.command":
     case "run.command_delivered":
     case "run.command_acked":
-    case "runner.event":
       return run ? touch(run, e, {}) : run;
     case "message.posted":
     case "room.updated":
@@ -55,6 +62,56 @@ export function projectRun(run: RunModel | null, e: StoredEvent, harnessId: stri
     case "task.saved":
       return run;
   }
+}
+
+/** What a runner event says about its run: the newest checkpoint, change-set, failure, log line. */
+function runnerPatch(e: Of<"runner.event">): Partial<RunModel> {
+  switch (e.kind) {
+    case "checkpoint":
+      return { checkpoint: e.payload ?? null };
+    case "change-set":
+      return { changeSet: e.payload ?? null };
+    case "failed":
+      return { runnerError: e.message };
+    case "log":
+      return { lastLog: e.message };
+    case "started":
+    case "completed":
+      return {};
+  }
+}
+
+/** A run a person started through Chips: queued until a runner takes it. */
+function queueRun(e: Of<"run.queued">): RunModel {
+  return {
+    id: e.run_id!,
+    workspaceId: e.workspace_id,
+    spaceId: e.space_id!,
+    harnessId: null,
+    actor: e.actor,
+    state: "queued",
+    pending: null,
+    goal: e.goal,
+    goalFrom: e.goal_from ?? null,
+    sessionRef: null,
+    plan: [],
+    status: null,
+    usage: null,
+    outcome: null,
+    summary: null,
+    startedSeq: null,
+    lastSeq: e.seq,
+    createdAt: e.ts,
+    startedAt: null,
+    updatedAt: e.ts,
+    finishedAt: null,
+    request: e.request,
+    runner: null,
+    checkpoint: null,
+    changeSet: null,
+    runnerError: null,
+    lastLog: null,
+  };
 }
 
 function touch(run: RunModel, e: StoredEvent, patch: Partial<RunModel>): RunModel {
@@ -88,6 +145,12 @@ function startRun(run: RunModel | null, e: Of<"run.started">, harnessId: string 
     summary: null,
     createdAt: e.ts,
     finishedAt: null,
+    request: null,
+    runner: null,
+    checkpoint: null,
+    changeSet: null,
+    runnerError: null,
+    lastLog: null,
     ...started,
   };
 }

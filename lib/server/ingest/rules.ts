@@ -41,6 +41,13 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   if (e.type === "run.started") {
     if (s.foreignRuns.has(e.run_id)) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
     if (run && run.state !== "queued") return refuse("run_exists", "this run has already started", `${base}/run_id`);
+    if (run && run.harnessId !== cred.subjectId) {
+      return refuse("forbidden", "this queued run was not handed to this runner (it takes a run.assigned first)", `${base}/run_id`);
+    }
+    return { kind: "accept", run, event: e };
+  }
+  if (e.type === "run.queued") {
+    if (s.foreignRuns.has(e.run_id!) || run) return refuse("run_exists", "a run with this id exists", `${base}/run_id`);
     return { kind: "accept", run, event: e };
   }
   if (!run) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
@@ -48,7 +55,7 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     return refuse("validation_failed", "the run belongs to another space", `${base}/space_id`);
   }
   const event = e.space_id ? e : { ...e, space_id: run.spaceId };
-  if ((cred.kind === "harness" || cred.kind === "runner") && run.harnessId && run.harnessId !== cred.subjectId) {
+  if ((cred.kind === "harness" || cred.kind === "runner") && run.harnessId !== cred.subjectId) {
     return refuse("forbidden", "this run belongs to another harness", `${base}/run_id`);
   }
   if (run.state === "finished" && e.type !== "run.command_acked") {
@@ -69,7 +76,12 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     const v = judgeAck(s.commands.get(e.command_id), run, e, s.ackBodies.get(e.command_id), base);
     if (v.kind !== "ok") return v;
   }
-  if (run.state === "queued" && !e.type.startsWith("run.command") && e.type !== "run.finished") {
+  if (e.type === "run.assigned" && (run.state !== "queued" || run.harnessId)) {
+    return refuse("invalid_transition", "only a queued run nobody has taken can be assigned", `${base}/run_id`);
+  }
+  // A queued run can be cancelled, assigned, or refused by its runner (runner.event + run.finished).
+  const whileQueued = e.type.startsWith("run.command") || e.type === "run.finished" || e.type === "run.assigned" || e.type === "runner.event";
+  if (run.state === "queued" && !whileQueued) {
     return refuse("invalid_transition", "the run is queued: it takes run.started first", `${base}/run_id`);
   }
   if (e.type === "run.status" && e.progress !== undefined && run.status?.progress !== undefined && e.progress < run.status.progress) {

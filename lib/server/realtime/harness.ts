@@ -5,6 +5,8 @@ import type { Credential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
 import type { Frame } from "./frames";
+import { RunnerHello, type RunnerHelloAck } from "@/lib/runner";
+import { Dispatcher } from "../runners/dispatch";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;
@@ -26,11 +28,42 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
     next();
   });
 
+  const dispatcher = new Dispatcher(svc, svc.keys);
+  // The safety net: lapsed leases fail their runs; queued runs are offered again.
+  const tickMs = Math.max(250, Math.min(5000, (svc.config.leaseTtlSeconds * 1000) / 4));
+  const timer = setInterval(() => {
+    void dispatcher.reap().catch((e) => console.error("[runners] reaping failed", e));
+    for (const ws of dispatcher.workspaces()) void dispatcher.kick(ws);
+  }, tickMs);
+  timer.unref();
+
   nsp.on("connection", async (socket) => {
     const cred = socket.data.cred as Credential;
     socket.join(harnessRoom(cred.subjectId));
     svc.presence.connected(cred.subjectId, cred.workspaceId!);
-    socket.on("disconnect", () => svc.presence.disconnected(cred.subjectId));
+    socket.on("disconnect", () => {
+      svc.presence.disconnected(cred.subjectId);
+      dispatcher.remove(socket.id);
+    });
+    if (cred.kind === "runner") {
+      // A runner says what it can run; the ack carries the key its leases verify with.
+      socket.on("runner.hello", (raw: unknown, ack?: (a: RunnerHelloAck) => void) => {
+        const hello = RunnerHello.safeParse(raw);
+        if (!hello.success) return ack?.({ ok: false, error: `invalid runner.hello: ${hello.error.issues[0]?.message ?? "bad shape"}` });
+        ack?.({ ok: true, runner_id: cred.subjectId, lease_public_key: svc.keys.leasePublicPem });
+        dispatcher.add(socket, cred.subjectId, cred.workspaceId!, hello.data);
+      });
+      socket.on("lease.renew", (raw: unknown, ack?: (a: unknown) => void) => {
+        const runId = (raw as { run_id?: unknown } | null)?.run_id;
+        void dispatcher
+          .renew(cred.subjectId, runId)
+          .then((a) => ack?.(a))
+          .catch((e) => {
+            console.error("[runners] lease renewal failed", e);
+            ack?.({ ok: false, error: "internal" });
+          });
+      });
+    }
     try {
       for (const c of await openCommands(svc, cred.subjectId)) {
         const frame = JSON.parse(c.body) as Frame;
@@ -45,6 +78,9 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
 
   /** A command was committed (on any node): send it to its harness's sockets on this node. */
   async function route(frames: Frame[]) {
+    // A run queued, or a run ended (a runner has room again): offer queued runs.
+    const kicks = new Set(frames.filter((f) => f.type === "run.queued" || f.type === "run.finished").map((f) => f.workspace_id as string));
+    for (const ws of kicks) void dispatcher.kick(ws);
     for (const f of frames) {
       if (f.type !== "run.command") continue;
       const commandId = f.command_id as string;
@@ -60,5 +96,5 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
     }
   }
 
-  return { nsp, route };
+  return { nsp, route, dispatcher, close: () => clearInterval(timer) };
 }

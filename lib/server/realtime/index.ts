@@ -155,7 +155,9 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   return {
     io,
     hub,
+    dispatcher: harness.dispatcher,
     async close() {
+      harness.close();
       svc.committed.delete(onCommit);
       stopPresence();
       svc.presence.close();

@@ -1,0 +1,106 @@
+import type { Context, Hono } from "hono";
+import { Readable } from "node:stream";
+import { and, asc, eq, gt } from "drizzle-orm";
+import { canonicalId, isId, problem, zodErrors } from "@/lib/protocol";
+import { StartRunBody } from "@/lib/runner";
+import { runEvents } from "@/db/schema";
+import type { Credential } from "../credentials";
+import { getRun } from "../read";
+import { startRun } from "../runners/start-run";
+import { ObjectStore } from "../runners/objects";
+import type { ChipsServices } from "../services";
+import { fail, intParam, json, problemResponse, readBytes, readJson } from "./http";
+
+type Env = { Variables: { cred: Credential } };
+
+/** Runner runs (§5): start one, read its runner events, and its objects ([RN3]). */
+export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
+  app.post("/api/v1/runs", async (c) => {
+    const cred = c.get("cred");
+    if (cred.kind !== "person") return fail("forbidden", "runs are started by people: use a session or a person token");
+    const body = await readJson(c, 128 * 1024);
+    if (!body.ok) return body.response;
+    const input = StartRunBody.safeParse(body.value);
+    if (!input.success) return problemResponse(problem("validation_failed", "bad run request", zodErrors("", input.error)));
+    const r = await startRun(svc, cred, input.data);
+    if (!r.ok) return problemResponse(r.problem);
+    return new Response(`{"run_id":${JSON.stringify(r.runId)},"events":[${r.bodies.join(",")}]}`, {
+      status: r.status,
+      headers: { "content-type": "application/json" },
+    });
+  });
+
+  // Every runner event of a run, in sequence order ([RN2]).
+  app.get("/api/v1/runs/:run/runner-events", async (c) => {
+    const run = await runOf(c);
+    if (run instanceof Response) return run;
+    const after = intParam(c.req.query("after"), "after", 0);
+    if (after instanceof Response) return after;
+    const rows = await svc.db
+      .select()
+      .from(runEvents)
+      .where(and(eq(runEvents.runId, run.id), gt(runEvents.sequence, after)))
+      .orderBy(asc(runEvents.sequence))
+      .limit(1000);
+    return json({
+      run_id: run.id,
+      events: rows.map((r) => ({
+        sequence: r.sequence,
+        kind: r.kind,
+        message: r.message,
+        payload: r.payload,
+        occurred_at: new Date(r.occurredAt).toISOString(),
+        event_id: r.eventId,
+      })),
+    });
+  });
+
+  // A runner stores an artifact of its run; answers the reference events carry.
+  app.put("/api/v1/runs/:run/objects", async (c) => {
+    const cred = c.get("cred");
+    if (cred.kind !== "runner") return fail("forbidden", "objects are stored by the run's runner");
+    const run = await runOf(c);
+    if (run instanceof Response) return run;
+    if (run.harnessId !== cred.subjectId) return fail("forbidden", "this run belongs to another runner");
+    const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
+    if (type !== "application/octet-stream") return fail("unsupported_media_type", "send the object as application/octet-stream");
+    const body = await readBytes(c, svc.config.maxObjectBytes);
+    if (!body.ok) return body.response;
+    return json(await svc.objects.put(run.workspaceId, run.id, body.value), 201);
+  });
+
+  // A signed, expiring URL to read one object, made now ([RN3]).
+  app.get("/api/v1/runs/:run/objects/:sha", async (c) => {
+    const run = await runOf(c);
+    if (run instanceof Response) return run;
+    const key = ObjectStore.keyOf(run.workspaceId, run.id, c.req.param("sha"));
+    if (!(await svc.objects.exists(key))) return fail("not_found", "no such object in this run");
+    return json(svc.objects.sign(key, svc.config.objectUrlTtlSeconds));
+  });
+
+  // The signed URL itself: the signature is the credential. Served as inert bytes.
+  app.get("/objects/:ws/:run/:sha", async (c) => {
+    const key = `${c.req.param("ws")}/${c.req.param("run")}/${c.req.param("sha")}`;
+    const verdict = svc.objects.verify(key, c.req.query("exp"), c.req.query("sig"));
+    if (verdict === "expired") return fail("forbidden", "this object URL has expired: ask for a new one");
+    if (verdict === "bad") return fail("forbidden", "this object URL's signature is not valid");
+    const stream = svc.objects.open(key);
+    if (!stream) return fail("not_found", "no such object");
+    return new Response(Readable.toWeb(stream) as ReadableStream, {
+      headers: {
+        "content-type": "application/octet-stream",
+        "x-content-type-options": "nosniff",
+        "content-security-policy": "default-src 'none'; sandbox",
+        "cache-control": "private, max-age=60",
+      },
+    });
+  });
+
+  async function runOf(c: Context<Env>) {
+    const id = c.req.param("run") ?? "";
+    const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
+    const cred = c.get("cred");
+    if (!run || (cred.kind !== "admin" && run.workspaceId !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    return run;
+  }
+}
