@@ -1,4 +1,4 @@
-import type { ActorView } from "@/lib/client/room-state";
+import type { ActorView, RunView } from "@/lib/client/room-state";
 
 /** Display names of a workspace's people and harnesses. */
 export interface Directory {
@@ -10,6 +10,13 @@ const short = (id: string) => `${id.slice(0, id.indexOf("_") + 1)}…${id.slice(
 
 export function harnessName(dir: Directory, id: string | null | undefined): string {
   return id ? (dir.harnesses[id] ?? short(id)) : "a harness";
+}
+
+/** Who works a run: its runner once one took it, its harness, or for a queued run "a runner". */
+export function runHarnessName(dir: Directory, run: Pick<RunView, "harness_id" | "runner" | "request"> | undefined): string {
+  if (run?.runner) return run.runner.name;
+  if (!run?.harness_id && run?.request) return "a runner";
+  return harnessName(dir, run?.harness_id);
 }
 
 /** "Dana", "codex", or for an agent "agt_…1234 via codex" ([UI2]). */

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import type { FeedStatus } from "@/lib/client/room-feed";
 import type { RunView } from "@/lib/client/room-state";
 
@@ -9,7 +10,7 @@ const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
 };
 
 /** Room name, workspace, a calm live dot, the runs going, and goals no person's words carry ([UI3]). */
-export function RoomHeader({ roomName, workspaceName, status, active }: { roomName: string; workspaceName: string; status: FeedStatus; active: RunView[] }) {
+export function RoomHeader({ roomName, workspaceName, status, active, actions }: { roomName: string; workspaceName: string; status: FeedStatus; active: RunView[]; actions?: ReactNode }) {
   const live = LIVE[status];
   const saying = active.filter((r) => r.goal_from === null);
   return (
@@ -24,6 +25,7 @@ export function RoomHeader({ roomName, workspaceName, status, active }: { roomNa
         <span className="text-xs text-zinc-600 dark:text-zinc-400">
           {active.length} {active.length === 1 ? "run" : "runs"} going
         </span>
+        {actions}
       </div>
       {saying.map((r) => (
         <p key={r.id} data-testid="run-goal" data-run-id={r.id} className="mt-1 truncate text-sm text-zinc-800 dark:text-zinc-200" title={r.goal}>

@@ -9,6 +9,7 @@ import { useServerNow } from "@/lib/client/use-now";
 import { Composer } from "./composer";
 import type { Directory } from "./names";
 import { RoomHeader } from "./room-header";
+import { StartRun } from "./start-run-form";
 import { RunsRail } from "./runs-rail";
 import { Timeline } from "./timeline";
 import { TypingIndicators, typingRuns } from "./typing-indicator";
@@ -111,27 +112,37 @@ export function RoomView(p: RoomViewProps) {
     [room.receipts, unresponsive],
   );
   const runs = useMemo(() => Object.values(room.runs), [room.runs]);
+  // Runners that took a run after the page was drawn are named by their run.assigned.
+  const runnerKey = runs
+    .filter((r) => r.runner)
+    .map((r) => `${r.runner!.id}=${r.runner!.name}`)
+    .join("|");
+  const dir = useMemo<Directory>(() => {
+    const extra = Object.fromEntries(runs.filter((r) => r.runner && !p.dir.harnesses[r.runner.id]).map((r) => [r.runner!.id, r.runner!.name]));
+    return Object.keys(extra).length ? { ...p.dir, harnesses: { ...p.dir.harnesses, ...extra } } : p.dir;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [p.dir, runnerKey]);
   const active = runs.filter((r) => r.state === "running" || r.state === "paused" || r.state === "queued");
   const typing = typingRuns(runs, now, p.statusTtlSeconds * 1000, unresponsive);
 
   return (
     <RoomActionsContext.Provider value={actions}>
     <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} />
+      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} actions={<StartRun spaceId={p.spaceId} />} />
       <div className="flex min-h-0 flex-1">
         <main className="flex min-w-0 flex-1 flex-col">
-          <Timeline items={room.items} runs={room.runs} dir={p.dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
-          <TypingIndicators runs={typing} now={now} dir={p.dir} />
+          <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
+          <TypingIndicators runs={typing} now={now} dir={dir} />
           <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
             <button type="button" aria-expanded={railOpen} onClick={() => setRailOpen(!railOpen)} className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300">
               {railOpen ? "Hide" : "Show"} active runs ({active.length})
             </button>
-            {railOpen && <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />}
+            {railOpen && <RunsRail runs={active} dir={dir} onPick={setFocusRun} />}
           </div>
           <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />
         </main>
         <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
-          <RunsRail runs={active} dir={p.dir} onPick={setFocusRun} />
+          <RunsRail runs={active} dir={dir} onPick={setFocusRun} />
         </div>
       </div>
     </div>

@@ -3,8 +3,10 @@
 import type { RunView } from "@/lib/client/room-state";
 import { useRoomActions } from "./room-context";
 import { Receipts, RunControls } from "./run-controls";
-import { harnessName, type Directory } from "./names";
+import { runHarnessName, type Directory } from "./names";
 import { PlanDots } from "./plan-dots";
+import { ChangeSet } from "./change-set";
+import { RunnerLines } from "./run-request";
 
 const PENDING_LABEL: Record<string, string> = { pausing: "pausing…", resuming: "resuming…", cancelling: "cancelling…" };
 
@@ -12,7 +14,7 @@ function stateLabel(run: RunView): { text: string; tone: string } {
   if (run.pending && PENDING_LABEL[run.pending]) return { text: PENDING_LABEL[run.pending], tone: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200" };
   switch (run.state) {
     case "queued":
-      return { text: "waiting for a runner", tone: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" };
+      return { text: run.runner ? "starting" : "queued", tone: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300" };
     case "running":
       return { text: "running", tone: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200" };
     case "paused":
@@ -37,7 +39,7 @@ export function RunPanel({ run, dir }: { run: RunView; dir: Directory }) {
   const tokens = run.usage ? run.usage.input_tokens + run.usage.output_tokens : null;
   return (
     <section
-      aria-label={`Run by ${harnessName(dir, run.harness_id)}`}
+      aria-label={`Run by ${runHarnessName(dir, run)}`}
       data-run-id={run.id}
       data-run-state={run.state}
       {...(run.pending ? { "data-pending": run.pending } : {})}
@@ -45,7 +47,7 @@ export function RunPanel({ run, dir }: { run: RunView; dir: Directory }) {
       className="rounded-lg border border-zinc-200 bg-white p-3 shadow-xs dark:border-zinc-800 dark:bg-zinc-900"
     >
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1 text-sm">
-        <span className="font-medium">{harnessName(dir, run.harness_id)}</span>
+        <span data-testid="run-harness" className="font-medium">{runHarnessName(dir, run)}</span>
         <span className="rounded bg-zinc-100 px-1.5 py-0.5 text-[11px] font-medium uppercase tracking-wide text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">run</span>
         <span data-testid="run-state" className={`rounded-full px-2 py-0.5 text-xs font-medium ${label.tone}`}>
           {label.text}
@@ -66,7 +68,9 @@ export function RunPanel({ run, dir }: { run: RunView; dir: Directory }) {
           {run.goal}
         </h3>
       )}
+      <RunnerLines run={run} />
       <PlanDots plan={run.plan} />
+      {run.change_set && <ChangeSet runId={run.id} cs={run.change_set} />}
       {actions && <RunControls run={run} unresponsive={presence === "unresponsive"} send={actions.send} forceFinish={actions.forceFinish} />}
       {actions && <Receipts receipts={actions.receipts[run.id] ?? []} dir={dir} />}
       {(run.summary || tokens !== null) && (

@@ -1,5 +1,5 @@
 import type { RunView } from "@/lib/client/room-state";
-import { harnessName, type Directory } from "./names";
+import { runHarnessName, type Directory } from "./names";
 
 const MINI: Record<string, string> = {
   pending: "border border-zinc-400",
@@ -24,7 +24,7 @@ export function RunsRail({ runs, dir, onPick }: { runs: RunView[]; dir: Director
               className="w-full rounded-md px-2 py-1.5 text-left hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:hover:bg-zinc-900"
             >
               <span className="flex items-center justify-between gap-2">
-                <span className="truncate font-medium">{harnessName(dir, r.harness_id)}</span>
+                <span className="truncate font-medium">{runHarnessName(dir, r)}</span>
                 <span className="text-xs text-zinc-600 dark:text-zinc-400">{r.pending ?? r.state}</span>
               </span>
               <span aria-hidden className="mt-1 flex flex-wrap gap-1">

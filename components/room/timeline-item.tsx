@@ -66,7 +66,7 @@ export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { i
             </div>
           )}
           <p className="mb-1.5 text-xs text-zinc-600 dark:text-zinc-400">
-            {harnessName(dir, run?.harness_id)} started a run · <time dateTime={item.ts}>{time(item.ts)}</time>
+            {run?.request ? actorName(dir, run.actor) : harnessName(dir, run?.harness_id)} started a run · <time dateTime={item.ts}>{time(item.ts)}</time>
           </p>
           {run ? <RunPanel run={run} dir={dir} /> : <p className="text-sm text-zinc-600">A run ({item.runId}).</p>}
         </div>

@@ -1,4 +1,8 @@
 import type { FeedEvent } from "./room-feed";
+import type { ChangeSetPayload, CheckpointPayload, RunRequest } from "@/lib/runner";
+import { normalizeRun, projectRunnerEvent, queuedRun, RUNNER_DEFAULTS } from "./runner-runs";
+
+export { normalizeRun };
 
 /** A plan step as the run panel draws it ([UI1]). */
 export interface StepView {
@@ -43,6 +47,15 @@ export interface RunView {
   started_seq: number | null;
   started_at: string | null;
   finished_at: string | null;
+  /** What a person asked a runner for (`run.queued`); null for a run a harness posted itself. */
+  request: RunRequest | null;
+  /** The runner that took a queued run (`run.assigned`). */
+  runner: { id: string; name: string } | null;
+  /** The runner's latest checkpoint commit, its change-set, its failure, its last log line (`runner.event`). */
+  checkpoint: CheckpointPayload | null;
+  change_set: ChangeSetPayload | null;
+  runner_error: string | null;
+  last_log: string | null;
 }
 
 export type TimelineItem =
@@ -89,7 +102,7 @@ export function roomFromSnapshot(runs: RunView[], events: FeedEvent[], receipts:
   // The read models are already current: the page only contributes timeline items.
   const byRun: Record<string, ReceiptView[]> = {};
   for (const r of receipts) (byRun[(r as ReceiptView & { run_id: string }).run_id] ??= []).push(r);
-  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null }, events);
+  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, normalizeRun(r)])), receipts: byRun, oldest: null }, events);
 }
 
 /** Apply live events (ascending, new) to the room. */
@@ -100,7 +113,8 @@ export function applyEvents(state: RoomState, events: FeedEvent[]): RoomState {
   for (const raw of events) {
     const e = raw as E;
     const item = timelineItem(e);
-    if (item) items.push(item);
+    // A queued run's card is where it was queued; its run.started moves it on, never re-posts it.
+    if (item && !(item.kind === "run" && e.type === "run.started" && runs[e.run_id])) items.push(item);
     runs = projectRun(runs, e);
     if (e.type.startsWith("run.command")) ({ runs, receipts } = projectCommand(runs, receipts, e));
     if (e.type === "run.finished") receipts = settleReceipts(receipts, e.run_id);
@@ -112,7 +126,20 @@ export function applyEvents(state: RoomState, events: FeedEvent[]): RoomState {
 export function prependHistory(state: RoomState, older: FeedEvent[]): RoomState {
   if (!older.length) return state.oldest ? { ...state, oldest: { ...state.oldest, prev_seq: 0 } } : state;
   const items = older.map((e) => timelineItem(e as E)).filter((i): i is TimelineItem => !!i);
-  return { ...state, items: [...items, ...state.items], oldest: edge(older[0]) };
+  return { ...state, items: oneCardPerRun([...items, ...state.items]), oldest: edge(older[0]) };
+}
+
+/** A run has one card, at the first event that made it (run.queued, or run.started when posted straight). */
+function oneCardPerRun(items: TimelineItem[]): TimelineItem[] {
+  const seen = new Set<string>();
+  let dropped = false;
+  const kept = items.filter((i) => {
+    if (i.kind !== "run") return true;
+    if (seen.has(i.runId)) return !(dropped = true);
+    seen.add(i.runId);
+    return true;
+  });
+  return dropped ? kept : items;
 }
 
 function timelineItem(e: E): TimelineItem | null {
@@ -120,6 +147,7 @@ function timelineItem(e: E): TimelineItem | null {
   switch (e.type) {
     case "message.posted":
       return { kind: "message", ...base, actor: e.actor, text: e.text };
+    case "run.queued":
     case "run.started":
       return { kind: "run", ...base, runId: e.run_id };
     case "room.updated":
@@ -129,7 +157,7 @@ function timelineItem(e: E): TimelineItem | null {
     case "task.saved":
       return { kind: "notice", ...base, actor: e.actor, text: `saved a task: ${e.title}` };
     default:
-      return null; // statuses, steps, commands and runner events live on the run panel, never as messages ([UI2])
+      return null; // statuses, steps, commands, assignments and runner events live on the run panel, never as messages ([UI2])
   }
 }
 
@@ -144,11 +172,24 @@ function projectRun(runs: Record<string, RunView>, e: E): Record<string, RunView
   const run = runs[e.run_id];
   const put = (r: RunView) => ({ ...runs, [r.id]: r });
   switch (e.type) {
-    case "run.started":
+    case "run.queued":
+      return run ? runs : put(queuedRun(e));
+    case "run.assigned":
+      if (!run) return runs;
+      return put({ ...run, runner: { id: e.runner_id, name: e.runner_name }, harness_id: e.runner_id });
+    case "run.started": {
+      const harness_id = e.actor.kind === "agent" ? (e.actor.harness_id ?? null) : e.actor.id;
+      if (run?.state === "queued") {
+        // A runner took a queued run: it keeps its card, its request and its assignment.
+        const plan = (e.plan ?? []).map((p: { step_id: string; title: string }) => ({ step_id: p.step_id, title: p.title, state: "pending" as const }));
+        return put({ ...run, state: "running", harness_id, goal: e.goal ?? run.goal, goal_from: e.goal_from ?? run.goal_from, session_ref: e.session_ref ?? null, plan: plan.length ? plan : run.plan });
+      }
       return put({
+        ...RUNNER_DEFAULTS,
+        ...(run ?? {}),
         id: e.run_id,
         space_id: e.space_id,
-        harness_id: e.actor.kind === "agent" ? (e.actor.harness_id ?? null) : e.actor.id,
+        harness_id,
         actor: e.actor,
         state: "running",
         pending: null,
@@ -164,6 +205,9 @@ function projectRun(runs: Record<string, RunView>, e: E): Record<string, RunView
         started_at: e.ts,
         finished_at: null,
       });
+    }
+    case "runner.event":
+      return run ? put(projectRunnerEvent(run, e)) : runs;
     case "run.status":
       if (!run) return runs;
       return put({

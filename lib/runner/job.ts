@@ -183,7 +183,7 @@ export class RunJob {
     void this.s.out.runnerEvent("log", `agent stopped: ${signals.length ? signals.join(", ") : "it had already exited"}`, { signals });
     const by = cmd.actor?.id ?? "a person";
     await this.publish(false, `cancelled by ${by}`);
-    await this.s.out.post({ type: "run.finished", outcome: "cancelled", summary: `Cancelled by ${by}; the work so far is checkpointed.`, actor: this.s.actor });
+    // The applied ack finishes the run: Chips appends run.finished{cancelled} ([RUN1]).
     await this.ack(cmd, "applied");
     this.end();
   }

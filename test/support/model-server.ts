@@ -179,3 +179,14 @@ export function lastUserText(input: any[]): string | undefined {
 export function toolOutputs(input: any[]): number {
   return input.filter((it) => it?.type === "function_call_output").length;
 }
+
+/** Tool results since the newest user message: how far the agent got in the current turn. */
+export function outputsSinceUser(input: any[]): number {
+  let n = 0;
+  for (let i = input.length - 1; i >= 0; i--) {
+    const it = input[i];
+    if (it?.role === "user" && (it.type === undefined || it.type === "message") && lastUserText([it]) !== undefined) return n;
+    if (it?.type === "function_call_output") n++;
+  }
+  return n;
+}

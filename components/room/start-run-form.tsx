@@ -1,0 +1,241 @@
+"use client";
+
+import { useId, useRef, useState } from "react";
+import { ulid } from "ulid";
+
+type Field = "prompt" | "repository" | "base" | "agent" | "profile" | "commands" | "secrets";
+
+/** A problem's JSON pointer → the field at fault. */
+const POINTER: Record<string, Field> = {
+  prompt: "prompt",
+  repository: "repository",
+  base_branch: "base",
+  agent: "agent",
+  profile: "profile",
+  required_commands: "commands",
+  secrets: "secrets",
+};
+
+const PROFILES = [
+  { value: "workspace-write", text: "writes inside the run's worktree only, no network" },
+  { value: "read-only", text: "reads the repository, writes nothing" },
+] as const;
+
+interface Problem {
+  code?: string;
+  detail?: string;
+  errors?: { pointer?: string; message?: string }[];
+}
+
+const input =
+  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:aria-[invalid=true]:border-red-400";
+const label = "mb-1 block text-sm font-medium";
+const hint = "mt-0.5 text-xs text-zinc-600 dark:text-zinc-400";
+const button =
+  "rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60";
+
+const lines = (s: string) =>
+  s
+    .split("\n")
+    .map((x) => x.trim())
+    .filter(Boolean);
+const names = (s: string) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/**
+ * "Start a run" (§5): a dialog whose form posts `POST /api/v1/runs` with the session
+ * cookie. A problem's detail shows next to the field its pointer names. A retry of the
+ * same request reuses its idempotency key, so a lost answer never starts a run twice.
+ */
+export function StartRun({ spaceId, onStarted }: { spaceId: string; onStarted?: (runId: string) => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const form = useRef<HTMLFormElement>(null);
+  const last = useRef<{ body: string; key: string } | null>(null);
+  const id = useId();
+  const [prompt, setPrompt] = useState("");
+  const [repository, setRepository] = useState("");
+  const [base, setBase] = useState("main");
+  const [agent, setAgent] = useState("codex");
+  const [profile, setProfile] = useState<string>("workspace-write");
+  const [commands, setCommands] = useState("");
+  const [secrets, setSecrets] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const [general, setGeneral] = useState<string | null>(null);
+
+  const fid = (f: Field) => `${id}-${f}`;
+  const described = (f: Field, ...more: string[]) => [...more, errors[f] ? `${fid(f)}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const fieldError = (f: Field) =>
+    errors[f] ? (
+      <p id={`${fid(f)}-error`} data-testid="start-run-error" data-field={f} className="mt-1 text-xs text-red-700 dark:text-red-400">
+        {errors[f]}
+      </p>
+    ) : null;
+
+  async function submit() {
+    const request = {
+      space_id: spaceId,
+      prompt: prompt.trim(),
+      repository: repository.trim(),
+      base_branch: base.trim() || "main",
+      agent,
+      profile,
+      required_commands: lines(commands),
+      secrets: names(secrets),
+    };
+    const body = JSON.stringify(request);
+    const key = last.current?.body === body ? last.current.key : `start_${ulid()}`;
+    last.current = { body, key };
+    setBusy(true);
+    setErrors({});
+    setGeneral(null);
+    const res = await fetch("/api/v1/runs", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ ...request, idempotency_key: key }),
+    }).catch(() => null);
+    setBusy(false);
+    if (!res) return setGeneral("Could not reach Chips. Try again: the same request will not start a second run.");
+    if (res.ok) {
+      const answer = (await res.json().catch(() => null)) as { run_id?: string } | null;
+      last.current = null;
+      setPrompt("");
+      dialog.current?.close();
+      if (answer?.run_id) onStarted?.(answer.run_id);
+      return;
+    }
+    const problem = ((await res.json().catch(() => null)) ?? {}) as Problem;
+    const detail = problem.detail ?? `Refused (${res.status}).`;
+    const found: Partial<Record<Field, string>> = {};
+    for (const e of problem.errors ?? []) {
+      const field = POINTER[(e.pointer ?? "").split("/")[1] ?? ""];
+      if (field && !found[field]) found[field] = e.message ?? detail;
+    }
+    if (Object.keys(found).length) {
+      setErrors(found);
+      const first = (Object.keys(POINTER) as string[]).map((k) => POINTER[k]).find((f) => found[f]);
+      if (first) form.current?.querySelector<HTMLElement>(`#${CSS.escape(fid(first))}`)?.focus();
+      if (problem.errors!.some((e) => !POINTER[(e.pointer ?? "").split("/")[1] ?? ""])) setGeneral(detail);
+    } else setGeneral(detail);
+  }
+
+  return (
+    <>
+      <button
+        type="button"
+        data-testid="start-run-open"
+        aria-haspopup="dialog"
+        onClick={() => {
+          dialog.current?.showModal();
+          form.current?.querySelector<HTMLElement>(`#${CSS.escape(fid("prompt"))}`)?.focus();
+        }}
+        className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
+      >
+        Start a run
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={`${id}-title`}
+        className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-800 dark:bg-zinc-900 dark:text-zinc-100"
+      >
+        <form
+          ref={form}
+          data-testid="start-run-form"
+          className="max-h-[85dvh] space-y-3 overflow-y-auto p-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (!busy) void submit();
+          }}
+        >
+          <h2 id={`${id}-title`} className="text-base font-semibold">
+            Start a run
+          </h2>
+          <div>
+            <label htmlFor={fid("prompt")} className={label}>
+              Prompt
+            </label>
+            <textarea id={fid("prompt")} data-testid="start-run-prompt" required rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} aria-invalid={!!errors.prompt} aria-describedby={described("prompt", `${fid("prompt")}-hint`)} className={input} />
+            <p id={`${fid("prompt")}-hint`} className={hint}>
+              Posted in this room as your message; the agent works from it.
+            </p>
+            {fieldError("prompt")}
+          </div>
+          <div className="grid gap-3 sm:grid-cols-2">
+            <div>
+              <label htmlFor={fid("repository")} className={label}>
+                Repository
+              </label>
+              <input id={fid("repository")} data-testid="start-run-repository" required autoComplete="off" value={repository} onChange={(e) => setRepository(e.target.value)} aria-invalid={!!errors.repository} aria-describedby={described("repository")} className={input} />
+              {fieldError("repository")}
+            </div>
+            <div>
+              <label htmlFor={fid("base")} className={label}>
+                Base branch
+              </label>
+              <input id={fid("base")} data-testid="start-run-base" autoComplete="off" value={base} onChange={(e) => setBase(e.target.value)} aria-invalid={!!errors.base} aria-describedby={described("base")} className={input} />
+              {fieldError("base")}
+            </div>
+          </div>
+          <div>
+            <label htmlFor={fid("agent")} className={label}>
+              Agent
+            </label>
+            <select id={fid("agent")} data-testid="start-run-agent" value={agent} onChange={(e) => setAgent(e.target.value)} aria-invalid={!!errors.agent} aria-describedby={described("agent")} className={input}>
+              <option value="codex">codex</option>
+              <option value="claude">claude</option>
+            </select>
+            {fieldError("agent")}
+          </div>
+          <fieldset data-testid="start-run-profile" aria-describedby={described("profile")}>
+            <legend className={label}>Permission profile</legend>
+            {PROFILES.map((p) => (
+              <label key={p.value} className="flex items-start gap-2 py-0.5 text-sm">
+                <input type="radio" name={`${id}-profile`} value={p.value} checked={profile === p.value} onChange={() => setProfile(p.value)} className="mt-1 focus-visible:outline-2 focus-visible:outline-blue-600" />
+                <span>
+                  <span className="font-medium">{p.value}</span> <span className="text-zinc-600 dark:text-zinc-400">— {p.text}</span>
+                </span>
+              </label>
+            ))}
+            {fieldError("profile")}
+          </fieldset>
+          <div>
+            <label htmlFor={fid("commands")} className={label}>
+              Required commands <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
+            </label>
+            <textarea id={fid("commands")} data-testid="start-run-commands" rows={2} value={commands} onChange={(e) => setCommands(e.target.value)} aria-invalid={!!errors.commands} aria-describedby={described("commands", `${fid("commands")}-hint`)} placeholder="npm test" className={`${input} font-mono`} />
+            <p id={`${fid("commands")}-hint`} className={hint}>
+              One per line; each must pass for the run's change-set to be green.
+            </p>
+            {fieldError("commands")}
+          </div>
+          <div>
+            <label htmlFor={fid("secrets")} className={label}>
+              Secrets <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
+            </label>
+            <input id={fid("secrets")} data-testid="start-run-secrets" autoComplete="off" value={secrets} onChange={(e) => setSecrets(e.target.value)} aria-invalid={!!errors.secrets} aria-describedby={described("secrets", `${fid("secrets")}-hint`)} placeholder="NPM_TOKEN, SENTRY_DSN" className={`${input} font-mono`} />
+            <p id={`${fid("secrets")}-hint`} className={hint}>
+              Names, comma separated. Their values stay with the runner.
+            </p>
+            {fieldError("secrets")}
+          </div>
+          {general && (
+            <p role="alert" data-testid="start-run-error" className="text-sm text-red-700 dark:text-red-400">
+              {general}
+            </p>
+          )}
+          <div className="flex justify-end gap-2 pt-1">
+            <button type="button" onClick={() => dialog.current?.close()} className={`${button} border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800`}>
+              Cancel
+            </button>
+            <button type="submit" data-testid="start-run-submit" disabled={busy} className={`${button} bg-blue-700 text-white hover:bg-blue-800`}>
+              {busy ? "Starting…" : "Start run"}
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
+  );
+}

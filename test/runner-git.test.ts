@@ -1,0 +1,146 @@
+// lib/runner/git.ts against real git: worktrees, checkpoints, and the diff evidence.
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkpoint, createWorktree, diffBinary, diffSummary, removeWorktree, resolveBase } from "@/lib/runner/git";
+
+const env = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
+const ident = ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"];
+function sh(cwd: string, args: string[], input?: Buffer): Buffer {
+  return execFileSync("git", args, { cwd, env, input, maxBuffer: 64 * 1024 * 1024 });
+}
+const text = (cwd: string, args: string[]) => sh(cwd, args).toString("utf8").trim();
+
+let tmp: string;
+let repo: string;
+let worktrees: string;
+let base: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-git-"));
+  repo = path.join(tmp, "repo");
+  worktrees = path.join(tmp, "worktrees");
+  fs.mkdirSync(repo);
+  sh(repo, ["init", "-q", "-b", "main"]);
+  fs.writeFileSync(path.join(repo, "edit.txt"), "one\ntwo\nthree\n");
+  fs.writeFileSync(path.join(repo, "gone.txt"), "delete me\nplease\n");
+  fs.writeFileSync(path.join(repo, "old-name.txt"), "a file that moves\nunchanged\nlines\nhere\n");
+  sh(repo, ["add", "-A"]);
+  sh(repo, [...ident, "commit", "-q", "-m", "base"]);
+  base = text(repo, ["rev-parse", "HEAD"]);
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("resolveBase", () => {
+  it("resolves a local branch, a raw sha, and refuses option-like names", async () => {
+    expect(await resolveBase(repo, "main")).toBe(base);
+    expect(await resolveBase(repo, base.slice(0, 10))).toBe(base);
+    await expect(resolveBase(repo, "--upload-pack=evil")).rejects.toThrow(/start with "-"/);
+    await expect(resolveBase(repo, "no-such-branch")).rejects.toThrow(/no branch or commit/);
+  });
+
+  it("fetches origin and falls back to refs/remotes/origin/<branch>", async () => {
+    const clone = path.join(tmp, "clone");
+    execFileSync("git", ["clone", "-q", repo, clone], { env });
+    // A branch that exists only on the remote, created after the clone: only a fetch finds it.
+    sh(repo, ["branch", "later", base]);
+    expect(await resolveBase(clone, "later")).toBe(base);
+    expect(text(clone, ["rev-parse", "refs/remotes/origin/later"])).toBe(base);
+    sh(repo, ["branch", "-D", "later"]);
+  });
+});
+
+describe("worktree, checkpoint and evidence", () => {
+  let wt: string;
+
+  it("creates a worktree on a new branch at the base", async () => {
+    wt = await createWorktree(repo, worktrees, "run-1", base, "chips/run-1");
+    expect(path.isAbsolute(wt)).toBe(true);
+    expect(wt).toBe(path.join(worktrees, "run-1"));
+    expect(text(wt, ["rev-parse", "HEAD"])).toBe(base);
+    expect(text(wt, ["branch", "--show-current"])).toBe("chips/run-1");
+  });
+
+  it("refuses to reuse a name, a path or a branch, and changes nothing", async () => {
+    const before = text(repo, ["worktree", "list", "--porcelain"]);
+    const branches = text(repo, ["branch", "--list"]);
+    const codeOf = (p: Promise<unknown>) => p.then(() => "resolved", (e: { code?: string }) => e.code);
+    // Same name (the directory exists).
+    expect(await codeOf(createWorktree(repo, worktrees, "run-1", base, "chips/other"))).toBe("worktree_exists");
+    // A new name but a branch that exists.
+    expect(await codeOf(createWorktree(repo, worktrees, "run-2", base, "chips/run-1"))).toBe("worktree_exists");
+    expect(fs.existsSync(path.join(worktrees, "run-2"))).toBe(false);
+    // git still lists a worktree whose directory was deleted by hand (not pruned).
+    const ghost = await createWorktree(repo, worktrees, "ghost", base, "chips/ghost");
+    fs.rmSync(ghost, { recursive: true, force: true });
+    expect(await codeOf(createWorktree(repo, worktrees, "ghost", base, "chips/ghost-2"))).toBe("worktree_exists");
+    sh(repo, ["worktree", "prune"]);
+    sh(repo, ["branch", "-D", "chips/ghost"]);
+    expect(text(repo, ["worktree", "list", "--porcelain"])).toBe(before);
+    expect(text(repo, ["branch", "--list"])).toBe(branches);
+  });
+
+  it("checkpoints nothing when nothing changed", async () => {
+    expect(await checkpoint(wt, "nothing")).toEqual({ sha: base, committed: false });
+  });
+
+  const binary = randomBytes(4096);
+  let head: string;
+
+  it("checkpoints every kind of change, and the diff is git's own, appliable to the base", async () => {
+    fs.writeFileSync(path.join(wt, "added.txt"), "new\nfile\n");
+    fs.writeFileSync(path.join(wt, "edit.txt"), "one\n2\nthree\nfour\n");
+    fs.rmSync(path.join(wt, "gone.txt"));
+    fs.writeFileSync(path.join(wt, "blob.bin"), binary);
+    fs.renameSync(path.join(wt, "old-name.txt"), path.join(wt, "new-name.txt"));
+
+    const cp = await checkpoint(wt, "checkpoint 1");
+    expect(cp.committed).toBe(true);
+    head = cp.sha;
+    expect(head).not.toBe(base);
+    expect(text(wt, ["rev-parse", "HEAD"])).toBe(head);
+    expect(text(wt, ["status", "--porcelain"])).toBe("");
+    expect(text(wt, ["log", "-1", "--format=%an <%ae>|%s"])).toBe("Chips runner <runner@chips.invalid>|checkpoint 1");
+
+    const diff = await diffBinary(wt, base, head);
+    expect(Buffer.isBuffer(diff)).toBe(true);
+    expect(diff.equals(sh(wt, ["diff", "--binary", `${base}..${head}`]))).toBe(true);
+
+    // Applies onto a fresh checkout of the base and reproduces the head's tree exactly.
+    const fresh = path.join(tmp, "fresh");
+    execFileSync("git", ["clone", "-q", repo, fresh], { env });
+    sh(fresh, ["checkout", "-q", base]);
+    sh(fresh, ["apply", "--check"], diff);
+    sh(fresh, ["apply", "--index"], diff);
+    expect(fs.readFileSync(path.join(fresh, "blob.bin")).equals(binary)).toBe(true);
+    sh(fresh, ["fetch", "-q", wt, "chips/run-1"]);
+    expect(text(fresh, ["write-tree"])).toBe(text(fresh, ["rev-parse", `${head}^{tree}`]));
+  });
+
+  it("summarises the change-set per file", async () => {
+    const s = await diffSummary(wt, base, head);
+    const byPath = Object.fromEntries(s.files.map((f) => [f.path, f]));
+    expect(Object.keys(byPath).sort()).toEqual(["added.txt", "blob.bin", "edit.txt", "gone.txt", "new-name.txt"]);
+    expect(byPath["added.txt"]).toEqual({ path: "added.txt", status: "added", additions: 2, deletions: 0, binary: false });
+    expect(byPath["edit.txt"]).toEqual({ path: "edit.txt", status: "modified", additions: 2, deletions: 1, binary: false });
+    expect(byPath["gone.txt"]).toEqual({ path: "gone.txt", status: "deleted", additions: 0, deletions: 2, binary: false });
+    expect(byPath["blob.bin"]).toEqual({ path: "blob.bin", status: "added", additions: null, deletions: null, binary: true });
+    expect(byPath["new-name.txt"]).toEqual({ path: "new-name.txt", status: "renamed", additions: 0, deletions: 0, binary: false });
+    expect(s.additions).toBe(4);
+    expect(s.deletions).toBe(3);
+  });
+
+  it("checkpoints again with nothing new: same sha, not committed", async () => {
+    expect(await checkpoint(wt, "again")).toEqual({ sha: head, committed: false });
+  });
+
+  it("removes the worktree and keeps its branch", async () => {
+    fs.writeFileSync(path.join(wt, "dirty.txt"), "uncommitted");
+    await removeWorktree(repo, wt);
+    expect(fs.existsSync(wt)).toBe(false);
+    expect(text(repo, ["worktree", "list", "--porcelain"])).not.toContain(wt);
+    expect(text(repo, ["rev-parse", "refs/heads/chips/run-1"])).toBe(head);
+  });
+});
