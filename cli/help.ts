@@ -18,6 +18,21 @@ Usage:
       Send a person's command to a run, then print its receipt as it advances, one line
       per state: accepted, delivered, applied or "rejected: <reason>" (waits up to
       --timeout seconds, default 30). Exit 0 applied, 1 rejected or refused, 2 timed out.
+  chips run start --repo NAME --prompt "TEXT" [--base BRANCH] [--agent codex|claude]
+                  [--profile workspace-write|read-only] [--check "CMD"]... [--secret NAME]...
+                  [--model M] [--space SPACE] [--json] [--token TOKEN]
+      Queue a run for a runner (a person's token): it waits, "waiting for a runner", until
+      a runner with NAME on its allowlist takes it. Prints the run id and the room.
+  chips runner token [--name N] [--workspace WS] [--json]
+      Mint a runner identity (rnr_…) and its token (needs the admin token; default: the
+      server's default workspace).
+  chips runner --token T --repo NAME=PATH... [--work-dir DIR] [--capacity N] [--name N]
+               [--codex-config KEY=VALUE]... [--codex-env NAME=VALUE]... [--codex-bin P]
+               [--codex-model M] [--secrets-file FILE] [--cleanup keep|remove] [--config FILE]
+      Dial in to Chips and run agent CLIs for queued runs in their own git worktrees (under
+      --work-dir, default ~/.chips-runner). --repo is the allowlist; --codex-config/-env say
+      how Codex reaches its model; --secrets-file holds NAME=VALUE lines a run may name.
+      Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
   chips demo [--space SPACE] [--steps N] [--step-ms MS] [--token TOKEN]
       Run the demo harness: a run of N pretend steps (default 5, MS each, default 2000)
       in the room (default: the workspace's first), with status, steps and messages; it
@@ -38,6 +53,8 @@ Credentials:
   demo            a harness token, found the same way
   run             a person token: --token, else $CHIPS_TOKEN, else the default owner's
                   <data dir>/person-token
+  runner          a runner token (chips runner token) via --token or $CHIPS_TOKEN;
+                  "runner token" needs the admin token
 
 Exit codes: 0 ok; 1 the server refused (stderr: "error <code>: <detail>" and
 "  at <pointer>: <message>" per field); 2 usage error or server unreachable.

@@ -24,6 +24,26 @@ const OPTIONS = {
   timeout: { type: "string" },
   steps: { type: "string" },
   "step-ms": { type: "string" },
+  // chips run start
+  repo: { type: "string", multiple: true },
+  prompt: { type: "string" },
+  base: { type: "string" },
+  agent: { type: "string" },
+  profile: { type: "string" },
+  check: { type: "string", multiple: true },
+  secret: { type: "string", multiple: true },
+  model: { type: "string" },
+  // chips runner
+  name: { type: "string" },
+  "work-dir": { type: "string" },
+  capacity: { type: "string" },
+  config: { type: "string" },
+  "codex-bin": { type: "string" },
+  "codex-config": { type: "string", multiple: true },
+  "codex-env": { type: "string", multiple: true },
+  "codex-model": { type: "string" },
+  "secrets-file": { type: "string" },
+  cleanup: { type: "string" },
 } as const;
 
 const GLOBAL = ["url", "data-dir", "help"];
@@ -38,7 +58,14 @@ const COMMANDS: Record<string, Command> = {
   post: { run: post, options: ["token"] },
   events: { run: events, options: ["token", "workspace", "space", "after", "limit"] },
   login: { run: login, options: ["workspace", "space", "json"] },
-  run: { run: runCommand, options: ["token", "timeout"] },
+  run: {
+    run: runCommand,
+    options: ["token", "timeout", "json", "space", "repo", "prompt", "base", "agent", "profile", "check", "secret", "model"],
+  },
+  runner: {
+    run: async (ctx) => (await import("./commands/runner")).runner(ctx),
+    options: ["token", "json", "workspace", "name", "repo", "work-dir", "capacity", "config", "codex-bin", "codex-config", "codex-env", "codex-model", "secrets-file", "cleanup"],
+  },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },
 };

@@ -59,10 +59,12 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
  * or `--timeout` seconds pass. Exit 0 applied; 1 rejected, or refused by the server; 2
  * timed out (or a usage error).
  */
-export async function runCommand({ opts, args, env, io }: CommandContext): Promise<void> {
+export async function runCommand(ctx: CommandContext): Promise<void> {
+  const { opts, args, env, io } = ctx;
+  if (args[0] === "start") return (await import("./run-start")).runStart({ ...ctx, args: args.slice(1) });
   const [command, runId, ...rest] = args;
-  if (!command) throw new UsageError("run needs a command: pause, resume, cancel or steer");
-  if (!COMMANDS.includes(command as CommandName)) throw new UsageError(`unknown run command "${command}" (pause, resume, cancel or steer)`);
+  if (!command) throw new UsageError("run needs a command: start, pause, resume, cancel or steer");
+  if (!COMMANDS.includes(command as CommandName)) throw new UsageError(`unknown run command "${command}" (start, pause, resume, cancel or steer)`);
   if (!runId) throw new UsageError(`run ${command} needs a RUN id`);
   const text = command === "steer" ? rest.shift() : undefined;
   if (command === "steer" && !text) throw new UsageError('run steer needs the guidance: chips run steer RUN "text"');

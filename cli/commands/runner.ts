@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { resolveAdminToken, resolveToken, resolveUrl } from "../config";
+import { CliError, EXIT, UsageError } from "../errors";
+import { call } from "../http";
+import type { CommandContext, Options } from "./context";
+
+/** The options of `chips runner`. */
+export type RunnerCliOptions = Options & {
+  name?: string;
+  repo?: string[];
+  "work-dir"?: string;
+  capacity?: string;
+  config?: string;
+  "codex-bin"?: string;
+  "codex-config"?: string[];
+  "codex-env"?: string[];
+  "codex-model"?: string;
+  "secrets-file"?: string;
+  cleanup?: string;
+};
+
+/** The runner's config file (JSON): everything the flags say, flags win. */
+interface RunnerFile {
+  name?: string;
+  repositories?: Record<string, string>;
+  workDir?: string;
+  capacity?: number;
+  cleanup?: "keep" | "remove";
+  secretsFile?: string;
+  codex?: { bin?: string; config?: string[]; env?: Record<string, string>; model?: string; profiles?: ("read-only" | "workspace-write")[] };
+}
+
+function pairs(list: string[] | undefined, what: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const item of list ?? []) {
+    const at = item.indexOf("=");
+    if (at <= 0) throw new UsageError(`${what} takes NAME=VALUE (got "${item}")`);
+    out[item.slice(0, at)] = item.slice(at + 1);
+  }
+  return out;
+}
+
+/** KEY=VALUE lines (# comments): secrets stay in a file, never on the command line (ps shows it). */
+export function readSecretsFile(file: string): Record<string, string> {
+  const text = fs.readFileSync(file, "utf8");
+  const out: Record<string, string> = {};
+  for (const line of text.split("\n")) {
+    const t = line.trim();
+    if (!t || t.startsWith("#")) continue;
+    const at = t.indexOf("=");
+    if (at <= 0) throw new UsageError(`${file}: expected NAME=VALUE lines`);
+    out[t.slice(0, at).trim()] = t.slice(at + 1);
+  }
+  return out;
+}
+
+/**
+ * `chips runner token [--name N] [--workspace WS]`: mint a runner identity (admin);
+ * `chips runner --token T --repo NAME=PATH …`: dial in and take work until stopped.
+ */
+export async function runner(ctx: CommandContext): Promise<void> {
+  const { opts, args, env, io } = ctx;
+  const o = opts as RunnerCliOptions;
+  if (args[0] === "token") return mintToken(ctx);
+  if (args.length) throw new UsageError(`runner takes "token" or options only (got "${args[0]}")`);
+
+  const file: RunnerFile = o.config ? JSON.parse(fs.readFileSync(o.config, "utf8")) : {};
+  const repositories = { ...(file.repositories ?? {}), ...pairs(o.repo, "--repo") };
+  if (!Object.keys(repositories).length) throw new UsageError("runner needs at least one --repo NAME=PATH (its allowlist)");
+  for (const [name, dir] of Object.entries(repositories)) {
+    repositories[name] = path.resolve(dir);
+    if (!fs.existsSync(path.join(repositories[name], ".git"))) throw new UsageError(`--repo ${name}: ${repositories[name]} is not a git repository`);
+  }
+  const capacity = Number(o.capacity ?? file.capacity ?? 2);
+  if (!Number.isInteger(capacity) || capacity < 1 || capacity > 100) throw new UsageError("--capacity must be a whole number from 1 to 100");
+  const cleanup = (o.cleanup ?? file.cleanup ?? "keep") as "keep" | "remove";
+  if (cleanup !== "keep" && cleanup !== "remove") throw new UsageError("--cleanup is keep or remove");
+  const secretsFile = o["secrets-file"] ?? file.secretsFile;
+
+  const { Runner } = await import("@/lib/runner/runner");
+  const { CodexAdapter } = await import("@/lib/runner/adapters/codex");
+  const codex = new CodexAdapter({
+    ...file.codex,
+    ...(o["codex-bin"] ? { bin: o["codex-bin"] } : {}),
+    config: [...(file.codex?.config ?? []), ...(o["codex-config"] ?? [])],
+    env: { ...(file.codex?.env ?? {}), ...pairs(o["codex-env"], "--codex-env") },
+    ...(o["codex-model"] ? { model: o["codex-model"] } : {}),
+  });
+  const r = new Runner({
+    url: resolveUrl(opts, env),
+    token: resolveToken(opts, env),
+    name: o.name ?? file.name ?? `runner on ${os.hostname()}`,
+    repositories,
+    workDir: path.resolve(o["work-dir"] ?? file.workDir ?? path.join(os.homedir(), ".chips-runner")),
+    adapters: [codex],
+    secrets: secretsFile ? readSecretsFile(secretsFile) : {},
+    capacity,
+    cleanup,
+    log: (line) => io.out(line + "\n"),
+  });
+  try {
+    await r.connect();
+  } catch (e) {
+    r.close().catch(() => {});
+    throw new CliError([`error: ${(e as Error).message}`], EXIT.failed);
+  }
+  io.out(`taking work for ${Object.keys(repositories).join(", ")}; Ctrl-C stops (running jobs are stopped, their worktrees kept)\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => void r.close().then(resolve, resolve);
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+async function mintToken({ opts, env, io }: CommandContext) {
+  const o = opts as RunnerCliOptions;
+  const url = resolveUrl(opts, env);
+  let ws = opts.workspace;
+  if (!ws) {
+    // The default workspace: the one the server's own harness token belongs to.
+    const me = await call<{ workspace_id: string }>({ url, token: resolveToken({ ...opts, token: undefined }, env) }, "GET", "/api/v1/me");
+    ws = me.workspace_id;
+  }
+  const made = await call<{ harness_id: string; token: string }>(
+    { url, token: resolveAdminToken(opts, env) },
+    "POST",
+    `/api/v1/workspaces/${encodeURIComponent(ws)}/harnesses`,
+    JSON.stringify({ name: o.name ?? "runner", kind: "runner" }),
+  );
+  if (opts.json) {
+    io.out(JSON.stringify({ runner_id: made.harness_id, token: made.token, workspace_id: ws }) + "\n");
+    return;
+  }
+  io.out(`runner ${made.harness_id} in ${ws}\n`);
+  io.out(`token (shown once): ${made.token}\n`);
+  io.out(`start it: npx chips runner --url ${url} --token <token> --repo NAME=/path/to/repo\n`);
+}
