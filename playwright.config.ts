@@ -36,6 +36,8 @@ const jsonFile = process.env.CHIPS_E2E_JSON;
 
 export default defineConfig({
   testDir: "e2e",
+  // `*.pg.spec.ts` drive real agent CLIs: the slow suites run on the Postgres pass only.
+  testIgnore: process.env.CHIPS_E2E_DATABASE_URL ? [] : ["**/*.pg.spec.ts"],
   fullyParallel: false,
   workers: 1, // two cores: one for the browser and the tests, one for the server
   retries: 0,

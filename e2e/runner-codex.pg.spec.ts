@@ -1,0 +1,112 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { CodexAdapter } from "../lib/runner/adapters/codex";
+import { jobProcesses } from "../lib/runner/process";
+import { Runner } from "../lib/runner/runner";
+import { outputsSinceUser, plan, say, shell, startModelServer, type ModelServer } from "../test/support/model-server";
+import { test, expect } from "./support/fixtures";
+import { baseURL } from "./support/api";
+import { RawRunner } from "./support/raw-runner";
+import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
+
+/**
+ * The whole product with a REAL agent: a person starts a run from the room, a real Runner
+ * drives the real Codex CLI (only the model is scripted, on 127.0.0.1), and the room shows
+ * it — dots from todo_list, the typing indicator while a command runs, the agent's message,
+ * the change-set and its diff — and the Pause/Resume buttons reach the process.
+ */
+let model: ModelServer | null = null;
+let runner: Runner | null = null;
+let tmp = "";
+test.afterEach(async () => {
+  await runner?.close();
+  await model?.close();
+  runner = null;
+  model = null;
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+function makeRepo(dir: string) {
+  fs.mkdirSync(dir, { recursive: true });
+  const git = (...a: string[]) => execFileSync("git", a, { cwd: dir, stdio: "pipe" });
+  git("init", "-q", "-b", "main");
+  fs.writeFileSync(path.join(dir, "README.md"), "# Demo\n");
+  git("add", "-A");
+  git("-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "base");
+  return dir;
+}
+
+test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff; pause and resume reach the process", async ({ page, request, admin, workspace, loginAs }) => {
+  test.setTimeout(180_000);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-"));
+  const repo = makeRepo(path.join(tmp, "repo"));
+  let released: () => void = () => {};
+  const gate = new Promise<void>((r) => (released = r));
+  model = await startModelServer(({ input }) => {
+    const said = JSON.stringify(input.filter((i: any) => i.role === "user").slice(-1));
+    if (said.includes("Continue the task")) return { items: [outputsSinceUser(input) === 0 ? shell("printf 'after the pause\\n' >> hello.md") : say("Resumed and **done**.")] };
+    switch (outputsSinceUser(input)) {
+      case 0:
+        return { items: [plan([["Write hello.md", "in_progress"], ["Wait for people", "pending"]])] };
+      case 1:
+        return { items: [shell("printf '# Hello\\n' > hello.md")] };
+      case 2:
+        return { items: [plan([["Write hello.md", "completed"], ["Wait for people", "in_progress"]])] };
+      default:
+        return { items: [shell("sleep 60")], hold: gate }; // waits until the test has seen the dots
+    }
+  });
+  const cred = await RawRunner.create(request, admin.token, workspace, "e2e codex runner");
+  runner = new Runner({
+    url: baseURL(),
+    token: cred.token,
+    name: "e2e codex runner",
+    repositories: { demo: repo },
+    workDir: path.join(tmp, "work"),
+    adapters: [
+      new CodexAdapter({
+        config: ["model_provider=mock", 'model_providers.mock.name="mock"', `model_providers.mock.base_url="${model.url}"`, 'model_providers.mock.wire_api="responses"'],
+        model: "mock-model",
+      }),
+    ],
+    stopGraceMs: { int: 1500, term: 1500 },
+    log: () => {},
+  });
+  await runner.connect();
+
+  await loginAs(page);
+  await page.getByTestId("start-run-open").click();
+  await page.getByTestId("start-run-prompt").fill("Write hello.md, then wait");
+  await page.getByTestId("start-run-repository").fill("demo");
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/runs");
+  await page.getByTestId("start-run-submit").click();
+  const runId = ((await (await answer).json()) as { run_id: string }).run_id;
+  const panel = new RunPanelView(page, runId);
+
+  await expect(panel.root).toHaveAttribute("data-run-state", "running");
+  await expect.poll(() => panel.dots.evaluateAll((els) => els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`))).toEqual(["todo-0:done", "todo-1:active"]);
+  released();
+  const typing = new TypingIndicatorView(page, runId);
+  await expect(typing.verb).toHaveText("Running sleep 60…");
+  await expect(typing.progress).toHaveAttribute("aria-valuenow", "50");
+
+  // Pause: the process stops for real; resume continues the same thread.
+  await panel.button("run-pause").click();
+  await expect(panel.root).toHaveAttribute("data-run-state", "paused", { timeout: 30_000 });
+  await expect(typing.root).toHaveCount(0);
+  expect(jobProcesses(runId)).toEqual([]);
+  await panel.button("run-resume").click();
+  await expect(panel.root).toHaveAttribute("data-run-state", "finished", { timeout: 60_000 });
+  await expect(page.locator("[data-seq]").filter({ hasText: "Resumed and done." })).toHaveCount(1);
+
+  // The change-set, from the real worktree.
+  const changeSet = panel.root.getByTestId("change-set");
+  await expect(changeSet.getByTestId("change-set-file")).toHaveCount(1);
+  await expect(changeSet.getByTestId("change-set-file")).toHaveAttribute("data-path", "hello.md");
+  await changeSet.getByTestId("change-set-show-diff").click();
+  const diff = changeSet.getByTestId("diff-file");
+  await expect(diff).toHaveAttribute("data-path", "hello.md");
+  await expect(diff).toContainText("after the pause");
+});
