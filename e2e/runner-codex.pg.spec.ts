@@ -79,6 +79,8 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
   await loginAs(page);
   await page.getByTestId("start-run-open").click();
   await page.getByTestId("start-run-prompt").fill("Write hello.md, then wait");
+  // The form offers what the connected runner has.
+  await expect(page.getByTestId("start-run-runners")).toHaveText("Connected: e2e codex runner (codex: demo)");
   await page.getByTestId("start-run-repository").fill("demo");
   const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/runs");
   await page.getByTestId("start-run-submit").click();

@@ -249,6 +249,8 @@ test.describe("runner runs in the room (§5)", () => {
     await loginAs(page);
     const bad = await startFromRoom(page, { prompt: "Use a secret", repository: "demo-repo", secrets: "not-a-name" });
     expect(bad.status).toBe(422);
+    // No runner of this workspace is connected: the form says so before the run waits.
+    await expect(page.getByTestId("start-run-runners")).toHaveText(/No runner is connected now/);
     const err = page.locator('[data-testid="start-run-error"][data-field="secrets"]');
     await expect(err).toBeVisible();
     await expect(page.getByTestId("start-run-secrets")).toHaveAttribute("aria-invalid", "true");

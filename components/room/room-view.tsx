@@ -128,7 +128,7 @@ export function RoomView(p: RoomViewProps) {
   return (
     <RoomActionsContext.Provider value={actions}>
     <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} actions={<StartRun spaceId={p.spaceId} />} />
+      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} actions={<StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />} />
       <div className="flex min-h-0 flex-1">
         <main className="flex min-w-0 flex-1 flex-col">
           <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />

@@ -50,7 +50,14 @@ const names = (s: string) =>
  * cookie. A problem's detail shows next to the field its pointer names. A retry of the
  * same request reuses its idempotency key, so a lost answer never starts a run twice.
  */
-export function StartRun({ spaceId, onStarted }: { spaceId: string; onStarted?: (runId: string) => void }) {
+interface OnlineRunner {
+  runner_id: string;
+  name: string;
+  adapters: { agent: string }[];
+  repositories: string[];
+}
+
+export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string; workspaceId?: string; onStarted?: (runId: string) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const last = useRef<{ body: string; key: string } | null>(null);
@@ -65,6 +72,15 @@ export function StartRun({ spaceId, onStarted }: { spaceId: string; onStarted?: 
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const [general, setGeneral] = useState<string | null>(null);
+  const [online, setOnline] = useState<OnlineRunner[] | null>(null);
+
+  /** Who could take the run now: their repositories are offered, and an empty list said plainly. */
+  async function loadRunners() {
+    if (!workspaceId) return;
+    const res = await fetch(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/runners`, { cache: "no-store" }).catch(() => null);
+    const body = res?.ok ? ((await res.json().catch(() => null)) as { runners?: OnlineRunner[] } | null) : null;
+    setOnline(body?.runners ?? null);
+  }
 
   const fid = (f: Field) => `${id}-${f}`;
   const described = (f: Field, ...more: string[]) => [...more, errors[f] ? `${fid(f)}-error` : ""].filter(Boolean).join(" ") || undefined;
@@ -130,6 +146,7 @@ export function StartRun({ spaceId, onStarted }: { spaceId: string; onStarted?: 
         aria-haspopup="dialog"
         onClick={() => {
           dialog.current?.showModal();
+          void loadRunners();
           form.current?.querySelector<HTMLElement>(`#${CSS.escape(fid("prompt"))}`)?.focus();
         }}
         className="rounded-md border border-zinc-300 bg-white px-2.5 py-1 text-xs font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800"
@@ -153,6 +170,13 @@ export function StartRun({ spaceId, onStarted }: { spaceId: string; onStarted?: 
           <h2 id={`${id}-title`} className="text-base font-semibold">
             Start a run
           </h2>
+          {online && (
+            <p data-testid="start-run-runners" className={hint}>
+              {online.length
+                ? `Connected: ${online.map((r) => `${r.name} (${r.adapters.map((a) => a.agent).join(", ") || "no agents"}: ${r.repositories.join(", ")})`).join("; ")}`
+                : "No runner is connected now: the run will wait until one that has its repository dials in."}
+            </p>
+          )}
           <div>
             <label htmlFor={fid("prompt")} className={label}>
               Prompt
@@ -168,7 +192,12 @@ export function StartRun({ spaceId, onStarted }: { spaceId: string; onStarted?: 
               <label htmlFor={fid("repository")} className={label}>
                 Repository
               </label>
-              <input id={fid("repository")} data-testid="start-run-repository" required autoComplete="off" value={repository} onChange={(e) => setRepository(e.target.value)} aria-invalid={!!errors.repository} aria-describedby={described("repository")} className={input} />
+              <input id={fid("repository")} data-testid="start-run-repository" required autoComplete="off" list={`${id}-repos`} value={repository} onChange={(e) => setRepository(e.target.value)} aria-invalid={!!errors.repository} aria-describedby={described("repository")} className={input} />
+              <datalist id={`${id}-repos`}>
+                {[...new Set((online ?? []).flatMap((r) => r.repositories))].map((r) => (
+                  <option key={r} value={r} />
+                ))}
+              </datalist>
               {fieldError("repository")}
             </div>
             <div>

@@ -24,6 +24,8 @@ export interface ChipsServices {
   presence: Presence;
   /** Lease signing and object-URL keys (data dir files, never in the database). */
   keys: ServerKeys;
+  /** Runners connected to this node, per workspace (set once Socket.IO is attached). */
+  runnersOnline: (workspaceId: string) => Array<{ runner_id: string; name: string; adapters: unknown[]; repositories: string[]; capacity: number }>;
   /** Artifacts of runner runs ([RN3]). */
   objects: ObjectStore;
   /** Listeners told, after each commit, of the new events in seq order. */
@@ -57,6 +59,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
     presence: new Presence(config.presenceGraceSeconds * 1000),
     keys,
+    runnersOnline: () => [],
     objects: new ObjectStore(path.join(config.dataDir, "objects"), keys.objectUrlKey),
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,

@@ -63,6 +63,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       });
     });
     const realtime = attachRealtime(server, services);
+    services.runnersOnline = (ws) => realtime.dispatcher.list(ws);
     // Pages (Next.js server components) read through the same services: one instance,
     // handed over through globalThis because Next bundles its own module graph.
     (globalThis as { __chips?: ChipsServices }).__chips = services;

@@ -30,6 +30,14 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     });
   });
 
+  // The runners connected now (on this node): their repositories and agents, for the start form.
+  app.get("/api/v1/workspaces/:ws/runners", (c) => {
+    const cred = c.get("cred");
+    const ws = c.req.param("ws");
+    if (cred.kind !== "admin" && cred.workspaceId !== ws) return fail("forbidden", "this credential belongs to another workspace");
+    return json({ runners: svc.runnersOnline(ws) });
+  });
+
   // Every runner event of a run, in sequence order ([RN2]).
   app.get("/api/v1/runs/:run/runner-events", async (c) => {
     const run = await runOf(c);

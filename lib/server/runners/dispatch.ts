@@ -70,6 +70,13 @@ export class Dispatcher {
     this.runners.delete(socketId);
   }
 
+  /** The runners connected to this node for a workspace: what the start form offers. */
+  list(workspaceId: string) {
+    const byId = new Map<string, RunnerHello & { runner_id: string }>();
+    for (const r of this.runners.values()) if (r.workspaceId === workspaceId) byId.set(r.runnerId, { runner_id: r.runnerId, ...r.hello });
+    return [...byId.values()].map(({ runner_id, name, adapters, repositories, capacity }) => ({ runner_id, name, adapters, repositories, capacity }));
+  }
+
   workspaces(): string[] {
     return [...new Set([...this.runners.values()].map((r) => r.workspaceId))];
   }
