@@ -15,7 +15,7 @@ afterEach(async () => {
   world = null;
 });
 
-describe("runner + real Codex CLI", () => {
+describe("runner + real Codex CLI", { timeout: 180_000 }, () => {
   test("[RN2] [RN3] the agent adds, edits, deletes and adds a binary file: plan dots, status, messages, the diff equals git diff --binary, a failing required command is a failed check", async () => {
     world = await runnerWorld({
       script: ({ input }) => {
@@ -97,12 +97,27 @@ describe("runner + real Codex CLI", () => {
 
   test("a run whose agent exits without completing its turn is failed, not succeeded", async () => {
     // A model that never answers properly: Codex retries, then fails the turn.
-    world = await runnerWorld({ script: () => Promise.reject(new Error("the model is down")) });
+    world = await runnerWorld({
+      script: () => Promise.reject(new Error("the model is down")),
+      codexExtra: ["model_providers.mock.request_max_retries=0", "model_providers.mock.stream_max_retries=0"],
+    });
     const runId = await world.startRun({ prompt: "Try anyway" });
     const run = await world.waitRun(runId, (r) => r.state === "finished", "the run finishes", 120_000);
     expect(run.outcome).toBe("failed");
     expect(run.summary).not.toBe("Done.");
     const rev = await world.runnerEvents(runId);
     expect(rev[rev.length - 1].kind).toBe("failed");
+  });
+
+  test("[RN1] read-only maps to Codex's read-only sandbox: the agent's write fails and the change-set is empty", async () => {
+    world = await runnerWorld({
+      script: ({ input }) => ({ items: [toolOutputs(input) === 0 ? shell("printf x > sneaky.txt") : say("I could not write.")] }),
+    });
+    const runId = await world.startRun({ prompt: "Try to write", profile: "read-only" });
+    const run = await world.waitRun(runId, (r) => r.state === "finished", "finished");
+    const log = (await world.runnerEvents(runId)).find((e: any) => e.payload?.command === "printf x > sneaky.txt");
+    expect(log.payload.exit_code).not.toBe(0);
+    expect(log.payload.output).toMatch(/Read-only file system|Permission denied|Operation not permitted/i);
+    expect(run.change_set.files).toEqual([]);
   });
 });

@@ -1,6 +1,11 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
+import { eq } from "drizzle-orm";
+import { leases } from "../db/schema";
 import { jobProcesses } from "../lib/runner/process";
+import { until } from "./support/feed";
 import { command, receipts } from "./support/harness";
 import { lastUserText, outputsSinceUser, say, shell } from "./support/model-server";
 import { runnerWorld, type World } from "./support/runner-world";
@@ -33,15 +38,21 @@ async function receiptOf(w: World, runId: string, commandId: string) {
 
 async function whileSleeping(w: World, runId: string) {
   await w.waitRun(runId, (r) => r.state === "running" && /sleep 30/.test(r.status?.verb_phrase ?? ""), "the agent runs sleep 30");
+  // The status comes when the command starts: wait for its first half to have written.
+  const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree;
+  await until(() => fs.existsSync(path.join(worktree, "started.txt")), "started.txt written");
   expect(jobProcesses(runId).length).toBeGreaterThan(0);
 }
 
-describe("commands reach the real agent", () => {
-  test("[RUN1] pause checkpoints and stops the agent (no CHIPS_JOB process left); resume continues the same Codex thread", async () => {
-    world = await runnerWorld({ script: longThen(() => shell("printf resumed > resumed.txt")) });
+describe("commands reach the real agent", { timeout: 180_000 }, () => {
+  test("[RUN1] pause checkpoints and stops the agent (no CHIPS_JOB process left); resume continues the same Codex thread; the lease is renewed throughout", async () => {
+    // A 3 s lease: the run outlives it several times over, so only renewals keep it alive.
+    world = await runnerWorld({ script: longThen(() => shell("printf resumed > resumed.txt")), server: { leaseTtlSeconds: 3 } });
     const w = world;
     const runId = await w.startRun({ prompt: "Sleep, then write" });
     await whileSleeping(w, runId);
+    const leaseOf = async () => (await w.server.chips.services.db.select().from(leases).where(eq(leases.runId, runId)))[0];
+    const firstExpiry = Date.parse((await leaseOf()).expiresAt);
 
     const pause = await command(w.server, w.ws, runId, "pause");
     expect(pause.status).toBe(201);
@@ -53,6 +64,10 @@ describe("commands reach the real agent", () => {
     const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree;
     expect(execFileSync("git", ["show", "--stat", "--format=", paused.checkpoint.sha], { cwd: worktree }).toString()).toMatch(/started\.txt/);
     const thread = (await w.runnerEvents(runId)).find((e: any) => e.payload?.session_id).payload.session_id;
+
+    // While paused, the runner keeps renewing: the lease moves past its first expiry.
+    await until(async () => Date.parse((await leaseOf()).expiresAt) > firstExpiry + 2000, "the lease renewed while paused", 20_000);
+    expect((await w.run(runId)).state).toBe("paused");
 
     const resume = await command(w.server, w.ws, runId, "resume");
     expect(resume.status).toBe(201);

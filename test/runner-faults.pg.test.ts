@@ -22,7 +22,7 @@ afterEach(async () => {
   vi.restoreAllMocks();
 });
 
-describe("runner faults and secrets", () => {
+describe("runner faults and secrets", { timeout: 180_000 }, () => {
   test("[RUN1] the runner killed with SIGKILL mid-run: the run turns unresponsive, then failed when its lease lapses; logs and the last checkpoint are kept", async () => {
     world = await runnerWorld({
       connect: false,

@@ -51,7 +51,7 @@ async function expectRefused(w: World, runId: string, reason: RegExp, worktreeNa
   expect(w.model.requests).toEqual([]);
 }
 
-describe("[RN1] refusals", () => {
+describe("[RN1] refusals", { timeout: 180_000 }, () => {
   test("[RN1] a tampered lease (request changed after signing, or a forged signature) is refused, nothing launched", async () => {
     const { w, r } = await setup({ repositories: ["demo", "other"] });
     const runner = w.makeRunner({ leasePublicKey: r.publicKey });

@@ -106,18 +106,35 @@ export class Runner {
       if (typeof ack === "function") ack();
       if (isCommand(raw)) void this.handleCommand(raw);
     });
-    const every = 5_000;
-    this.renewTimer = setInterval(() => this.renewAll(), every);
+    // Leases are renewed when a third of their time is left, checked every half second.
+    this.renewTimer = setInterval(() => this.renewDue(), 500);
     this.renewTimer.unref();
     return first;
   }
 
-  private renewAll() {
+  /** Each job's lease: when it was issued and when it lapses (from the signed claims). */
+  private leases = new Map<string, { issued: number; expires: number; asking: boolean }>();
+
+  private noteLease(runId: string, lease: { claims: string }) {
+    try {
+      const c = JSON.parse(Buffer.from(lease.claims, "base64url").toString("utf8")) as { issued_at: string; expires_at: string };
+      this.leases.set(runId, { issued: Date.parse(c.issued_at), expires: Date.parse(c.expires_at), asking: false });
+    } catch {
+      // a lease we verified always parses; nothing to track otherwise
+    }
+  }
+
+  private renewDue() {
     for (const job of this.jobs.values()) {
-      if (job.state === "finished" || !this.socket?.connected) continue;
+      const lease = this.leases.get(job.runId);
+      if (job.state === "finished" || !lease || lease.asking || !this.socket?.connected) continue;
+      if (lease.expires - Date.now() > (lease.expires - lease.issued) / 3) continue;
+      lease.asking = true;
       this.socket.timeout(10_000).emit("lease.renew", { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
-        if (err) return; // not connected now: the next round tries again
-        if (!ack.ok && ack.error !== "run_finished") void job.abort(`lease not renewed: ${ack.error}`);
+        lease.asking = false;
+        if (err) return; // not answered: asked again on the next tick
+        if (ack.ok) return this.noteLease(job.runId, ack.lease);
+        if (ack.error !== "run_finished") void job.abort(`lease not renewed: ${ack.error}`);
       });
     }
   }
@@ -200,7 +217,11 @@ export class Runner {
       checkTimeoutMs: this.o.checkTimeoutMs ?? 10 * 60_000,
     });
     this.jobs.set(req.run_id, job);
-    void job.done.then(() => this.jobs.delete(req.run_id));
+    this.noteLease(req.run_id, req.lease);
+    void job.done.then(() => {
+      this.jobs.delete(req.run_id);
+      this.leases.delete(req.run_id);
+    });
     const started = await out.post(
       { type: "run.started", goal: req.prompt.text.slice(0, 4000), goal_from: "chips", session_ref: req.worktree_name, actor },
     );
