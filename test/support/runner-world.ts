@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ChipsConfig } from "../../lib/env";
+import type { Adapter } from "../../lib/runner/adapter";
 import { CodexAdapter, type CodexConfig } from "../../lib/runner/adapters/codex";
 import { Runner, type RunnerOptions } from "../../lib/runner/runner";
 import { newHarness, newWorkspace, request, key, type Workspace } from "./api";
@@ -64,10 +65,15 @@ export function mockProvider(model: ModelServer): CodexConfig {
  * real Runner driving the real Codex CLI — all in this process but the CLI and its tools.
  */
 export async function runnerWorld(o: {
-  script: Script;
+  /** The scripted Codex model (default: one that fails every request). */
+  script?: Script;
   server?: Partial<ChipsConfig>;
   runner?: Partial<RunnerOptions>;
   codex?: Partial<CodexConfig>;
+  /** The runner's adapters (default: Codex against this world's scripted model). */
+  adapters?: (codex: CodexConfig) => Adapter[];
+  /** More Codex `-c` overrides after the scripted provider's. */
+  codexExtra?: string[];
   connect?: boolean;
 }): Promise<World> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-runner-"));
@@ -75,8 +81,9 @@ export async function runnerWorld(o: {
   const ws = await newWorkspace(server);
   const cred = await newHarness(server, ws, "test runner", "runner");
   const repo = makeRepo(path.join(tmp, "repo"));
-  const model = await startModelServer(o.script);
-  const codexConfig = { ...mockProvider(model), ...o.codex };
+  const model = await startModelServer(o.script ?? (() => Promise.reject(new Error("this world has no Codex script"))));
+  const provider = mockProvider(model);
+  const codexConfig = { ...provider, ...o.codex, config: [...provider.config!, ...(o.codexExtra ?? [])] };
   const logs: string[] = [];
   const makeRunner = (extra: Partial<RunnerOptions> = {}) =>
     new Runner({
@@ -85,7 +92,7 @@ export async function runnerWorld(o: {
       name: "test runner",
       repositories: { demo: repo },
       workDir: path.join(tmp, "work"),
-      adapters: [new CodexAdapter(codexConfig)],
+      adapters: o.adapters ? o.adapters(codexConfig) : [new CodexAdapter(codexConfig)],
       stopGraceMs: { int: 1500, term: 1500 },
       log: (l) => logs.push(l),
       ...o.runner,
