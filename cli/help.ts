@@ -28,10 +28,13 @@ Usage:
       server's default workspace).
   chips runner --token T --repo NAME=PATH... [--work-dir DIR] [--capacity N] [--name N]
                [--codex-config KEY=VALUE]... [--codex-env NAME=VALUE]... [--codex-bin P]
-               [--codex-model M] [--secrets-file FILE] [--cleanup keep|remove] [--config FILE]
+               [--codex-model M] [--claude-base-url URL] [--claude-env NAME=VALUE]...
+               [--claude-bin P] [--claude-model M] [--bwrap PATH]
+               [--secrets-file FILE] [--cleanup keep|remove] [--config FILE]
       Dial in to Chips and run agent CLIs for queued runs in their own git worktrees (under
       --work-dir, default ~/.chips-runner). --repo is the allowlist; --codex-config/-env say
-      how Codex reaches its model; --secrets-file holds NAME=VALUE lines a run may name.
+      how Codex reaches its model, --claude-* the same for Claude Code (always run in a
+      bubblewrap sandbox: --bwrap); --secrets-file holds NAME=VALUE lines a run may name.
       Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
   chips demo [--space SPACE] [--steps N] [--step-ms MS] [--token TOKEN]
       Run the demo harness: a run of N pretend steps (default 5, MS each, default 2000)

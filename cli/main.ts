@@ -42,6 +42,11 @@ const OPTIONS = {
   "codex-config": { type: "string", multiple: true },
   "codex-env": { type: "string", multiple: true },
   "codex-model": { type: "string" },
+  "claude-bin": { type: "string" },
+  "claude-base-url": { type: "string" },
+  "claude-env": { type: "string", multiple: true },
+  "claude-model": { type: "string" },
+  bwrap: { type: "string" },
   "secrets-file": { type: "string" },
   cleanup: { type: "string" },
 } as const;
@@ -64,7 +69,7 @@ const COMMANDS: Record<string, Command> = {
   },
   runner: {
     run: async (ctx) => (await import("./commands/runner")).runner(ctx),
-    options: ["token", "json", "workspace", "name", "repo", "work-dir", "capacity", "config", "codex-bin", "codex-config", "codex-env", "codex-model", "secrets-file", "cleanup"],
+    options: ["token", "json", "workspace", "name", "repo", "work-dir", "capacity", "config", "codex-bin", "codex-config", "codex-env", "codex-model", "claude-bin", "claude-base-url", "claude-env", "claude-model", "bwrap", "secrets-file", "cleanup"],
   },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },

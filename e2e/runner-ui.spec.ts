@@ -251,6 +251,11 @@ test.describe("runner runs in the room (§5)", () => {
     expect(bad.status).toBe(422);
     // No runner of this workspace is connected: the form says so before the run waits.
     await expect(page.getByTestId("start-run-runners")).toHaveText(/No runner is connected now/);
+    // Each agent's profiles say what that agent's sandbox really enforces.
+    await expect(page.getByTestId("start-run-profile-text").first()).toContainText("Codex's own sandbox");
+    await page.getByTestId("start-run-agent").selectOption("claude");
+    await expect(page.getByTestId("start-run-profile-text").first()).toContainText("no network except the model endpoint");
+    await page.getByTestId("start-run-agent").selectOption("codex");
     const err = page.locator('[data-testid="start-run-error"][data-field="secrets"]');
     await expect(err).toBeVisible();
     await expect(page.getByTestId("start-run-secrets")).toHaveAttribute("aria-invalid", "true");

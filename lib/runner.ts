@@ -14,6 +14,24 @@ export type PermissionProfile = z.infer<typeof PermissionProfile>;
 export const AgentName = z.enum(["codex", "claude"]);
 export type AgentName = z.infer<typeof AgentName>;
 
+/**
+ * What each profile means per agent, as the start form and the README say it. Every claim
+ * here has a test: test/runner-codex.pg.test.ts (Codex read-only), test/runner-sandbox.pg.test.ts
+ * (Claude: writes outside the worktree, a second local port, read-only, no bubblewrap).
+ */
+export const PROFILE_DESCRIPTIONS: Record<AgentName, Record<PermissionProfile, string>> = {
+  codex: {
+    "workspace-write": "Codex's own sandbox: writes inside the run's worktree only (not /tmp), no network.",
+    "read-only": "Codex's own sandbox: reads the repository, writes nothing.",
+  },
+  claude: {
+    "workspace-write":
+      "A bubblewrap sandbox the runner builds: writes only in the run's worktree and a private /tmp; the rest of the machine is read-only (still readable); no network except the model endpoint.",
+    "read-only":
+      "A bubblewrap sandbox the runner builds: the worktree and the rest of the machine are read-only (still readable), only a private /tmp is writable; no network except the model endpoint.",
+  },
+};
+
 const name = z.string().min(1).max(500);
 const command = z.string().min(1).max(4000);
 

@@ -17,6 +17,11 @@ export type RunnerCliOptions = Options & {
   "codex-config"?: string[];
   "codex-env"?: string[];
   "codex-model"?: string;
+  "claude-bin"?: string;
+  "claude-base-url"?: string;
+  "claude-env"?: string[];
+  "claude-model"?: string;
+  bwrap?: string;
   "secrets-file"?: string;
   cleanup?: string;
 };
@@ -30,6 +35,7 @@ interface RunnerFile {
   cleanup?: "keep" | "remove";
   secretsFile?: string;
   codex?: { bin?: string; config?: string[]; env?: Record<string, string>; model?: string; profiles?: ("read-only" | "workspace-write")[] };
+  claude?: { bin?: string; baseUrl?: string; env?: Record<string, string>; args?: string[]; model?: string; bwrap?: string; profiles?: ("read-only" | "workspace-write")[] };
 }
 
 function pairs(list: string[] | undefined, what: string): Record<string, string> {
@@ -88,13 +94,22 @@ export async function runner(ctx: CommandContext): Promise<void> {
     env: { ...(file.codex?.env ?? {}), ...pairs(o["codex-env"], "--codex-env") },
     ...(o["codex-model"] ? { model: o["codex-model"] } : {}),
   });
+  const { ClaudeAdapter } = await import("@/lib/runner/adapters/claude");
+  const claude = new ClaudeAdapter({
+    ...file.claude,
+    ...(o["claude-bin"] ? { bin: o["claude-bin"] } : {}),
+    ...(o["claude-base-url"] ? { baseUrl: o["claude-base-url"] } : {}),
+    env: { ...(file.claude?.env ?? {}), ...pairs(o["claude-env"], "--claude-env") },
+    ...(o["claude-model"] ? { model: o["claude-model"] } : {}),
+    ...(o.bwrap ? { bwrap: o.bwrap } : {}),
+  });
   const r = new Runner({
     url: resolveUrl(opts, env),
     token: resolveToken(opts, env),
     name: o.name ?? file.name ?? `runner on ${os.hostname()}`,
     repositories,
     workDir: path.resolve(o["work-dir"] ?? file.workDir ?? path.join(os.homedir(), ".chips-runner")),
-    adapters: [codex],
+    adapters: [codex, claude],
     secrets: secretsFile ? readSecretsFile(secretsFile) : {},
     capacity,
     cleanup,

@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
+import { PROFILE_DESCRIPTIONS } from "@/lib/runner";
 
 type Field = "prompt" | "repository" | "base" | "agent" | "profile" | "commands" | "secrets";
 
@@ -16,10 +17,7 @@ const POINTER: Record<string, Field> = {
   secrets: "secrets",
 };
 
-const PROFILES = [
-  { value: "workspace-write", text: "writes inside the run's worktree only, no network" },
-  { value: "read-only", text: "reads the repository, writes nothing" },
-] as const;
+const PROFILES = ["workspace-write", "read-only"] as const;
 
 interface Problem {
   code?: string;
@@ -221,10 +219,13 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
           <fieldset data-testid="start-run-profile" aria-describedby={described("profile")}>
             <legend className={label}>Permission profile</legend>
             {PROFILES.map((p) => (
-              <label key={p.value} className="flex items-start gap-2 py-0.5 text-sm">
-                <input type="radio" name={`${id}-profile`} value={p.value} checked={profile === p.value} onChange={() => setProfile(p.value)} className="mt-1 focus-visible:outline-2 focus-visible:outline-blue-600" />
+              <label key={p} className="flex items-start gap-2 py-0.5 text-sm">
+                <input type="radio" name={`${id}-profile`} value={p} checked={profile === p} onChange={() => setProfile(p)} className="mt-1 focus-visible:outline-2 focus-visible:outline-blue-600" />
                 <span>
-                  <span className="font-medium">{p.value}</span> <span className="text-zinc-600 dark:text-zinc-400">— {p.text}</span>
+                  <span className="font-medium">{p}</span>{" "}
+                  <span data-testid="start-run-profile-text" className="text-zinc-600 dark:text-zinc-400">
+                    — {PROFILE_DESCRIPTIONS[agent === "claude" ? "claude" : "codex"][p]}
+                  </span>
                 </span>
               </label>
             ))}

@@ -52,6 +52,8 @@ export interface Adapter {
   detect(): Promise<string | null>;
   /** Profiles this adapter can enforce on this machine ([RN1]: anything else is refused). */
   profiles(): Promise<PermissionProfile[]>;
+  /** Why this adapter's sandbox cannot be built here, if it builds its own (null: it can). */
+  sandboxProblem?(): Promise<string | null>;
   /** Get the job's directory ready (CLI home, guidance file). */
   prepare(job: JobContext): Promise<void>;
   start(job: JobContext, prompt: string): LaunchSpec;

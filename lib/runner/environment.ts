@@ -24,7 +24,7 @@ export function guidanceFor(req: StartRequest): string {
     "",
     `You are working on run ${req.run_id} (task ${req.task_id}, prompt version ${req.prompt.version}) in a dedicated git worktree of ${req.repository}, based on ${req.base_branch}.`,
     "Chips commits checkpoints of your work for you: do not run `git commit` yourself.",
-    "Keep a plan with the update_plan tool when the work has several steps: people watch it.",
+    "Keep a plan with your plan or todo tool when the work has several steps: people watch it.",
     "",
   ];
   if (req.room.intent) lines.push("## What the people want (intent)", "", req.room.intent, "");

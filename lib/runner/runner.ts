@@ -178,7 +178,8 @@ export class Runner {
     if (!adapter || !(await adapter.detect())) return refuse(`this runner cannot run the ${req.agent} agent`);
     const profiles = await adapter.profiles();
     if (!profiles.includes(req.profile as PermissionProfile)) {
-      return refuse(`the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"})`);
+      const why = (await adapter.sandboxProblem?.()) ?? null;
+      return refuse(`the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"}${why ? `: ${why}` : ""})`);
     }
     const missing = req.secrets.filter((s) => !(this.o.secrets ?? {})[s]);
     if (missing.length) return refuse(`this runner has no secret named ${missing.join(", ")}`);
