@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { io } from "socket.io-client";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { killJobProcesses } from "../lib/runner/process";
+import { jobProcesses, killJobProcesses } from "../lib/runner/process";
 import { recordingFeed, until } from "./support/feed";
 import { lastUserText, outputsSinceUser, say, shell } from "./support/model-server";
 import { runnerWorld, type World } from "./support/runner-world";
@@ -70,6 +70,17 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     expect(failed.checkpoint.sha).toBe(before.checkpoint.sha);
     expect(execFileSync("git", ["cat-file", "-t", failed.checkpoint.sha], { cwd: w.repo }).toString().trim()).toBe("commit");
     feed.feed.stop();
+
+    // The dead runner could not stop its agent; the next runner on this work dir does.
+    expect(jobProcesses(runId).length).toBeGreaterThan(0);
+    const next = w.makeRunner();
+    try {
+      await next.connect();
+      expect(jobProcesses(runId)).toEqual([]);
+      expect(w.logs.some((l) => l.includes(`a previous runner left for ${runId}`))).toBe(true);
+    } finally {
+      await next.close();
+    }
   });
 
   test("[RN4] a secret reaches the job's environment only: masked in events, artifacts, logs, socket frames and the database", async () => {

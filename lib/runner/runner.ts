@@ -12,6 +12,7 @@ import { RunJob } from "./job";
 import { verifyLease } from "./lease";
 import { SecretMask } from "./mask";
 import { Outbox } from "./outbox";
+import { killJobProcesses } from "./process";
 
 export interface RunnerOptions {
   url: string;
@@ -81,6 +82,7 @@ export class Runner {
   /** Connect and take work; resolves once Chips answered the hello. */
   async connect(): Promise<void> {
     await this.identify();
+    await this.sweepOrphans();
     const hello = await this.hello();
     if (!hello.adapters.length) this.log("[runner] no agent CLI found: this runner advertises no adapters");
     const socket = io(`${this.o.url}/harness`, { path: "/socket.io", transports: ["websocket"], forceNew: true, auth: { token: this.o.token } });
@@ -239,6 +241,26 @@ export class Runner {
     });
     job.begin();
     return job;
+  }
+
+  /**
+   * A runner that died (SIGKILL, a crash) could not stop its agents: they outlive it in
+   * their own process groups. On start, every process still holding the CHIPS_JOB of a job
+   * in this work dir is stopped — their runs failed when the old lease lapsed; their
+   * worktrees stay for inspection.
+   */
+  async sweepOrphans(): Promise<string[]> {
+    const jobsDir = path.join(this.o.workDir, "jobs");
+    const ids = fs.existsSync(jobsDir) ? fs.readdirSync(jobsDir).filter((d) => d.startsWith("run_") && !this.jobs.has(d)) : [];
+    const swept: string[] = [];
+    for (const id of ids) {
+      const pids = await killJobProcesses(id);
+      if (pids.length) {
+        swept.push(id);
+        this.log(`[runner] stopped ${pids.length} process(es) a previous runner left for ${id}`);
+      }
+    }
+    return swept;
   }
 
   /** Stop taking work; running jobs are stopped and their evidence kept. */
