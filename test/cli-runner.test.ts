@@ -20,7 +20,7 @@ async function chips(args: string[], env: Record<string, string> = {}) {
 }
 
 describe("chips run start / chips runner token", () => {
-  it("run start queues a run for a runner: it prints the run id and the room; the run waits, queued, with what was asked", async () => {
+  it("[RN1] run start queues a run for a runner: it prints the run id and the room; the run waits, queued, with what was asked", async () => {
     const r = await chips(["run", "start", "--repo", "web", "--prompt", "Fix the login test", "--check", "npm test", "--check", "npm run lint", "--secret", "NPM_TOKEN", "--profile", "read-only", "--token", ws.person_token]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
@@ -47,7 +47,7 @@ describe("chips run start / chips runner token", () => {
     expect(missing.err).toMatch(/needs --repo/);
   });
 
-  it("runner token mints a runner identity (admin) that the server accepts on /api/v1/me as a runner", async () => {
+  it("[RN1] runner token mints a runner identity (admin) that the server accepts on /api/v1/me as a runner", async () => {
     const r = await chips(["runner", "token", "--workspace", ws.workspace_id, "--name", "laptop", "--json"], { CHIPS_ADMIN_TOKEN: server.adminToken });
     expect(r.code).toBe(0);
     const made = JSON.parse(r.out);

@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
 import { jobProcesses } from "../lib/runner/process";
 import { claudeWorld, type ClaudeWorld } from "./support/claude-world";
-import { command, receipts } from "./support/harness";
+import { command } from "./support/harness";
+import { receiptOf, whileSleeping } from "./support/runner-world";
 import { bash, lastUserText, say, toolResultsSinceUser, type Block } from "./support/messages-server";
 
 /**
@@ -26,19 +27,6 @@ function longThen(after: (guidance: string) => Block) {
     }
     return { blocks: [k === 0 ? bash("printf started > started.txt && sleep 30") : say("slept")] };
   };
-}
-
-async function receiptOf(w: ClaudeWorld, runId: string, commandId: string) {
-  return (await receipts(w.server, w.ws, runId)).commands.find((c: any) => c.command_id === commandId);
-}
-
-async function whileSleeping(w: ClaudeWorld, runId: string) {
-  await w.waitRun(runId, (r) => r.state === "running" && /sleep 30/.test(r.status?.verb_phrase ?? ""), "the agent runs sleep 30");
-  // The command itself runs (not just announced): its first half has written started.txt.
-  const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree;
-  await w.waitRun(runId, () => execFileSync("git", ["status", "--porcelain"], { cwd: worktree }).toString().includes("started.txt"), "started.txt written");
-  expect(jobProcesses(runId).length).toBeGreaterThan(0);
-  return worktree as string;
 }
 
 const sessionsOf = async (w: ClaudeWorld, runId: string) =>

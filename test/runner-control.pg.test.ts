@@ -1,14 +1,12 @@
 import { execFileSync } from "node:child_process";
-import fs from "node:fs";
-import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { leases } from "../db/schema";
 import { jobProcesses } from "../lib/runner/process";
 import { until } from "./support/feed";
-import { command, receipts } from "./support/harness";
+import { command } from "./support/harness";
 import { lastUserText, outputsSinceUser, say, shell } from "./support/model-server";
-import { runnerWorld, type World } from "./support/runner-world";
+import { receiptOf, runnerWorld, whileSleeping, type World } from "./support/runner-world";
 
 /**
  * Pause/resume, steer and cancel against the REAL Codex process (scripted model only):
@@ -30,18 +28,6 @@ function longThen(after: (guidance: string) => ReturnType<typeof shell>) {
     }
     return { items: [k === 0 ? shell("printf started > started.txt && sleep 30") : say("slept")] };
   };
-}
-
-async function receiptOf(w: World, runId: string, commandId: string) {
-  return (await receipts(w.server, w.ws, runId)).commands.find((c: any) => c.command_id === commandId);
-}
-
-async function whileSleeping(w: World, runId: string) {
-  await w.waitRun(runId, (r) => r.state === "running" && /sleep 30/.test(r.status?.verb_phrase ?? ""), "the agent runs sleep 30");
-  // The status comes when the command starts: wait for its first half to have written.
-  const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree;
-  await until(() => fs.existsSync(path.join(worktree, "started.txt")), "started.txt written");
-  expect(jobProcesses(runId).length).toBeGreaterThan(0);
 }
 
 describe("commands reach the real agent", { timeout: 180_000 }, () => {

@@ -63,7 +63,7 @@ describe("worktree, checkpoint and evidence", () => {
     expect(text(wt, ["branch", "--show-current"])).toBe("chips/run-1");
   });
 
-  it("refuses to reuse a name, a path or a branch, and changes nothing", async () => {
+  it("[RN1] refuses to reuse a name, a path or a branch, and changes nothing", async () => {
     const before = text(repo, ["worktree", "list", "--porcelain"]);
     const branches = text(repo, ["branch", "--list"]);
     const codeOf = (p: Promise<unknown>) => p.then(() => "resolved", (e: { code?: string }) => e.code);
@@ -89,7 +89,7 @@ describe("worktree, checkpoint and evidence", () => {
   const binary = randomBytes(4096);
   let head: string;
 
-  it("checkpoints every kind of change, and the diff is git's own, appliable to the base", async () => {
+  it("[RN3] checkpoints every kind of change, and the diff is git's own, appliable to the base", async () => {
     fs.writeFileSync(path.join(wt, "added.txt"), "new\nfile\n");
     fs.writeFileSync(path.join(wt, "edit.txt"), "one\n2\nthree\nfour\n");
     fs.rmSync(path.join(wt, "gone.txt"));

@@ -5,7 +5,7 @@ import { MIN_SECRET_LENGTH, SecretMask } from "@/lib/runner/mask";
 
 const secrets = { API_KEY: "sk-live-123456", SHORT: "abc", DB_PASSWORD: "hunter2!", LONGER: "sk-live-123456-extra" };
 
-describe("SecretMask", () => {
+describe("[RN4] SecretMask", () => {
   const mask = new SecretMask(secrets);
 
   it("masks every occurrence of each value, the longest first", () => {
@@ -51,7 +51,7 @@ describe("SecretMask", () => {
   });
 });
 
-describe("SecretMask.stream", () => {
+describe("[RN4] SecretMask.stream", () => {
   const mask = new SecretMask(secrets);
 
   it("masks a value split across two chunks", () => {

@@ -58,7 +58,7 @@ describe("launch", () => {
 });
 
 describe("stopGroup and the CHIPS_JOB sweep", () => {
-  it("stops the group with SIGINT; the sweep ends the child that escaped into a new session", async () => {
+  it("[RUN1] cancel: stops the group with SIGINT; the sweep ends the child that escaped into a new session", async () => {
     const id = jobId();
     const { job, out } = start(`echo a; echo b; setsid sleep 60 & echo "escaped $!"; sleep 60; echo after`, id);
     await vi.waitFor(() => expect(out.slice(0, 3)).toEqual(["a", "b", expect.stringMatching(/^escaped \d+$/)]));
@@ -85,7 +85,7 @@ describe("stopGroup and the CHIPS_JOB sweep", () => {
     expect(await stopGroup(job)).toEqual({ signals: [] });
   });
 
-  it("escalates to SIGKILL for a process that ignores SIGINT and SIGTERM", async () => {
+  it("[RUN1] cancel: escalates to SIGKILL for a process that ignores SIGINT and SIGTERM", async () => {
     const id = jobId();
     const { job, out } = start(`trap '' INT TERM; echo ready; sleep 60; echo survived`, id);
     await vi.waitFor(() => expect(out).toEqual(["ready"]));

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ChipsConfig } from "../../lib/env";
 import type { Adapter } from "../../lib/runner/adapter";
 import { CodexAdapter, type CodexConfig } from "../../lib/runner/adapters/codex";
+import { jobProcesses } from "../../lib/runner/process";
 import { Runner, type RunnerOptions } from "../../lib/runner/runner";
 import { newHarness, newWorkspace, request, key, type Workspace } from "./api";
 import { until } from "./feed";
@@ -152,4 +153,23 @@ export async function runnerWorld(o: {
     },
   };
   return world;
+}
+
+/** A command's receipt, as GET /api/v1/runs/:run/commands answers it. */
+export async function receiptOf(w: Pick<World, "server" | "ws">, runId: string, commandId: string) {
+  const r = await request(`${w.server.url}/api/v1/runs/${runId}/commands`, { token: w.ws.token });
+  return r.body.commands.find((c: any) => c.command_id === commandId);
+}
+
+/**
+ * The agent is inside `printf started > started.txt && sleep 30`: the status says so, and
+ * the command's first half has written (the status comes when the command starts). Answers
+ * the worktree.
+ */
+export async function whileSleeping(w: Pick<World, "waitRun" | "runnerEvents">, runId: string): Promise<string> {
+  await w.waitRun(runId, (r) => r.state === "running" && /sleep 30/.test(r.status?.verb_phrase ?? ""), "the agent runs sleep 30");
+  const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree as string;
+  await until(() => fs.existsSync(path.join(worktree, "started.txt")), "started.txt written");
+  if (!jobProcesses(runId).length) throw new Error(`no process holds CHIPS_JOB=${runId} while the agent sleeps`);
+  return worktree;
 }
