@@ -1,12 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { PROFILE_DESCRIPTIONS, type PermissionProfile } from "@/lib/runner";
+import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
-
-const run = promisify(execFile);
 
 /** How this runner reaches Claude Code's model, and where its sandbox comes from (README: "Runner"). */
 export interface ClaudeConfig {
@@ -35,10 +32,7 @@ export const CLAUDE_PROFILES = PROFILE_DESCRIPTIONS.claude;
  */
 const TOOLS = ["Bash", "Edit", "Write", "NotebookEdit", "Read", "Glob", "Grep", "TodoWrite", "Task", "Agent"];
 
-export function defaultClaudeBin(): string {
-  const local = path.resolve(import.meta.dirname, "../../../node_modules/.bin/claude");
-  return fs.existsSync(local) ? local : "claude";
-}
+export const defaultClaudeBin = () => packageBin("claude");
 
 /**
  * Claude Code (`claude -p … --output-format stream-json --verbose`, AGENT-CLIS.md), always
@@ -57,13 +51,8 @@ export class ClaudeAdapter implements Adapter {
     this.bwrap = cfg.bwrap ?? DEFAULT_BWRAP;
   }
 
-  async detect(): Promise<string | null> {
-    try {
-      const { stdout } = await run(this.bin, ["--version"], { timeout: 20_000 });
-      return stdout.trim().replace(/\s*\(Claude Code\)\s*$/, "") || "unknown";
-    } catch {
-      return null;
-    }
+  detect(): Promise<string | null> {
+    return cliVersion(this.bin, /\s*\(Claude Code\)\s*$/);
   }
 
   /** Why the sandbox cannot be built here (null: it can). Probed once. */

@@ -1,11 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { PermissionProfile } from "@/lib/runner";
+import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
-
-const run = promisify(execFile);
 
 /** How this runner reaches Codex's model: extra `-c` config and environment (README: "Runner"). */
 export interface CodexConfig {
@@ -23,10 +20,7 @@ export interface CodexConfig {
 
 const SANDBOX: Record<PermissionProfile, string> = { "read-only": "read-only", "workspace-write": "workspace-write" };
 
-export function defaultCodexBin(): string {
-  const local = path.resolve(import.meta.dirname, "../../../node_modules/.bin/codex");
-  return fs.existsSync(local) ? local : "codex";
-}
+export const defaultCodexBin = () => packageBin("codex");
 
 /**
  * Codex CLI (`codex exec --json`, AGENT-CLIS.md). Profiles map to Codex's own `-s` sandbox
@@ -42,13 +36,8 @@ export class CodexAdapter implements Adapter {
     this.bin = cfg.bin ?? defaultCodexBin();
   }
 
-  async detect(): Promise<string | null> {
-    try {
-      const { stdout } = await run(this.bin, ["--version"], { timeout: 20_000 });
-      return stdout.trim().replace(/^codex-cli\s*/, "") || "unknown";
-    } catch {
-      return null;
-    }
+  detect(): Promise<string | null> {
+    return cliVersion(this.bin, /^codex-cli\s*/);
   }
 
   async profiles(): Promise<PermissionProfile[]> {
