@@ -10,11 +10,27 @@ import { resultRows } from "./rows";
 /** The one database type the services see: the same on PGlite and on postgres-js. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/**
+ * One fixed SQL statement (`$1`… parameters, arrays for lists), prepared once per
+ * connection. Calls made without awaiting in between go out together (pipelined).
+ */
+export type Run = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<T[]>;
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
   /** Rows of a raw query, whichever driver runs it. */
   query<T = Record<string, unknown>>(text: ReturnType<typeof sql>): Promise<T[]>;
+  /** A fixed statement outside any transaction. */
+  run: Run;
+  /**
+   * A transaction of fixed statements in as few round trips as its reads need: BEGIN goes
+   * out with the first statements `work` issues, and COMMIT right behind the last ones,
+   * without waiting for their answers. `work` awaits only what it must read. If any
+   * statement fails, the transaction is rolled back and `transact` rejects with the
+   * first failure (the statements after it fail only because it did).
+   */
+  transact<T>(work: (run: Run) => Promise<T>): Promise<T>;
   /** Postgres LISTEN (fan-out between nodes); null on PGlite, which is single-node. */
   listen: ((channel: string, onNotify: (payload: string) => void) => Promise<{ unlisten(): Promise<void> }>) | null;
   close(): Promise<void>;
@@ -28,10 +44,25 @@ export interface OpenOptions {
   poolSize?: number;
 }
 
-
 export async function openDatabase(opts: OpenOptions): Promise<Database> {
   if (opts.databaseUrl) return openPostgres(opts.databaseUrl, opts.poolSize ?? 10);
   return openPglite(opts.dataDir);
+}
+
+/**
+ * The statements `work` issued, each settled to its error or null, so `transact` can wait
+ * for all of them and report the first failure. Every promise handed to `work` is marked
+ * handled: a write it does not await must not become an unhandled rejection.
+ */
+function tracked(exec: (text: string, params: unknown[]) => Promise<unknown[]>) {
+  const settled: Promise<unknown>[] = [];
+  const run: Run = <T,>(text: string, params: unknown[] = []) => {
+    const p = exec(text, params) as Promise<T[]>;
+    settled.push(p.then(() => null, (e: unknown) => e ?? new Error("statement failed")));
+    return p;
+  };
+  const firstError = async () => (await Promise.all(settled)).find((e) => e !== null) ?? null;
+  return { run, firstError };
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -40,10 +71,33 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const client = postgres(url, { max, onnotice: () => {}, prepare: true });
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db);
+  const unsafe = (c: typeof client, text: string, params: unknown[]) =>
+    c.unsafe(text, params as never[], { prepare: true }).then((r) => r as unknown as unknown[]);
   return {
     db,
     kind: "postgres",
     query: async (q) => resultRows(await db.execute(q)),
+    run: <T,>(text: string, params: unknown[] = []) => unsafe(client, text, params) as Promise<T[]>,
+    async transact(work) {
+      // A reserved connection of our own, so BEGIN can be pipelined with the first reads
+      // (sql.begin waits for BEGIN's answer, and then for COMMIT's, alone).
+      const conn = await client.reserve();
+      const { run, firstError } = tracked((text, params) => unsafe(conn, text, params));
+      try {
+        void run("begin").catch(() => {});
+        const out = await work(run);
+        void run("commit").catch(() => {});
+        const failed = await firstError();
+        if (failed) throw failed; // the COMMIT answered ROLLBACK: nothing of it was stored
+        return out;
+      } catch (e) {
+        await firstError();
+        await conn.unsafe("rollback").catch(() => {});
+        throw e;
+      } finally {
+        conn.release();
+      }
+    },
     listen: async (channel, onNotify) => {
       const l = await client.listen(channel, onNotify);
       return { unlisten: () => l.unlisten() };
@@ -57,15 +111,27 @@ async function openPglite(dataDir: string): Promise<Database> {
   // Two processes on one PGlite directory silently lose data: only one may hold it.
   const lock: DirLock = acquireDirLock(dataDir);
   try {
-    const { PGlite } = await import("@electric-sql/pglite");
+    const { PGlite, types } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
-    const client = await PGlite.create({ dataDir: path.join(dataDir, "pgdata") });
+    // Timestamps as the strings Postgres prints, as drizzle reads them (and postgres-js under drizzle).
+    const raw = (v: string) => v;
+    const parsers = { [types.TIMESTAMP]: raw, [types.TIMESTAMPTZ]: raw, [types.DATE]: raw, [types.INTERVAL]: raw };
+    const client = await PGlite.create({ dataDir: path.join(dataDir, "pgdata"), parsers });
     const db = drizzle(client, { schema }) as unknown as Db;
     await migrate(db);
     return {
       db,
       kind: "pglite",
       query: async (q) => resultRows(await db.execute(q)),
+      run: async <T,>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
+      transact: (work) =>
+        client.transaction(async (tx) => {
+          const { run, firstError } = tracked(async (text, params) => (await tx.query(text, params)).rows);
+          const out = await work(run);
+          const failed = await firstError();
+          if (failed) throw failed;
+          return out;
+        }),
       listen: null,
       close: async () => {
         try {

@@ -39,7 +39,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const committed: ChipsServices["committed"] = new Set();
   const nodeId = randomUUID();
   const keys = loadServerKeys(config.dataDir);
-  const writer = new IngestWriter(database.db, {
+  const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
     notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,

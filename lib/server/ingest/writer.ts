@@ -1,7 +1,6 @@
-import { eq, sql } from "drizzle-orm";
 import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
-import type { Db } from "@/db/client";
-import { workspaces } from "@/db/schema";
+import type { Database } from "@/db/client";
+import { lockWorkspace, notifyCommit } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";
 import { applyRequest } from "./apply";
 import { BatchState } from "./batch-state";
@@ -61,7 +60,7 @@ export class IngestWriter {
   private queues = new Map<string, { items: Pending[]; events: number; running: boolean }>();
 
   constructor(
-    private db: Db,
+    private database: Database,
     private opts: WriterOptions,
   ) {}
 
@@ -126,7 +125,7 @@ export class IngestWriter {
     this.sinceAnalyze += out.committed.length;
     if (this.opts.analyzeEvery && this.sinceAnalyze >= this.opts.analyzeEvery) {
       this.sinceAnalyze = 0;
-      void this.db.execute(sql`analyze events`).catch((e) => console.error("[ingest] analyze failed", e));
+      void this.database.run("analyze events").catch((e) => console.error("[ingest] analyze failed", e));
     }
     if (out.committed.length && this.opts.onCommit) {
       try {
@@ -137,15 +136,22 @@ export class IngestWriter {
     }
   }
 
+  /**
+   * One transaction in two round trips: the lock on the workspace's counter row and every
+   * read the rules need go out together; the judging happens here in memory; then the
+   * writes go out together with the COMMIT (db/ingest-sql.ts).
+   */
   private async commit(workspaceId: string, batch: Pending[]) {
-    return this.db.transaction(async (tx) => {
-      const [ws] = await tx.select({ seqHead: workspaces.seqHead }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update");
-      if (!ws) {
+    return this.database.transact(async (run) => {
+      const head = lockWorkspace(run, workspaceId);
+      const state = new BatchState(0);
+      const loaded = load(run, workspaceId, batch.map((p) => p.req), state);
+      const [seqHead] = await Promise.all([head, loaded]);
+      if (seqHead === null) {
         const p = problem("forbidden", "the workspace of this credential no longer exists");
         return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
       }
-      const state = new BatchState(ws.seqHead);
-      await load(tx as unknown as Db, workspaceId, batch.map((p) => p.req), state);
+      state.seq = seqHead;
 
       const ts = (this.opts.now?.() ?? new Date()).toISOString();
       const results: IngestResult[] = [];
@@ -164,14 +170,13 @@ export class IngestWriter {
         results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
       }
       if (committed.length) {
-        await write(tx as unknown as Db, workspaceId, state, committed, hashes);
+        write(run, workspaceId, state, committed, hashes);
         if (this.opts.notify) {
           const payload = JSON.stringify({ n: this.opts.notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq });
-          await tx.execute(sql`select pg_notify(${this.opts.notify.channel}, ${payload})`);
+          void notifyCommit(run, this.opts.notify.channel, payload);
         }
       }
       return { results, committed };
     });
   }
 }
-
