@@ -31,8 +31,12 @@ export interface Database {
    * first failure (the statements after it fail only because it did).
    */
   transact<T>(work: (run: Run) => Promise<T>): Promise<T>;
-  /** Postgres LISTEN (fan-out between nodes); null on PGlite, which is single-node. */
-  listen: ((channel: string, onNotify: (payload: string) => void) => Promise<{ unlisten(): Promise<void> }>) | null;
+  /**
+   * Postgres LISTEN (fan-out between nodes); null on PGlite, which is single-node.
+   * `onListen` runs on every (re)connect of the listening connection: notifications sent
+   * while it was down are lost, so a listener re-reads what it may have missed.
+   */
+  listen: ((channel: string, onNotify: (payload: string) => void, onListen?: () => void) => Promise<{ unlisten(): Promise<void> }>) | null;
   close(): Promise<void>;
 }
 
@@ -68,7 +72,16 @@ function tracked(exec: (text: string, params: unknown[]) => Promise<unknown[]>) 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, { max, onnotice: () => {}, prepare: true });
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    prepare: true,
+    // An unreachable database must fail a query in seconds, not after postgres-js's
+    // defaults (30 s to connect, reconnect backoff growing to 20 s): the server answers
+    // 503 + Retry-After meanwhile and the clients retry (lib/server/storage.ts).
+    connect_timeout: 3,
+    backoff: () => 0.25,
+  });
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db);
   const unsafe = (c: typeof client, text: string, params: unknown[]) =>
@@ -98,8 +111,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         conn.release();
       }
     },
-    listen: async (channel, onNotify) => {
-      const l = await client.listen(channel, onNotify);
+    listen: async (channel, onNotify, onListen) => {
+      const l = await client.listen(channel, onNotify, onListen);
       return { unlisten: () => l.unlisten() };
     },
     close: () => client.end({ timeout: 5 }),

@@ -58,9 +58,9 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       const url = req.url ?? "/";
       if (API_PREFIXES.some((p) => url.startsWith(p))) return void api(req, res);
       pages(req, res).catch((e) => {
-        console.error("[pages] unhandled error", e);
-        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end("Internal server error");
+        const gone = services.storage.refuse(e, "page") === "unavailable";
+        if (!res.headersSent) res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });
+        res.end(gone ? "Chips cannot reach its storage right now; try again in a moment." : "Internal server error");
       });
     });
     const realtime = attachRealtime(server, services);
@@ -89,6 +89,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       async close() {
         if (closed) return;
         closed = true;
+        services.storage.close();
         await realtime.close();
         server.closeAllConnections?.();
         await new Promise<void>((r) => server.close(() => r()));

@@ -1,4 +1,8 @@
 import type { Context } from "hono";
+import type { Credential } from "../credentials";
+
+/** What the API's middleware hands every handler: the caller's credential. */
+export type ApiEnv = { Variables: { cred: Credential } };
 import { ERROR_STATUS, LIMITS, problem, problemBody, type ErrorCode, type ProblemError } from "@/lib/protocol";
 
 /** An RFC 9457 problem+json response with the stable `code`. */

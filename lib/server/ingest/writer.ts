@@ -5,6 +5,7 @@ import type { Credential } from "../credentials";
 import { applyRequest } from "./apply";
 import { BatchState } from "./batch-state";
 import { load, write } from "./persist";
+import { isStorageGone, unavailable } from "../storage";
 
 /** One request: its events are stored all together or not at all ([HTTP1]). */
 export interface IngestRequest {
@@ -37,6 +38,8 @@ export interface WriterOptions {
    * (PERFORMANCE-FACTS.md: a grown workspace made the dedupe lookup pick the wrong index).
    */
   analyzeEvery?: number;
+  /** Told when a transaction failed because the database went away (the batch is answered 503). */
+  onStorageGone?: (e: unknown) => void;
 }
 
 /** A newly stored event as it leaves the writer: the event, its exact JSON, and its space's previous seq. */
@@ -108,6 +111,12 @@ export class IngestWriter {
       try {
         return this.finish(workspaceId, batch, await this.commit(workspaceId, batch));
       } catch (e) {
+        // The database went away: committed or not, a retry with the same key is answered right.
+        if (isStorageGone(e)) {
+          this.opts.onStorageGone?.(e);
+          for (const p of batch) p.resolve({ ok: false, problem: unavailable() });
+          return;
+        }
         if (attempt === 1 && batch.length === 1) {
           console.error("[ingest] transaction failed", e);
           batch[0].resolve({ ok: false, problem: problem("internal", "the event could not be stored; retry with the same idempotency key") });
