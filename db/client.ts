@@ -24,11 +24,9 @@ export interface Database {
   /** A fixed statement outside any transaction. */
   run: Run;
   /**
-   * A transaction of fixed statements in as few round trips as its reads need: BEGIN goes
-   * out with the first statements `work` issues, and COMMIT right behind the last ones,
-   * without waiting for their answers. `work` awaits only what it must read. If any
-   * statement fails, the transaction is rolled back and `transact` rejects with the
-   * first failure (the statements after it fail only because it did).
+   * A transaction of fixed statements; those `work` issues without awaiting in between go
+   * out together. If any statement fails, the transaction is rolled back and `transact`
+   * rejects with the first failure (the statements after it fail only because it did).
    */
   transact<T>(work: (run: Run) => Promise<T>): Promise<T>;
   /**
@@ -84,33 +82,22 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db);
-  const unsafe = (c: typeof client, text: string, params: unknown[]) =>
+  const unsafe = (c: Pick<typeof client, "unsafe">, text: string, params: unknown[]) =>
     c.unsafe(text, params as never[], { prepare: true }).then((r) => r as unknown as unknown[]);
   return {
     db,
     kind: "postgres",
     query: async (q) => resultRows(await db.execute(q)),
     run: <T,>(text: string, params: unknown[] = []) => unsafe(client, text, params) as Promise<T[]>,
-    async transact(work) {
-      // A reserved connection of our own, so BEGIN can be pipelined with the first reads
-      // (sql.begin waits for BEGIN's answer, and then for COMMIT's, alone).
-      const conn = await client.reserve();
-      const { run, firstError } = tracked((text, params) => unsafe(conn, text, params));
-      try {
-        void run("begin").catch(() => {});
+    transact: async <T,>(work: (run: Run) => Promise<T>) =>
+      (await client.begin(async (tx) => {
+        const { run, firstError } = tracked((text, params) => unsafe(tx, text, params));
         const out = await work(run);
-        void run("commit").catch(() => {});
+        // A statement `work` did not await may have failed: then the COMMIT answered ROLLBACK.
         const failed = await firstError();
-        if (failed) throw failed; // the COMMIT answered ROLLBACK: nothing of it was stored
-        return out;
-      } catch (e) {
-        await firstError();
-        await conn.unsafe("rollback").catch(() => {});
-        throw e;
-      } finally {
-        conn.release();
-      }
-    },
+        if (failed) throw failed;
+        return [out];
+      }))[0] as T,
     listen: async (channel, onNotify, onListen) => {
       const l = await client.listen(channel, onNotify, onListen);
       return { unlisten: () => l.unlisten() };

@@ -3,20 +3,20 @@ import { rowCodec } from "./row-codec";
 import { commands, runEvents, runs } from "./schema";
 
 /**
- * The writer's statements (lib/server/ingest/writer.ts). Each has one fixed shape whatever
- * the batch's size — lists travel as array parameters (`unnest`, `= any`) or as one JSON
- * parameter — so each is parsed and planned once per connection, and the reads of a commit
- * go out together, then its writes and COMMIT together.
+ * The writer's statements (lib/server/ingest/writer.ts): a commit is one statement that
+ * reads everything the rules need, judged in memory, then one statement that writes
+ * everything, guarded by the seq head it read. Each has one text whatever the batch's
+ * size — lists travel as array parameters, whole read-model rows as one JSON parameter —
+ * so each is parsed and planned once per connection.
  */
 
 const runRows = rowCodec(runs);
 const commandRows = rowCodec(commands);
 const runEventRows = rowCodec(runEvents);
-const UPSERT_RUNS = runRows.upsert("id");
-const UPSERT_COMMANDS = commandRows.upsert("id");
 
 export type RunRow = typeof runs.$inferSelect;
 export type CommandRow = typeof commands.$inferSelect;
+export type RunEventRow = typeof runEvents.$inferSelect;
 
 /** What a stored event tells a dedupe: the hash it was sent with, its stored JSON, its workspace. */
 export interface StoredRef {
@@ -27,41 +27,26 @@ export interface StoredRef {
 
 const num = (v: unknown) => Number(v); // int8 is a string on postgres-js, a number on PGlite
 
-/** The workspace's counter row, locked: writers of one workspace take turns, so seq order is commit order. */
-export async function lockWorkspace(run: Run, workspaceId: string): Promise<number | null> {
-  const [row] = await run<{ seq_head: unknown }>(`select seq_head from workspaces where id = $1 for update`, [workspaceId]);
-  return row ? num(row.seq_head) : null;
-}
-
 /**
- * Stored events of this workspace by idempotency key: probes of the unique index on
- * `workspace_id || ' ' || idempotency_key`, the one index that can answer this expression,
- * so no plan can trade them for a walk through the whole workspace however stale the
- * statistics (the planner trap of docs/PERFORMANCE.md; db/migrations/0012_dedupe_key_index.sql).
+ * Events of this workspace by idempotency key ($n: the keys): one probe per key of the
+ * unique index on `workspace_id || ' ' || idempotency_key`, the one index that can answer
+ * that expression. Each probe is a LIMIT subquery of its own, planned against a scan of
+ * the whole table, so however stale the statistics no plan walks the workspace (the planner
+ * trap of docs/PERFORMANCE.md; db/migrations/0012_dedupe_key_index.sql).
  */
+const eventsWithKeys = (workspace: string, keys: string) =>
+  `select e.* from unnest(${keys}::text[]) as k(key) cross join lateral (
+     select idempotency_key, body_hash, body from events where idempotency_key is not null and (workspace_id || ' ' || idempotency_key) = ${workspace} || ' ' || k.key limit 1
+   ) e`;
+
+/** Stored events of this workspace by idempotency key. */
 export async function eventsByKey(run: Run, workspaceId: string, keys: string[]): Promise<Map<string, StoredRef>> {
   if (!keys.length) return new Map();
-  const rows = await run<{ key: string; hash: string; body: string }>(
-    `select idempotency_key as key, body_hash as hash, body from events
-     where idempotency_key is not null and (workspace_id || ' ' || idempotency_key) = any($1::text[])`,
-    [keys.map((k) => `${workspaceId} ${k}`)],
-  );
-  return new Map(rows.map((r) => [r.key, { hash: r.hash, body: r.body, workspaceId }]));
-}
-
-/** Stored events by id, in any workspace (ids are global: [ENV3]). */
-export async function eventsById(run: Run, ids: string[]): Promise<Map<string, StoredRef>> {
-  const rows = await run<{ id: string; hash: string; body: string; workspace_id: string }>(
-    `select id, body_hash as hash, body, workspace_id from events where id = any($1::text[])`,
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.id, { hash: r.hash, body: r.body, workspaceId: r.workspace_id }]));
-}
-
-/** Runs by id, in any workspace (the caller tells its own from others'). */
-export async function runsById(run: Run, ids: string[]): Promise<RunRow[]> {
-  if (!ids.length) return [];
-  return (await run(`select ${runRows.columns} from runs where id = any($1::text[])`, [ids])).map(runRows.decode);
+  const rows = await run<{ idempotency_key: string; body_hash: string; body: string }>(eventsWithKeys("$1", "$2"), [
+    workspaceId,
+    keys,
+  ]);
+  return new Map(rows.map((r) => [r.idempotency_key, { hash: r.body_hash, body: r.body, workspaceId }]));
 }
 
 /** Agent id → harness id, for the agents named ([ENV11]). */
@@ -74,47 +59,89 @@ export async function agentOwners(run: Run, workspaceId: string, ids: string[]):
   return new Map(rows.map((r) => [r.id, r.harness_id]));
 }
 
-const COMMANDS_NAMED = `workspace_id = $1 and (id = any($2::text[]) or (run_id = any($3::text[]) and receipt in ('accepted', 'delivered')))`;
+/** Lock the workspace's counter row until the transaction ends (the writer's path under contention). */
+export const lockWorkspace = (run: Run, workspaceId: string) => run(`select 1 from workspaces where id = $1 for update`, [workspaceId]);
 
-/** The commands named, and the open commands of the runs given (a run's end settles them). */
-export async function commandsOf(run: Run, workspaceId: string, ids: string[], openOfRuns: string[]): Promise<CommandRow[]> {
-  if (!ids.length && !openOfRuns.length) return [];
-  return (await run(`select ${commandRows.columns} from commands where ${COMMANDS_NAMED}`, [workspaceId, ids, openOfRuns])).map(commandRows.decode);
+/** What one batch asks of the store. */
+export interface BatchAsk {
+  workspaceId: string;
+  keys: string[];
+  ids: string[];
+  runIds: string[];
+  spaceIds: string[];
+  agentIds: string[];
+  commandIds: string[];
+  /** Runs whose open commands the batch may settle. */
+  finishing: string[];
+  runnerSeqs: { runId: string; sequence: number }[];
 }
 
-/** The stored ack of each of those commands that has one (a repeated ack replays it). */
-export async function ackBodiesOf(run: Run, workspaceId: string, ids: string[], openOfRuns: string[]): Promise<Map<string, string>> {
-  if (!ids.length && !openOfRuns.length) return new Map();
-  const rows = await run<{ id: string; body: string }>(
-    `select c.id, e.body from (select id, ack_seq from commands where ${COMMANDS_NAMED} and ack_seq is not null) c
-     join events e on e.workspace_id = $1 and e.seq = c.ack_seq`,
-    [workspaceId, ids, openOfRuns],
-  );
-  return new Map(rows.map((r) => [r.id, r.body]));
+/** The store as one batch sees it, read in one snapshot. `head` is null when the workspace is gone. */
+export interface BatchRead {
+  head: number | null;
+  byKey: Map<string, StoredRef>;
+  byId: Map<string, StoredRef>;
+  /** `${run_id}:${sequence}` of runner events ([RN2]). */
+  byRunnerSeq: Map<string, StoredRef>;
+  /** The runs named, in any workspace (the caller tells its own from others'). */
+  runs: RunRow[];
+  agents: Map<string, string>;
+  /** The commands named, and the open commands of the `finishing` runs. */
+  commands: CommandRow[];
+  /** The stored ack of each of those commands that has one (a repeated ack replays it). */
+  ackBodies: Map<string, string>;
+  /** Seq heads of the spaces named and of the spaces of the runs named (run events may leave space_id out). */
+  spaceHeads: Map<string, number>;
 }
 
-/** Seq heads of the spaces named and of the spaces of the runs named (run events may leave space_id out). */
-export async function spaceHeads(run: Run, workspaceId: string, spaceIds: string[], runIds: string[]): Promise<Map<string, number>> {
-  if (!spaceIds.length && !runIds.length) return new Map();
-  const rows = await run<{ id: string; seq_head: unknown }>(
-    `select id, seq_head from spaces where workspace_id = $1
-       and (id = any($2::text[]) or id in (select space_id from runs where workspace_id = $1 and id = any($3::text[])))`,
-    [workspaceId, spaceIds, runIds],
-  );
-  return new Map(rows.map((r) => [r.id, num(r.seq_head)]));
-}
+const COMMANDS_NAMED = `workspace_id = $1 and (id = any($6::text[]) or (run_id = any($7::text[]) and receipt in ('accepted', 'delivered')))`;
+const list = (select: string) => `(select coalesce(json_agg(x), '[]') from (${select}) x)`;
 
-/** Stored runner events by (run_id, sequence) ([RN2]), as `${run_id}:${sequence}`. */
-export async function runnerEventsBySequence(run: Run, pairs: { runId: string; sequence: number }[]): Promise<Map<string, StoredRef>> {
-  if (!pairs.length) return new Map();
-  const rows = await run<{ run_id: string; sequence: unknown; hash: string; body: string; workspace_id: string }>(
-    `select r.run_id, r.sequence, e.body_hash as hash, e.body, e.workspace_id
-     from unnest($1::text[], $2::bigint[]) as k(run_id, sequence)
-     join run_events r on r.run_id = k.run_id and r.sequence = k.sequence
-     join events e on e.id = r.event_id`,
-    [pairs.map((p) => p.runId), pairs.map((p) => p.sequence)],
-  );
-  return new Map(rows.map((r) => [`${r.run_id}:${num(r.sequence)}`, { hash: r.hash, body: r.body, workspaceId: r.workspace_id }]));
+// One statement, so one snapshot: every answer is of the same moment as the head it guards.
+const READ_BATCH = `select
+  (select seq_head from workspaces where id = $1) as head,
+  ${list(eventsWithKeys("$1", "$2"))} as by_key,
+  ${list(`select id, body_hash, body, workspace_id from events where id = any($3::text[])`)} as by_id,
+  ${list(`select ${runRows.jsonColumns} from runs where id = any($4::text[])`)} as runs,
+  ${list(`select id, harness_id from agents where workspace_id = $1 and id = any($5::text[])`)} as agents,
+  ${list(`select ${commandRows.jsonColumns} from commands where ${COMMANDS_NAMED}`)} as commands,
+  ${list(`select c.id, e.body from commands c join events e on e.workspace_id = $1 and e.seq = c.ack_seq
+      where c.ack_seq is not null and c.id in (select id from commands where ${COMMANDS_NAMED})`)} as acks,
+  ${list(`select id, seq_head from spaces where workspace_id = $1
+      and (id = any($8::text[]) or id in (select space_id from runs where workspace_id = $1 and id = any($4::text[])))`)} as spaces,
+  ${list(`select r.run_id, r.sequence, e.body_hash, e.body, e.workspace_id
+      from unnest($9::text[], $10::bigint[]) as k(run_id, sequence)
+      join run_events r on r.run_id = k.run_id and r.sequence = k.sequence
+      join events e on e.id = r.event_id`)} as runner`;
+
+type J = Record<string, unknown>;
+
+export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
+  const [row] = await run<Record<string, J[] | unknown>>(READ_BATCH, [
+    a.workspaceId,
+    a.keys,
+    a.ids,
+    a.runIds,
+    a.agentIds,
+    a.commandIds,
+    a.finishing,
+    a.spaceIds,
+    a.runnerSeqs.map((p) => p.runId),
+    a.runnerSeqs.map((p) => p.sequence),
+  ]);
+  const rows = (k: string) => row[k] as J[];
+  const ref = (r: J): StoredRef => ({ hash: r.body_hash as string, body: r.body as string, workspaceId: (r.workspace_id as string) ?? a.workspaceId });
+  return {
+    head: row.head === null ? null : num(row.head),
+    byKey: new Map(rows("by_key").map((r) => [r.idempotency_key as string, ref(r)])),
+    byId: new Map(rows("by_id").map((r) => [r.id as string, ref(r)])),
+    byRunnerSeq: new Map(rows("runner").map((r) => [`${r.run_id}:${num(r.sequence)}`, ref(r)])),
+    runs: rows("runs").map(runRows.decode),
+    agents: new Map(rows("agents").map((r) => [r.id as string, r.harness_id as string])),
+    commands: rows("commands").map(commandRows.decode),
+    ackBodies: new Map(rows("acks").map((r) => [r.id as string, r.body as string])),
+    spaceHeads: new Map(rows("spaces").map((r) => [r.id as string, num(r.seq_head)])),
+  };
 }
 
 /** One new event as the log stores it. */
@@ -131,53 +158,77 @@ export interface EventRow {
   ts: string;
 }
 
-/**
- * The batch's events, the workspace's new seq head and its spaces' new heads, in one
- * statement (column arrays, so one shape for any number of events). Timestamps travel as
- * text: drizzle turns postgres-js's timestamp array serializer off.
- */
-export function appendEvents(run: Run, workspaceId: string, rows: EventRow[], seqHead: number, heads: Map<string, number>): Promise<unknown> {
-  const col = <K extends keyof EventRow>(k: K) => rows.map((r) => r[k]);
-  return run(
-    `with appended as (
-       insert into events (workspace_id, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
-       select $1, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts::timestamptz
-       from unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::text[], $8::text[], $9::text[], $10::text[], $11::text[])
-         as e(seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
-     ), workspace_head as (
-       update workspaces set seq_head = $12 where id = $1
-     )
-     update spaces s set seq_head = h.head from unnest($13::text[], $14::bigint[]) as h(id, head) where s.id = h.id and s.workspace_id = $1`,
-    [
-      workspaceId,
-      col("seq"),
-      col("id"),
-      col("type"),
-      col("spaceId"),
-      col("prevSeq"),
-      col("runId"),
-      col("idempotencyKey"),
-      col("bodyHash"),
-      col("body"),
-      col("ts"),
-      seqHead,
-      [...heads.keys()],
-      [...heads.values()],
-    ],
-  );
+/** Everything one batch stores. */
+export interface BatchWrite {
+  workspaceId: string;
+  /** The head the batch was judged against, and the head after it. */
+  readHead: number;
+  head: number;
+  events: EventRow[];
+  spaceHeads: Map<string, number>;
+  runs: RunRow[];
+  commands: CommandRow[];
+  runEvents: RunEventRow[];
+  /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
+  agents: Map<string, string>;
+  /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
+  notify: { channel: string; payload: string } | null;
 }
 
-export const upsertRuns = (run: Run, rows: RunRow[]) => run(UPSERT_RUNS, [runRows.encode(rows)]);
-export const upsertCommands = (run: Run, rows: CommandRow[]) => run(UPSERT_COMMANDS, [commandRows.encode(rows)]);
-export const insertRunEvents = (run: Run, rows: (typeof runEvents.$inferSelect)[]) => run(runEventRows.insert, [runEventRows.encode(rows)]);
+const whenHeld = `where exists (select from head)`;
 
-/** Agents first spoken for in this batch ([ENV11]); one already registered keeps its harness. */
-export const registerAgents = (run: Run, workspaceId: string, agents: Map<string, string>) =>
-  run(`insert into agents (workspace_id, id, harness_id) select $1, * from unnest($2::text[], $3::text[]) on conflict do nothing`, [
-    workspaceId,
-    [...agents.keys()],
-    [...agents.values()],
+// Every part runs only if the counter row still holds the head the batch was judged
+// against: a commit in between (another node's) leaves this one storing nothing. One
+// statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
+// as text: drizzle turns postgres-js's timestamp array serializer off.
+const WRITE_BATCH = `with head as (
+    update workspaces set seq_head = $2 where id = $1 and seq_head = $3 returning id
+  ), appended as (
+    insert into events (workspace_id, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
+    select $1, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts::timestamptz
+    from unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+      as e(seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
+    ${whenHeld}
+  ), space_heads as (
+    update spaces s set seq_head = h.head from unnest($14::text[], $15::bigint[]) as h(id, head)
+    where s.id = h.id and s.workspace_id = $1 and exists (select from head)
+  ), run_rows as (
+    ${runRows.insertFrom("$16")} ${whenHeld} ${runRows.onConflictReplace("id")}
+  ), command_rows as (
+    ${commandRows.insertFrom("$17")} ${whenHeld} ${commandRows.onConflictReplace("id")}
+  ), runner_rows as (
+    ${runEventRows.insertFrom("$18")} ${whenHeld}
+  ), new_agents as (
+    insert into agents (workspace_id, id, harness_id) select $1, * from unnest($19::text[], $20::text[]) ${whenHeld} on conflict do nothing
+  )
+  select (select count(*) from head)::int as stored, (select pg_notify($21, $22) from head where $21 <> '') is not null as notified`;
+
+/** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
+export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
+  const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
+  const [row] = await run<{ stored: number }>(WRITE_BATCH, [
+    w.workspaceId,
+    w.head,
+    w.readHead,
+    col("seq"),
+    col("id"),
+    col("type"),
+    col("spaceId"),
+    col("prevSeq"),
+    col("runId"),
+    col("idempotencyKey"),
+    col("bodyHash"),
+    col("body"),
+    col("ts"),
+    [...w.spaceHeads.keys()],
+    [...w.spaceHeads.values()],
+    runRows.encode(w.runs),
+    commandRows.encode(w.commands),
+    runEventRows.encode(w.runEvents),
+    [...w.agents.keys()],
+    [...w.agents.values()],
+    w.notify?.channel ?? "",
+    w.notify?.payload ?? "",
   ]);
-
-/** Tell other nodes of a commit (one NOTIFY per transaction: it takes a global lock at commit). */
-export const notifyCommit = (run: Run, channel: string, payload: string) => run(`select pg_notify($1, $2)`, [channel, payload]);
+  return num(row.stored) === 1;
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../db/client";
+import type { Database, Run } from "../db/client";
 import { eventsByKey } from "../db/ingest-sql";
 import { IngestWriter } from "../lib/server/ingest/writer";
 import type { Credential } from "../lib/server/credentials";
@@ -61,36 +61,62 @@ describe("fixed statement shapes", () => {
     return r.event;
   };
 
+  const harnessOf = (w: Workspace): Credential => ({ ...harness, workspaceId: w.workspace_id, subjectId: w.harness_id });
+  const request = (w: Workspace, texts: string[]) => {
+    const cred = harnessOf(w);
+    const events = texts.map((t) => incoming(message(w, t)));
+    return { credential: cred, events, hashes: events.map((e) => bodyHash(e, cred)), pointers: events.map((_, i) => `/events/${i}`) };
+  };
+  /** The database, with every statement the writer sends seen by `see` first. */
+  const watched = (see: (text: string) => Promise<void> | void): Database => {
+    const wrap =
+      (run: Run): Run =>
+      async <T,>(text: string, params?: unknown[]) => {
+        await see(text);
+        return run<T>(text, params);
+      };
+    return { ...database, run: wrap(database.run), transact: (work) => database.transact((run) => work(wrap(run))) };
+  };
+
   it("[ENV8] the SQL a commit sends is the same text for 1, 7, 100 and 500 events, with no per-event placeholders", async () => {
     const texts = new Set<string>();
-    const recorded: Database = {
-      ...database,
-      transact: (work) =>
-        database.transact((run) =>
-          work(<T,>(text: string, params?: unknown[]) => {
-            texts.add(text);
-            return run<T>(text, params);
-          }),
-        ),
-    };
-    const cred = { ...harness, workspaceId: ws.workspace_id, subjectId: ws.harness_id };
-    const writer = new IngestWriter(recorded, { maxBatchEvents: 500, maxQueueEvents: 10_000 });
+    const writer = new IngestWriter(watched((t) => void texts.add(t)), { maxBatchEvents: 500, maxQueueEvents: 10_000 });
+    const before = (await readEvents(server, ws)).length;
     const shapes: number[] = [];
     for (const n of [1, 7, 100, 500]) {
-      const events = Array.from({ length: n }, (_, i) => incoming(message(ws, `shape ${n}.${i}`)));
-      const r = await writer.submit(ws.workspace_id, {
-        credential: cred,
-        events,
-        hashes: events.map((e) => bodyHash(e, cred)),
-        pointers: events.map((_, i) => `/events/${i}`),
-      });
+      const r = await writer.submit(ws.workspace_id, request(ws, Array.from({ length: n }, (_, i) => `shape ${n}.${i}`)));
       expect(r.ok).toBe(true);
       shapes.push(texts.size);
     }
-    expect(shapes.every((s) => s === shapes[0])).toBe(true);
-    for (const t of texts) expect(t).not.toMatch(/\$(1[5-9]|[2-9]\d)/); // at most 14 parameters, whatever the size
+    expect(shapes).toEqual([2, 2, 2, 2]); // one read, one write
+    for (const t of texts) expect(t).not.toMatch(/\$(2[3-9]|[3-9]\d)/); // at most 22 parameters, whatever the size
     const stored = await readEvents(server, ws);
-    expect(stored.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: 608 }, (_, i) => i + 1));
+    expect(stored.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: before + 608 }, (_, i) => i + 1));
+  });
+
+  it("[ENV8] [ENV9] a commit landing between a batch's read and its write: the batch stores nothing, is judged again under the lock, seqs stay in commit order", async () => {
+    const w = await newWorkspace(server);
+    const otherNode = new IngestWriter(database, { maxBatchEvents: 500, maxQueueEvents: 10_000 });
+    const dup = request(w, ["sent to both nodes"]);
+    let raced = false;
+    const writer = new IngestWriter(
+      watched(async (text) => {
+        if (raced || !text.includes("update workspaces set seq_head")) return;
+        raced = true; // the other node commits the same keyed event, and another, before this write
+        expect((await otherNode.submit(w.workspace_id, dup)).ok).toBe(true);
+        expect((await otherNode.submit(w.workspace_id, request(w, ["the other node's"]))).ok).toBe(true);
+      }),
+      { maxBatchEvents: 500, maxQueueEvents: 10_000 },
+    );
+    const mine = request(w, ["mine"]);
+    const r = await writer.submit(w.workspace_id, { ...mine, events: [...dup.events, ...mine.events], hashes: [...dup.hashes, ...mine.hashes], pointers: ["/events/0", "/events/1"] });
+    expect(raced).toBe(true);
+    if (!r.ok) throw new Error(r.problem.detail);
+    const stored = await readEvents(server, w);
+    expect(stored.map((e: { text: string; seq: number }) => `${e.seq} ${e.text}`)).toEqual(["1 sent to both nodes", "2 the other node's", "3 mine"]);
+    // The keyed event is answered as the other node stored it, once.
+    expect(JSON.parse(r.bodies[0]).seq).toBe(1);
+    expect(r.created).toBe(true);
   });
 
   it("[ENV9] the dedupe by key probes the unique index of (workspace, key) however big the workspace and however stale its statistics", async () => {
@@ -109,13 +135,12 @@ describe("fixed statement shapes", () => {
     let text = "";
     await eventsByKey(async <T,>(t: string) => ((text = t), [] as T[]), big.workspace_id, keys);
     // As planned for these values, and as the generic plan a prepared statement may switch to.
-    const probes = keys.map((k) => `${big.workspace_id} ${k}`);
-    const plans = [planText(await database.run(`explain ${text}`, [probes]))];
+    const plans = [planText(await database.run(`explain ${text}`, [big.workspace_id, keys]))];
     const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
     await database.transact(async (run) => {
       await run("set local plan_cache_mode = force_generic_plan");
-      await run(`prepare dedupe_probe(text[]) as ${text}`);
-      plans.push(planText(await run(`explain execute dedupe_probe(array[${probes.map(literal).join(",")}])`)));
+      await run(`prepare dedupe_probe(text, text[]) as ${text}`);
+      plans.push(planText(await run(`explain execute dedupe_probe(${literal(big.workspace_id)}, array[${keys.map(literal).join(",")}])`)));
       await run("deallocate dedupe_probe");
     });
     for (const plan of plans) {

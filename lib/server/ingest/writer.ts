@@ -1,9 +1,8 @@
 import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
-import type { Database } from "@/db/client";
-import { lockWorkspace, notifyCommit } from "@/db/ingest-sql";
+import type { Database, Run } from "@/db/client";
+import { lockWorkspace } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";
 import { applyRequest } from "./apply";
-import { BatchState } from "./batch-state";
 import { load, write } from "./persist";
 import { isStorageGone, unavailable } from "../storage";
 
@@ -146,46 +145,50 @@ export class IngestWriter {
   }
 
   /**
-   * One transaction in two round trips: the lock on the workspace's counter row and every
-   * read the rules need go out together; the judging happens here in memory; then the
-   * writes go out together with the COMMIT (db/ingest-sql.ts).
+   * One statement reads everything the rules need (one snapshot, with the workspace's seq
+   * head), the judging happens here in memory, and one statement stores it all, guarded by
+   * that head: two round trips and no transaction to hold open. If another node committed
+   * to the workspace in between, nothing was stored and the batch is judged again under the
+   * counter row's lock, which no commit can pass (seq order = commit order either way).
    */
   private async commit(workspaceId: string, batch: Pending[]) {
+    const first = await this.attempt(this.database.run, workspaceId, batch);
+    if (first) return first;
     return this.database.transact(async (run) => {
-      const head = lockWorkspace(run, workspaceId);
-      const state = new BatchState(0);
-      const loaded = load(run, workspaceId, batch.map((p) => p.req), state);
-      const [seqHead] = await Promise.all([head, loaded]);
-      if (seqHead === null) {
-        const p = problem("forbidden", "the workspace of this credential no longer exists");
-        return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
-      }
-      state.seq = seqHead;
-
-      const ts = (this.opts.now?.() ?? new Date()).toISOString();
-      const results: IngestResult[] = [];
-      const committed: Committed[] = [];
-      const hashes = new Map<string, string>();
-      for (const { req } of batch) {
-        const out = applyRequest(state, req, ts);
-        if (!out.ok) {
-          results.push(out);
-          continue;
-        }
-        for (const a of out.accepted) {
-          committed.push({ event: a.e, body: a.body, prevSeq: a.prevSeq });
-          hashes.set(a.e.id, a.hash);
-        }
-        results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
-      }
-      if (committed.length) {
-        write(run, workspaceId, state, committed, hashes);
-        if (this.opts.notify) {
-          const payload = JSON.stringify({ n: this.opts.notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq });
-          void notifyCommit(run, this.opts.notify.channel, payload);
-        }
-      }
-      return { results, committed };
+      void lockWorkspace(run, workspaceId);
+      const locked = await this.attempt(run, workspaceId, batch);
+      if (!locked) throw new Error("the workspace's head moved under its lock");
+      return locked;
     });
+  }
+
+  private async attempt(run: Run, workspaceId: string, batch: Pending[]): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
+    const state = await load(run, workspaceId, batch.map((p) => p.req));
+    if (!state) {
+      const p = problem("forbidden", "the workspace of this credential no longer exists");
+      return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
+    }
+    const readHead = state.seq;
+    const ts = (this.opts.now?.() ?? new Date()).toISOString();
+    const results: IngestResult[] = [];
+    const committed: Committed[] = [];
+    const hashes = new Map<string, string>();
+    for (const { req } of batch) {
+      const out = applyRequest(state, req, ts);
+      if (!out.ok) {
+        results.push(out);
+        continue;
+      }
+      for (const a of out.accepted) {
+        committed.push({ event: a.e, body: a.body, prevSeq: a.prevSeq });
+        hashes.set(a.e.id, a.hash);
+      }
+      results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
+    }
+    if (!committed.length) return { results, committed };
+    const { notify } = this.opts;
+    const payload = notify ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq }) : "";
+    const stored = await write(run, workspaceId, readHead, state, committed, hashes, notify ? { channel: notify.channel, payload } : null);
+    return stored ? { results, committed } : null;
   }
 }
