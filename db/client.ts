@@ -21,7 +21,11 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Rows of a raw query, whichever driver runs it. */
   query<T = Record<string, unknown>>(text: ReturnType<typeof sql>): Promise<T[]>;
-  /** A fixed statement outside any transaction. */
+  /**
+   * A fixed statement outside any transaction. On PostgreSQL these run on connections of
+   * their own where plans are kept and sequential scans are ruled out: write them as
+   * index lookups (db/ingest-sql.ts).
+   */
   run: Run;
   /**
    * A transaction of fixed statements; those `work` issues without awaiting in between go
@@ -70,8 +74,7 @@ function tracked(exec: (text: string, params: unknown[]) => Promise<unknown[]>) 
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
-  const client = postgres(url, {
-    max,
+  const options = {
     onnotice: () => {},
     prepare: true,
     // An unreachable database must fail a query in seconds, not after postgres-js's
@@ -79,7 +82,20 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     // 503 + Retry-After meanwhile and the clients retry (lib/server/storage.ts).
     connect_timeout: 3,
     backoff: () => 0.25,
+  };
+  const client = postgres(url, { ...options, max });
+  // The fixed statements (`run`, `transact`: the writer's, db/ingest-sql.ts) have
+  // connections of their own. Each of those statements is a set of key lookups written
+  // for index probes, so there each keeps one plan (no re-planning per batch: planning
+  // was most of the read's cost) made with sequential scans ruled out, so a plan made
+  // while a table was small cannot keep scanning it as it grows.
+  const fixed = postgres(url, {
+    ...options,
+    max: Math.max(2, Math.ceil(max / 3)),
+    connection: { plan_cache_mode: "force_generic_plan", enable_seqscan: "off" },
   });
+  // Dates and times as the text PostgreSQL prints, as drizzle has them read on `client`.
+  for (const oid of [1082, 1083, 1114, 1184, 1115, 1182, 1185]) fixed.options.parsers[oid] = (v: string) => v;
   const db = drizzle(client, { schema }) as unknown as Db;
   await migrate(db);
   const unsafe = (c: Pick<typeof client, "unsafe">, text: string, params: unknown[]) =>
@@ -88,9 +104,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     db,
     kind: "postgres",
     query: async (q) => resultRows(await db.execute(q)),
-    run: <T,>(text: string, params: unknown[] = []) => unsafe(client, text, params) as Promise<T[]>,
+    run: <T,>(text: string, params: unknown[] = []) => unsafe(fixed, text, params) as Promise<T[]>,
     transact: async <T,>(work: (run: Run) => Promise<T>) =>
-      (await client.begin(async (tx) => {
+      (await fixed.begin(async (tx) => {
         const { run, firstError } = tracked((text, params) => unsafe(tx, text, params));
         const out = await work(run);
         // A statement `work` did not await may have failed: then the COMMIT answered ROLLBACK.
@@ -102,7 +118,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       const l = await client.listen(channel, onNotify, onListen);
       return { unlisten: () => l.unlisten() };
     },
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), fixed.end({ timeout: 5 })]);
+    },
   };
 }
 

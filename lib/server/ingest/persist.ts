@@ -9,10 +9,11 @@ const present = <T>(x: T | null | undefined): x is T => x !== null && x !== unde
 const commandIdOf = (e: { type: string; command_id?: string }) => (e.type.startsWith("run.command") ? e.command_id : undefined);
 
 /**
- * Read, for the whole batch at once and in one statement, what the rules need to know of
- * the store: the batch's state, or null when the workspace is gone.
+ * Read, for the whole batch at once, what the rules need to know of the store: the
+ * batch's state, "gone" when the workspace is, "moved" when another commit came between
+ * the read's statements (judge again under the lock).
  */
-export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | null> {
+export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | "gone" | "moved"> {
   const all = reqs.flatMap((r) => r.events);
   const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
   const read = await readBatch(run, {
@@ -27,7 +28,8 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
     finishing: uniq(all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked").map((e) => e.run_id).filter(present)),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
   });
-  if (read.head === null) return null;
+  if (read.head === null) return "gone";
+  if (!read.consistent) return "moved";
   const s = new BatchState(read.head);
   for (const [k, v] of read.byKey) s.byKey.set(k, v);
   for (const [k, v] of read.byId) s.byId.set(k, v);

@@ -164,7 +164,8 @@ export class IngestWriter {
 
   private async attempt(run: Run, workspaceId: string, batch: Pending[]): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
     const state = await load(run, workspaceId, batch.map((p) => p.req));
-    if (!state) {
+    if (state === "moved") return null;
+    if (state === "gone") {
       const p = problem("forbidden", "the workspace of this credential no longer exists");
       return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
     }
