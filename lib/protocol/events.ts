@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Actor, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
+import { Actor, chars, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
 import { LIMITS } from "./limits";
 
 /** Protocol major version ([ENV1]). */
@@ -18,7 +18,7 @@ const envelope = {
   workspace_id: idOf("workspace"),
   space_id: idOf("space").optional(),
   run_id: idOf("run").optional(),
-  idempotency_key: text(LIMITS.idempotencyKey).optional(),
+  idempotency_key: chars(LIMITS.idempotencyKey).optional(),
   actor: Actor.optional(),
 };
 

@@ -1,17 +1,19 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import { z } from "zod";
 import { canonicalId, isId, LIMITS, newId, problem, type IncomingEvent } from "@/lib/protocol";
+import { text } from "@/lib/protocol/fields";
 import { commands, events, runs } from "@/db/schema";
 import type { Credential } from "./credentials";
 import { canonicalJson, sha256 } from "./hash";
 import type { IngestAnswer } from "./ingest";
 import { bodyHash } from "./ingest/serialize";
 import type { ChipsServices } from "./services";
+import { log } from "./log";
 
 export const CommandBody = z
   .object({
     command: z.enum(["steer", "pause", "resume", "cancel"]),
-    text: z.string().min(1).max(LIMITS.text).optional(),
+    text: text(LIMITS.text).optional(),
     idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
   })
   .superRefine((b, ctx) => {
@@ -58,7 +60,7 @@ export async function markDelivered(svc: ChipsServices, workspaceId: string, run
   const [cmd] = await svc.db.select({ receipt: commands.receipt }).from(commands).where(eq(commands.id, commandId)).limit(1);
   if (!cmd || cmd.receipt !== "accepted") return;
   const r = await appendSystem(svc, workspaceId, { type: "run.command_delivered", run_id: runId, command_id: commandId } as never);
-  if (!r.ok && r.problem.code !== "invalid_transition") console.error("[commands] delivery receipt not stored:", r.problem.detail);
+  if (!r.ok && r.problem.code !== "invalid_transition") log.warn({ commandId, problem: r.problem }, "delivery receipt not stored");
 }
 
 /** Force-finish a run whose harness is gone ([RUN1]): run.finished{failed, "harness lost"} by the system. */

@@ -11,6 +11,7 @@ import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./runners/keys";
 import { ObjectStore } from "./runners/objects";
 import { StorageHealth } from "./storage";
+import { AttemptLimiter } from "./attempts";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -23,6 +24,8 @@ export interface ChipsServices {
   sessions: SessionStore;
   writer: IngestWriter;
   limiter: RateLimiter;
+  /** Failed sign-in attempts per client address (429 past the limit). */
+  attempts: AttemptLimiter;
   presence: Presence;
   /** Whether the database answers, as this node last saw it (503s, readiness, "reconnecting to storage"). */
   storage: StorageHealth;
@@ -63,6 +66,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     sessions: new SessionStore(database.db),
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
+    attempts: new AttemptLimiter(config.authAttemptsPerMinute),
     presence: new Presence(config.presenceGraceSeconds * 1000),
     storage,
     keys,

@@ -1,5 +1,6 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { spaces } from "@/db/schema";
 import { z } from "zod";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
@@ -58,14 +59,25 @@ export function createApi(svc: ChipsServices) {
   // person's session cookie — then writes must come from our own pages (Origin checked).
   app.use("/api/v1/*", async (c, next) => {
     const token = bearer(c);
+    const cookie = readCookie(c.req.header("cookie"), SESSION_COOKIE);
+    // Guessing is slow: an address that failed too often is refused before any lookup.
+    const address = getConnInfo(c).remote.address;
+    const wait = token || cookie ? svc.attempts.blocked(address) : null;
+    if (wait !== null) return problemResponse({ ...problem("rate_limited", "too many failed sign-in attempts from this address; wait and try again"), retryAfter: wait });
     if (token) {
       const cred = await svc.credentials.resolve(token);
-      if (!cred) return fail("unauthorized", "this bearer token is not valid");
+      if (!cred) {
+        svc.attempts.failed(address);
+        return fail("unauthorized", "this bearer token is not valid");
+      }
       c.set("cred", cred);
       return storageGate(c, next);
     }
-    const cred = await svc.sessions.resolve(readCookie(c.req.header("cookie"), SESSION_COOKIE));
-    if (!cred) return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
+    const cred = await svc.sessions.resolve(cookie);
+    if (!cred) {
+      if (cookie) svc.attempts.failed(address);
+      return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
+    }
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c.req.header("origin"), c.req.header("host"), svc.config.publicUrl)) {
       return fail("forbidden", "cross-site request refused: a cookie-authenticated write must come from a Chips page");
     }

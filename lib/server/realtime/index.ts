@@ -14,6 +14,7 @@ import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./fr
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { log } from "../log";
+import { API_CSP, baseHeaders } from "../http-policy";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 export const CATCH_UP_MAX = 1000;
@@ -50,6 +51,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     pingInterval: 10_000,
     pingTimeout: 8_000,
   });
+  // The handshake and every polling answer carry the same headers as the API's.
+  const headers = { ...baseHeaders(svc.config.publicUrl), "content-security-policy": API_CSP };
+  const stamp = (h: Record<string, string | string[] | number | undefined>) => void Object.assign(h, headers);
+  io.engine.on("initial_headers", stamp);
+  io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", frames),
@@ -205,12 +211,17 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
  */
 async function authenticate(svc: ChipsServices, socket: Socket): Promise<Credential | null> {
   const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  const address = socket.handshake.address;
+  if (svc.attempts.blocked(address) !== null) return null;
   if (typeof token === "string") {
     const cred = await svc.credentials.resolve(token);
+    if (!cred) svc.attempts.failed(address);
     return cred?.kind === "person" ? cred : null;
   }
   const headers = socket.handshake.headers;
-  const cred = await svc.sessions.resolve(readCookie(headers.cookie, SESSION_COOKIE));
+  const cookie = readCookie(headers.cookie, SESSION_COOKIE);
+  const cred = await svc.sessions.resolve(cookie);
+  if (!cred && cookie) svc.attempts.failed(address);
   if (!cred) return null;
   const origin = headers.origin;
   if (origin && !sameOrigin(origin, headers.host, svc.config.publicUrl)) return null;
