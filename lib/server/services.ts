@@ -47,7 +47,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
   const keys = loadServerKeys(config.dataDir);
-  const writer = new IngestWriter(database.db, {
+  const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
     notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,

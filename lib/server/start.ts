@@ -31,7 +31,8 @@ const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
 export async function startChips(config: ChipsConfig): Promise<RunningChips> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
   try {
-    if (database.kind === "postgres") await database.query(sql`analyze events`); // the planner trap of PERFORMANCE-FACTS.md
+    // Fresh statistics for the room queries' plans (the dedupe by key does not depend on them: db/ingest-sql.ts).
+    if (database.kind === "postgres") await database.query(sql`analyze events`);
     const boot = await bootstrap(database.db, config.dataDir);
     const services = createServices(config, database);
     const api = getRequestListener(createApi(services).fetch);
