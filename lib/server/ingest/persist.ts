@@ -2,6 +2,7 @@ import { and, eq, getTableColumns, inArray, or, sql, type Table } from "drizzle-
 import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Db } from "@/db/client";
 import { agents, commands, events, runEvents, runs, spaces, workspaces } from "@/db/schema";
+import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
 import type { BatchState } from "./batch-state";
 import type { Committed, IngestRequest } from "./writer";
 
@@ -18,8 +19,8 @@ export async function load(tx: Db, workspaceId: string, reqs: IngestRequest[], s
   const spaceIds = uniq(all.map((e) => e.space_id).filter(present));
   const agentIds = uniq(all.map((e) => (e.actor?.kind === "agent" ? e.actor.id : null)).filter(present));
   const commandIds = uniq(all.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present));
-  // A run that finishes settles its open commands (a cancel's follow-up may finish any run named).
-  const finishing = uniq(all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked").map((e) => e.run_id).filter(present));
+  // A run that finishes settles its open commands (a cancel — acked, or of a queued run — finishes its run).
+  const finishing = uniq(all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked" || (e.type === "run.command" && e.command === "cancel")).map((e) => e.run_id).filter(present));
   const runnerSeqs = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
 
   const cols = { hash: events.bodyHash, body: events.body, workspaceId: events.workspaceId, key: events.idempotencyKey, id: events.id };
@@ -49,11 +50,11 @@ export async function load(tx: Db, workspaceId: string, reqs: IngestRequest[], s
   for (const r of byKey) s.byKey.set(r.key!, known(r));
   for (const r of byId) s.byId.set(r.id, known(r));
   for (const r of runRows) {
-    if (r.workspaceId === workspaceId) s.runs.set(r.id, r);
+    if (r.workspaceId === workspaceId) s.runs.set(r.id, runOf(r));
     else s.foreignRuns.add(r.id);
   }
   for (const r of agentRows) s.agents.set(r.id, r.harnessId);
-  for (const r of commandRows) s.commands.set(r.id, r);
+  for (const r of commandRows) s.commands.set(r.id, receiptOf(r));
 
   // The spaces named, and those of the runs named (run events may leave space_id out).
   const allSpaces = uniq([...spaceIds, ...runRows.filter((r) => r.workspaceId === workspaceId).map((r) => r.spaceId)]);
@@ -104,12 +105,12 @@ export async function write(tx: Db, workspaceId: string, s: BatchState, committe
     await tx.update(spaces).set({ seqHead: s.spaceHeads.get(space)! }).where(eq(spaces.id, space));
   }
   const touchedRuns = uniq(stored.map((e) => e.run_id).filter(present)).map((id) => s.runs.get(id)).filter(present);
-  if (touchedRuns.length) await tx.insert(runs).values(touchedRuns).onConflictDoUpdate({ target: runs.id, set: upsertSet(runs) });
+  if (touchedRuns.length) await tx.insert(runs).values(touchedRuns.map(runRow)).onConflictDoUpdate({ target: runs.id, set: upsertSet(runs) });
 
   const touchedCommands = uniq([...stored.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present), ...s.settled.keys()])
     .map((id) => s.commands.get(id))
     .filter(present);
-  if (touchedCommands.length) await tx.insert(commands).values(touchedCommands).onConflictDoUpdate({ target: commands.id, set: upsertSet(commands) });
+  if (touchedCommands.length) await tx.insert(commands).values(touchedCommands.map(receiptRow)).onConflictDoUpdate({ target: commands.id, set: upsertSet(commands) });
 
   const runnerRows = stored.filter((e) => e.type === "runner.event") as Extract<StoredEvent, { type: "runner.event" }>[];
   if (runnerRows.length) {
