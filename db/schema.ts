@@ -90,7 +90,8 @@ export const events = pgTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.seq] }),
     uniqueIndex("events_id_key").on(t.id),
-    uniqueIndex("events_idempotency_key").on(t.workspaceId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    // Keys are unique per workspace, on one expression only a query for it can use (db/migrations/0012_dedupe_key_index.sql).
+    uniqueIndex("events_workspace_key").on(sql`(${t.workspaceId} || ' ' || ${t.idempotencyKey})`).where(sql`${t.idempotencyKey} is not null`),
     index("events_space_seq_idx").on(t.workspaceId, t.spaceId, t.seq),
     index("events_run_seq_idx").on(t.runId, t.seq),
   ],

@@ -6,6 +6,7 @@ const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
   live: { text: "Live", dot: "bg-green-600" },
   connecting: { text: "Connecting", dot: "bg-zinc-400" },
   reconnecting: { text: "Reconnecting", dot: "bg-amber-500" },
+  storage: { text: "Reconnecting to storage", dot: "bg-amber-500" },
   error: { text: "Disconnected", dot: "bg-red-600" },
 };
 

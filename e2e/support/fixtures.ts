@@ -26,7 +26,7 @@ export const test = base.extend<ChipsFixtures, WorkerFixtures>({
       const api = await playwright.request.newContext({ baseURL: baseURL() });
       const health = await (await api.get("/api/v1/health")).json();
       await api.dispose();
-      expect(health, "the e2e server's database").toEqual({ ok: true, db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite" });
+      expect(health, "the e2e server's database").toMatchObject({ ok: true, ready: true, db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite" });
       await use(health.db);
     },
     { scope: "worker", auto: true },

@@ -29,7 +29,8 @@ const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
 export async function startChips(config: ChipsConfig): Promise<RunningChips> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
   try {
-    if (database.kind === "postgres") await database.query(sql`analyze events`); // the planner trap of PERFORMANCE-FACTS.md
+    // Fresh statistics for the room queries' plans (the dedupe by key does not depend on them: db/ingest-sql.ts).
+    if (database.kind === "postgres") await database.query(sql`analyze events`);
     const boot = await bootstrap(database.db, config.dataDir);
     const services = createServices(config, database);
     const api = getRequestListener(createApi(services).fetch);
@@ -57,9 +58,9 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       const url = req.url ?? "/";
       if (API_PREFIXES.some((p) => url.startsWith(p))) return void api(req, res);
       pages(req, res).catch((e) => {
-        console.error("[pages] unhandled error", e);
-        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end("Internal server error");
+        const gone = services.storage.refuse(e, "page") === "unavailable";
+        if (!res.headersSent) res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });
+        res.end(gone ? "Chips cannot reach its storage right now; try again in a moment." : "Internal server error");
       });
     });
     const realtime = attachRealtime(server, services);
@@ -88,6 +89,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       async close() {
         if (closed) return;
         closed = true;
+        services.storage.close();
         await realtime.close();
         server.closeAllConnections?.();
         await new Promise<void>((r) => server.close(() => r()));

@@ -13,6 +13,9 @@ import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
 import { runRoutes } from "./run-routes";
 import { runnerRoutes } from "./runner-routes";
+import { healthRoutes } from "./health";
+import { log } from "../log";
+import { unavailable } from "../storage";
 
 type Env = { Variables: { cred: Credential } };
 
@@ -21,13 +24,14 @@ export function createApi(svc: ChipsServices) {
   const app = new Hono<Env>();
   const schemas = allJsonSchemas();
 
-  app.onError((err) => {
-    console.error("[api] unhandled error", err);
+  app.onError((err, c) => {
+    if (svc.storage.failed(err, `${c.req.method} ${c.req.routePath}`)) return problemResponse(unavailable());
+    log.error({ err, requestId: c.req.header("x-request-id"), route: `${c.req.method} ${c.req.routePath}` }, "unhandled API error");
     return problemResponse(problem("internal", "something went wrong on our side"));
   });
   app.notFound(() => fail("not_found", "no such endpoint"));
 
-  app.get("/api/v1/health", () => json({ ok: true, db: svc.database.kind }));
+  healthRoutes(app, svc);
 
   app.get("/schemas/:file", (c) => {
     const s = schemas[c.req.param("file")];
@@ -43,7 +47,7 @@ export function createApi(svc: ChipsServices) {
       const cred = await svc.credentials.resolve(token);
       if (!cred) return fail("unauthorized", "this bearer token is not valid");
       c.set("cred", cred);
-      return next();
+      return storageGate(c, next);
     }
     const cred = await svc.sessions.resolve(readCookie(c.req.header("cookie"), SESSION_COOKIE));
     if (!cred) return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
@@ -51,8 +55,20 @@ export function createApi(svc: ChipsServices) {
       return fail("forbidden", "cross-site request refused: a cookie-authenticated write must come from a Chips page");
     }
     c.set("cred", cred);
-    return next();
+    return storageGate(c, next);
   });
+
+  /**
+   * While the database is unreachable a write is refused at once (503 + Retry-After) rather
+   * than queued on a dead connection; a read goes ahead (some are served from memory) and
+   * says so with `Chips-Storage: unavailable`.
+   */
+  async function storageGate(c: Context<Env>, next: () => Promise<void>) {
+    if (svc.storage.available) return next();
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return problemResponse(unavailable());
+    await next();
+    c.res.headers.set("chips-storage", "unavailable");
+  }
 
   // Who this credential is, and its workspace's rooms: what a harness or the demo needs to start.
   app.get("/api/v1/me", async (c) => {

@@ -63,7 +63,9 @@ export class Dispatcher {
 
   add(socket: Socket, runnerId: string, workspaceId: string, hello: RunnerHello) {
     this.runners.set(socket.id, { socket, runnerId, workspaceId, hello });
-    void this.resendAssigned(socket, runnerId).then(() => this.kick(workspaceId));
+    void this.resendAssigned(socket, runnerId)
+      .then(() => this.kick(workspaceId))
+      .catch((e) => this.svc.storage.refuse(e, "resending assigned runs"));
   }
 
   remove(socketId: string) {
@@ -84,7 +86,7 @@ export class Dispatcher {
   /** Dispatch a workspace's queued runs; kicks of one workspace run one after another. */
   kick(workspaceId: string): Promise<void> {
     const prev = this.chains.get(workspaceId) ?? Promise.resolve();
-    const next = prev.then(() => this.dispatch(workspaceId)).catch((e) => console.error("[runners] dispatch failed", e));
+    const next = prev.then(() => this.dispatch(workspaceId)).catch((e) => void this.svc.storage.refuse(e, "dispatch"));
     this.chains.set(workspaceId, next);
     void next.finally(() => {
       if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);
