@@ -58,6 +58,10 @@ export const PlanStep = z.object({
 /** One step of a run's plan: one dot on the run panel. */
 export type PlanStep = z.infer<typeof PlanStep>;
 
+/** Where a run's goal came from ([UI3]): a person at the harness, or a message in the room. */
+export const GoalFrom = z.enum(["harness", "chips"]);
+export type GoalFrom = z.infer<typeof GoalFrom>;
+
 export const ActorKind = z.enum(["person", "harness", "agent", "system"]);
 export type ActorKind = z.infer<typeof ActorKind>;
 

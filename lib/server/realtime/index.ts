@@ -3,9 +3,9 @@ import { Server, type Socket } from "socket.io";
 import { z } from "zod";
 import { inArray } from "drizzle-orm";
 import { workspaces } from "@/db/schema";
-import { canonicalId, isId, PROTOCOL_VERSION } from "@/lib/protocol";
+import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { listRuns, runJson } from "../read";
+import { listRuns } from "../read";
 import { receiptsOf } from "../commands";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
@@ -19,9 +19,6 @@ import { API_CSP, baseHeaders } from "../http-policy";
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 export const CATCH_UP_MAX = 1000;
 
-const Join = z.object({ v: z.number(), space_id: z.string(), after_seq: z.number().int().min(0) });
-const History = z.object({ space_id: z.string(), before_seq: z.number().int().min(1).nullable().optional(), limit: z.number().int().min(1).max(1000).optional() });
-const Leave = z.object({ space_id: z.string() });
 const RemoteCommit = z.object({ n: z.string(), w: z.string(), f: z.number().int(), t: z.number().int() });
 
 function safeJson(s: string): unknown {
@@ -140,7 +137,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
           const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), receipts, events: page });
+          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs, receipts, events: page } satisfies RoomSnapshot);
         } else if (missing.length) {
           socket.emit("events", missing);
           lastSent = missing[missing.length - 1].seq;
