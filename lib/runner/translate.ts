@@ -1,4 +1,5 @@
-import type { AgentEvent, UsageTotals } from "./adapter";
+import type { Usage } from "@/lib/protocol";
+import type { AgentEvent } from "./adapter";
 import { INLINE_MAX, type Outbox } from "./outbox";
 
 type StepState = "pending" | "active" | "done" | "skipped";
@@ -21,7 +22,7 @@ const doing = (verb: string, what: string) => `${verb} ${clip(oneLine(what), 120
  */
 export class Translator {
   sessionId: string | null = null;
-  usage: UsageTotals | null = null;
+  usage: Usage | null = null;
   turnCompleted = false;
   failure: string | null = null;
   lastMessage: string | null = null;

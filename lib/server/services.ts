@@ -9,8 +9,11 @@ import { IngestWriter, type Committed } from "./ingest/writer";
 import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./runners/keys";
-import { ObjectStore } from "./runners/objects";
+import { FileBlobs, ObjectStore } from "./runners/objects";
+import { PgBlobs } from "./runners/pg-blobs";
+import { log } from "./log";
 import { StorageHealth } from "./storage";
+import { AttemptLimiter } from "./attempts";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -23,6 +26,8 @@ export interface ChipsServices {
   sessions: SessionStore;
   writer: IngestWriter;
   limiter: RateLimiter;
+  /** Failed sign-in attempts per client address (429 past the limit). */
+  attempts: AttemptLimiter;
   presence: Presence;
   /** Whether the database answers, as this node last saw it (503s, readiness, "reconnecting to storage"). */
   storage: StorageHealth;
@@ -43,7 +48,8 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const committed: ChipsServices["committed"] = new Set();
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
-  const keys = loadServerKeys(config.dataDir);
+  const keys = loadServerKeys(config.dataDir, config.secret);
+  if (database.kind === "postgres" && !config.secret) log.warn("DATABASE_URL without CHIPS_SECRET: leases and object URLs are signed with this node's own keys; give every node the same CHIPS_SECRET");
   const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
@@ -63,11 +69,13 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     sessions: new SessionStore(database.db),
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
+    attempts: new AttemptLimiter(config.authAttemptsPerMinute),
     presence: new Presence(config.presenceGraceSeconds * 1000),
     storage,
     keys,
     runnersOnline: () => [],
-    objects: new ObjectStore(path.join(config.dataDir, "objects"), keys.objectUrlKey),
+    // Several nodes on one PostgreSQL all read artifacts from it; the embedded default keeps the disk.
+    objects: new ObjectStore(database.kind === "postgres" ? new PgBlobs(database.db) : new FileBlobs(path.join(config.dataDir, "objects")), keys.objectUrlKey),
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {

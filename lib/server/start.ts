@@ -10,6 +10,8 @@ import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";
 import { handleLoginLink } from "./login-route";
 import { attachRealtime } from "./realtime";
+import { API_CSP, baseHeaders, pageHeaders, requestId } from "./http-policy";
+import { log, safePath } from "./log";
 
 export interface RunningChips {
   url: string;
@@ -54,9 +56,22 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       if (web) return web(req, res);
       res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
     };
+    const headers = baseHeaders(config.publicUrl);
     const server = http.createServer((req, res) => {
       const url = req.url ?? "/";
-      if (API_PREFIXES.some((p) => url.startsWith(p))) return void api(req, res);
+      const id = requestId(req, res);
+      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      const started = performance.now();
+      res.once("finish", () => {
+        const line = { requestId: id, method: req.method, path: safePath(url), status: res.statusCode, ms: Math.round(performance.now() - started) };
+        if (res.statusCode >= 500) log.warn(line, "request failed");
+        else log.debug(line, "request");
+      });
+      if (API_PREFIXES.some((p) => url.startsWith(p))) {
+        res.setHeader("content-security-policy", API_CSP);
+        return void api(req, res);
+      }
+      pageHeaders(req, res, config.dev);
       pages(req, res).catch((e) => {
         const gone = services.storage.refuse(e, "page") === "unavailable";
         if (!res.headersSent) res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });

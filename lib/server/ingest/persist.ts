@@ -1,6 +1,7 @@
 import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
 import { readBatch, writeBatch } from "@/db/ingest-sql";
+import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
 import { BatchState } from "./batch-state";
 import type { Committed, IngestRequest } from "./writer";
 
@@ -24,8 +25,10 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
     spaceIds: uniq(all.map((e) => e.space_id).filter(present)),
     agentIds: uniq(all.map((e) => (e.actor?.kind === "agent" ? e.actor.id : null)).filter(present)),
     commandIds: uniq(all.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present)),
-    // A run that finishes settles its open commands (a cancel's follow-up may finish any run named).
-    finishing: uniq(all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked").map((e) => e.run_id).filter(present)),
+    // A run that finishes settles its open commands (a cancel — acked, or of a queued run — finishes its run).
+    finishing: uniq(
+      all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked" || (e.type === "run.command" && e.command === "cancel")).map((e) => e.run_id).filter(present),
+    ),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
   });
   if (read.head === null) return "gone";
@@ -35,11 +38,11 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
   for (const [k, v] of read.byId) s.byId.set(k, v);
   for (const [k, v] of read.byRunnerSeq) s.byRunnerSeq.set(k, v);
   for (const r of read.runs) {
-    if (r.workspaceId === workspaceId) s.runs.set(r.id, r);
+    if (r.workspaceId === workspaceId) s.runs.set(r.id, runOf(r));
     else s.foreignRuns.add(r.id);
   }
   for (const [k, v] of read.agents) s.agents.set(k, v);
-  for (const c of read.commands) s.commands.set(c.id, c);
+  for (const c of read.commands) s.commands.set(c.id, receiptOf(c));
   for (const [k, v] of read.ackBodies) s.ackBodies.set(k, v);
   for (const [k, v] of read.spaceHeads) s.spaceHeads.set(k, v);
   return s;
@@ -79,10 +82,12 @@ export function write(
     spaceHeads: new Map(uniq(stored.map((e) => e.space_id).filter(present)).map((id) => [id, s.spaceHeads.get(id)!])),
     runs: uniq(stored.map((e) => e.run_id).filter(present))
       .map((id) => s.runs.get(id))
-      .filter(present),
+      .filter(present)
+      .map(runRow),
     commands: uniq([...stored.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present), ...s.settled.keys()])
       .map((id) => s.commands.get(id))
-      .filter(present),
+      .filter(present)
+      .map(receiptRow),
     runEvents: runnerEvents.map((e) => ({
       runId: e.run_id!,
       sequence: e.sequence,

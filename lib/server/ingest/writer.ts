@@ -5,6 +5,7 @@ import type { Credential } from "../credentials";
 import { applyRequest } from "./apply";
 import { load, write } from "./persist";
 import { isStorageGone, unavailable } from "../storage";
+import { log } from "../log";
 
 /** One request: its events are stored all together or not at all ([HTTP1]). */
 export interface IngestRequest {
@@ -116,7 +117,7 @@ export class IngestWriter {
           return;
         }
         if (attempt === 1 && batch.length === 1) {
-          console.error("[ingest] transaction failed", e);
+          log.error({ err: e, workspaceId }, "ingest transaction failed");
           batch[0].resolve({ ok: false, problem: problem("internal", "the event could not be stored; retry with the same idempotency key") });
           return;
         }
@@ -132,13 +133,13 @@ export class IngestWriter {
     this.sinceAnalyze += out.committed.length;
     if (this.opts.analyzeEvery && this.sinceAnalyze >= this.opts.analyzeEvery) {
       this.sinceAnalyze = 0;
-      void this.database.run("analyze events").catch((e) => console.error("[ingest] analyze failed", e));
+      void this.database.run("analyze events").catch((e) => log.warn({ err: e }, "analyze events failed"));
     }
     if (out.committed.length && this.opts.onCommit) {
       try {
         this.opts.onCommit(workspaceId, out.committed);
       } catch (e) {
-        console.error("[ingest] onCommit failed", e);
+        log.error({ err: e, workspaceId }, "onCommit listener failed");
       }
     }
   }

@@ -23,7 +23,9 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   nsp.use(async (socket, next) => {
     try {
       const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+      if (svc.attempts.blocked(socket.handshake.address) !== null) return next(new Error("unauthorized"));
       const cred = typeof token === "string" ? await svc.credentials.resolve(token) : null;
+      if (!cred) svc.attempts.failed(socket.handshake.address);
       if (!cred || (cred.kind !== "harness" && cred.kind !== "runner")) return next(new Error("unauthorized"));
       socket.data.cred = cred;
       next();

@@ -3,9 +3,9 @@ import { Server, type Socket } from "socket.io";
 import { z } from "zod";
 import { inArray } from "drizzle-orm";
 import { workspaces } from "@/db/schema";
-import { canonicalId, isId, PROTOCOL_VERSION } from "@/lib/protocol";
+import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { listRuns, runJson } from "../read";
+import { listRuns } from "../read";
 import { receiptsOf } from "../commands";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
@@ -14,13 +14,11 @@ import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./fr
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { log } from "../log";
+import { API_CSP, baseHeaders } from "../http-policy";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 export const CATCH_UP_MAX = 1000;
 
-const Join = z.object({ v: z.number(), space_id: z.string(), after_seq: z.number().int().min(0) });
-const History = z.object({ space_id: z.string(), before_seq: z.number().int().min(1).nullable().optional(), limit: z.number().int().min(1).max(1000).optional() });
-const Leave = z.object({ space_id: z.string() });
 const RemoteCommit = z.object({ n: z.string(), w: z.string(), f: z.number().int(), t: z.number().int() });
 
 function safeJson(s: string): unknown {
@@ -50,6 +48,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     pingInterval: 10_000,
     pingTimeout: 8_000,
   });
+  // The handshake and every polling answer carry the same headers as the API's.
+  const headers = { ...baseHeaders(svc.config.publicUrl), "content-security-policy": API_CSP };
+  const stamp = (h: Record<string, string | string[] | number | undefined>) => void Object.assign(h, headers);
+  io.engine.on("initial_headers", stamp);
+  io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", frames),
@@ -134,7 +137,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
           const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), receipts, events: page });
+          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs, receipts, events: page } satisfies RoomSnapshot);
         } else if (missing.length) {
           socket.emit("events", missing);
           lastSent = missing[missing.length - 1].seq;
@@ -205,12 +208,17 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
  */
 async function authenticate(svc: ChipsServices, socket: Socket): Promise<Credential | null> {
   const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  const address = socket.handshake.address;
+  if (svc.attempts.blocked(address) !== null) return null;
   if (typeof token === "string") {
     const cred = await svc.credentials.resolve(token);
+    if (!cred) svc.attempts.failed(address);
     return cred?.kind === "person" ? cred : null;
   }
   const headers = socket.handshake.headers;
-  const cred = await svc.sessions.resolve(readCookie(headers.cookie, SESSION_COOKIE));
+  const cookie = readCookie(headers.cookie, SESSION_COOKIE);
+  const cred = await svc.sessions.resolve(cookie);
+  if (!cred && cookie) svc.attempts.failed(address);
   if (!cred) return null;
   const origin = headers.origin;
   if (origin && !sameOrigin(origin, headers.host, svc.config.publicUrl)) return null;
