@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { CommandName, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
-import { bigint, customType, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
@@ -237,4 +237,69 @@ export const objects = pgTable(
     createdAt: created(),
   },
   (t) => [index("objects_run_idx").on(t.runId)],
+);
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
+/**
+ * The review index of a run (docs/REVIEW.md): what the runs page filters and sorts on, taken
+ * from the run read model, and its search words (lib/review/search-text.ts) as a tsvector.
+ * Kept after commit by lib/server/review/indexer.ts, off the ingest path, up to
+ * `review_cursor`'s seq; a read first brings it up to the log's head.
+ */
+export const runIndex = pgTable(
+  "run_index",
+  {
+    runId: text("run_id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    spaceId: text("space_id").notNull(),
+    state: text("state").$type<RunState>().notNull(),
+    outcome: text("outcome").$type<Outcome>(),
+    goal: text("goal").notNull(),
+    goalFrom: text("goal_from").$type<GoalFrom>(),
+    harnessId: text("harness_id"),
+    agent: text("agent"),
+    /** The person who queued it through Chips (run.queued), when one did. */
+    personId: text("person_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "string" }),
+    durationMs: bigint("duration_ms", { mode: "number" }),
+    stepsDone: integer("steps_done").notNull(),
+    stepsPlanned: integer("steps_planned").notNull(),
+    tokens: bigint("tokens", { mode: "number" }),
+    costUsd: doublePrecision("cost_usd"),
+    files: integer("files"),
+    additions: integer("additions"),
+    deletions: integer("deletions"),
+    failedChecks: integer("failed_checks"),
+    verdict: text("verdict"),
+    annotations: integer("annotations").notNull().default(0),
+    lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
+    doc: tsvector("doc").notNull(),
+  },
+  (t) => [
+    index("run_index_recent_idx").on(t.workspaceId, t.createdAt.desc(), t.runId.desc()),
+    index("run_index_doc_idx").using("gin", t.doc),
+  ],
+);
+
+/** How far each workspace's log is in `run_index`. */
+export const reviewCursor = pgTable("review_cursor", {
+  workspaceId: text("workspace_id").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+});
+
+/** A person's saved views of the runs page: a name and its query string. */
+export const savedViews = pgTable(
+  "saved_views",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    personId: text("person_id").notNull(),
+    name: text("name").notNull(),
+    query: text("query").notNull(),
+    createdAt: created(),
+  },
+  (t) => [index("saved_views_person_idx").on(t.personId, t.createdAt)],
 );

@@ -7,3 +7,4 @@ export * from "./parse";
 export * from "./models";
 export * from "./http";
 export * from "./socket";
+export * from "./review";

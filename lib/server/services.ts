@@ -14,6 +14,7 @@ import { PgBlobs } from "./runners/pg-blobs";
 import { log } from "./log";
 import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
+import { ReviewIndexer } from "./review/indexer";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -37,6 +38,8 @@ export interface ChipsServices {
   runnersOnline: (workspaceId: string) => Array<{ runner_id: string; name: string; adapters: unknown[]; repositories: string[]; capacity: number }>;
   /** Artifacts of runner runs ([RN3]). */
   objects: ObjectStore;
+  /** The review index of runs (the runs page, search), kept after commit (docs/REVIEW.md). */
+  review: ReviewIndexer;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
   roomUrl(workspaceId: string, spaceId: string): string;
@@ -46,6 +49,8 @@ export interface ChipsServices {
 
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const committed: ChipsServices["committed"] = new Set();
+  const review = new ReviewIndexer(database);
+  committed.add((ws) => review.committed(ws));
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
   const keys = loadServerKeys(config.dataDir, config.secret);
@@ -76,6 +81,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     runnersOnline: () => [],
     // Several nodes on one PostgreSQL all read artifacts from it; the embedded default keeps the disk.
     objects: new ObjectStore(database.kind === "postgres" ? new PgBlobs(database.db) : new FileBlobs(path.join(config.dataDir, "objects")), keys.objectUrlKey),
+    review,
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {

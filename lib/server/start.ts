@@ -105,6 +105,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
         if (closed) return;
         closed = true;
         services.storage.close();
+        services.review.close();
         await realtime.close();
         server.closeAllConnections?.();
         await new Promise<void>((r) => server.close(() => r()));

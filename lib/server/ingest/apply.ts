@@ -40,7 +40,8 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
       continue;
     }
     const queue: { cred: Credential; event: IncomingEvent; hash: string }[] = [];
-    const first = accept(state, req.credential, v.event, req.hashes[i], ts, queue);
+    const at = req.storedAt?.[i] ?? ts;
+    const first = accept(state, req.credential, v.event, req.hashes[i], at, queue);
     accepted.push(first);
     answer.push(first.body);
     while (queue.length) {
@@ -50,7 +51,7 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
         state.rollbackRequest();
         return { ok: false, problem: problem("internal", `a derived event was refused: ${fv.kind === "refuse" ? fv.problem.detail : "replay"}`) };
       }
-      accepted.push(accept(state, f.cred, fv.event, f.hash, ts, queue));
+      accepted.push(accept(state, f.cred, fv.event, f.hash, at, queue));
     }
   }
   state.commitRequest();

@@ -14,6 +14,12 @@ export interface IngestRequest {
   hashes: string[];
   /** JSON pointer of each event in the request body ("" or "/events/3"). */
   pointers: string[];
+  /**
+   * The server time each event was first stored at, for an import of another workspace's
+   * log (lib/server/review/import.ts): its run keeps its times. Left out, events get the
+   * commit's time ([ENV4]); never taken from a client's own events.
+   */
+  storedAt?: string[];
 }
 
 export type IngestResult =

@@ -1,0 +1,126 @@
+import type { Database } from "@/db/client";
+import { eventsAfter, indexPosition, runsById, startIndex, writeIndex, type IndexRow } from "@/db/review-sql";
+import { runOf } from "@/db/run-rows";
+import type { Run, StoredEvent } from "@/lib/protocol";
+import { facetsOf } from "@/lib/review/facets";
+import { searchTextOf, words } from "@/lib/review/search-text";
+import { log } from "../log";
+
+/** Events read per round. */
+const ROUND = 2000;
+/** A commit is indexed this long after it, so a burst of commits is indexed in one round. */
+const DELAY_MS = 50;
+
+/**
+ * Keeps `run_index` (docs/REVIEW.md) in step with the log, after commit and off the ingest
+ * path: each round reads the workspace's events past its cursor, the runs they touched (the
+ * read models the writer keeps with the one projection), and writes those runs' facets and
+ * new search words in one statement guarded by the cursor. Commits schedule a round; a read
+ * of the index first `settle`s it, so a page is never older than the log it was asked after.
+ * Rounds of one workspace run one at a time here; another node indexing the same events
+ * first makes ours store nothing, and ours reads on from where that one left the cursor.
+ */
+export class ReviewIndexer {
+  private chains = new Map<string, Promise<void>>();
+  private timers = new Map<string, ReturnType<typeof setTimeout>>();
+  private closed = false;
+
+  constructor(private database: Database) {}
+
+  /** A commit happened in a workspace: index it soon. */
+  committed(workspaceId: string): void {
+    if (this.closed || this.timers.has(workspaceId)) return;
+    this.timers.set(
+      workspaceId,
+      setTimeout(() => {
+        this.timers.delete(workspaceId);
+        this.settle(workspaceId).catch((e) => log.warn({ err: e, workspaceId }, "review index round failed"));
+      }, DELAY_MS),
+    );
+  }
+
+  /** Index everything the workspace's log holds now. */
+  settle(workspaceId: string): Promise<void> {
+    const prev = this.chains.get(workspaceId) ?? Promise.resolve();
+    const next = prev.catch(() => {}).then(() => this.catchUp(workspaceId));
+    this.chains.set(workspaceId, next);
+    void next.finally(() => {
+      if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);
+    }).catch(() => {});
+    return next;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private async catchUp(workspaceId: string): Promise<void> {
+    const run = this.database.run;
+    let pos = await indexPosition(run, workspaceId);
+    if (pos.head === null) return;
+    if (pos.cursor === null) {
+      await startIndex(run, workspaceId);
+      pos = await indexPosition(run, workspaceId);
+    }
+    let cursor = pos.cursor ?? 0;
+    while (cursor < (pos.head ?? 0)) {
+      const events = await eventsAfter(run, workspaceId, cursor, ROUND);
+      if (!events.length) return;
+      const to = events[events.length - 1].seq;
+      const touched = new Map<string, { words: Set<string>; person: string | null }>();
+      for (const row of events) {
+        if (!row.runId) continue;
+        const e = JSON.parse(row.body) as StoredEvent;
+        let t = touched.get(row.runId);
+        if (!t) touched.set(row.runId, (t = { words: new Set(), person: null }));
+        const text = searchTextOf(e);
+        if (text) for (const w of words(text)) t.words.add(w);
+        if (e.type === "run.queued" && e.actor.kind === "person") t.person = e.actor.id;
+      }
+      const models = (await runsById(run, [...touched.keys()])).map(runOf);
+      const rows = models.map((m) => indexRow(m, touched.get(m.id)!));
+      if (!(await writeIndex(run, workspaceId, cursor, to, rows))) {
+        // Someone else indexed from here: go on from where they left it.
+        pos = await indexPosition(run, workspaceId);
+        cursor = pos.cursor ?? 0;
+        continue;
+      }
+      cursor = to;
+      if (cursor >= (pos.head ?? 0)) pos = await indexPosition(run, workspaceId);
+    }
+  }
+}
+
+function indexRow(run: Run, t: { words: Set<string>; person: string | null }): IndexRow {
+  const f = facetsOf(run);
+  return {
+    run_id: run.id,
+    workspace_id: run.workspace_id,
+    space_id: run.space_id,
+    state: run.state,
+    outcome: run.outcome,
+    goal: run.goal,
+    goal_from: run.goal_from,
+    harness_id: run.harness_id,
+    agent: f.agent,
+    person_id: t.person ?? (run.actor?.kind === "person" ? run.actor.id : null),
+    created_at: run.created_at,
+    started_at: run.started_at,
+    finished_at: run.finished_at,
+    duration_ms: f.duration_ms,
+    steps_done: f.steps_done,
+    steps_planned: f.steps_planned,
+    tokens: f.tokens,
+    cost_usd: f.cost_usd,
+    files: f.files,
+    additions: f.additions,
+    deletions: f.deletions,
+    failed_checks: f.failed_checks,
+    verdict: null,
+    annotations: 0,
+    last_seq: run.last_seq,
+    words: [...t.words],
+  };
+}
