@@ -53,6 +53,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
     await runDrainer(path.resolve(rest[0]));
     return;
   }
+  if (agent === "codex") return (await import("./connect-codex")).connectCodex(ctx);
   if (agent !== "claude") throw new UsageError(`connect takes claude or codex (got "${agent ?? ""}")`);
   if (rest.length) throw new UsageError(`connect claude takes options only (got "${rest[0]}")`);
   const o = ctx.opts as ConnectOptions;
@@ -114,6 +115,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
 /** `chips disconnect claude`: the settings back as they were; the token and queue go once nothing is left to send. */
 export async function disconnect(ctx: CommandContext): Promise<void> {
   const [agent, ...rest] = ctx.args;
+  if (agent === "codex") return (await import("./connect-codex")).connectCodex(ctx);
   if (agent !== "claude") throw new UsageError(`disconnect takes claude (got "${agent ?? ""}"); a Codex watcher stops with Ctrl-C`);
   if (rest.length) throw new UsageError(`disconnect claude takes options only (got "${rest[0]}")`);
   const settings = claudeSettingsFile(ctx.opts as ConnectOptions, ctx.env);
