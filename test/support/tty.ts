@@ -37,9 +37,13 @@ export class Tty {
     this.tmux("send-keys", "-t", this.target, ...keys);
   }
 
-  async waitFor(re: RegExp, what: string, ms = 60_000): Promise<string> {
+  waitFor(re: RegExp, what: string, ms = 60_000): Promise<string> {
+    return this.waitScreen((s) => re.test(s), what, ms);
+  }
+
+  async waitScreen(ok: (screen: string) => boolean, what: string, ms = 60_000): Promise<string> {
     let last = "";
-    await until(() => re.test((last = this.screen())), `${what} on screen`, ms).catch((e) => {
+    await until(() => ok((last = this.screen())), `${what} on screen`, ms).catch((e) => {
       throw new Error(`${(e as Error).message}\n--- screen ---\n${last}`);
     });
     return last;
