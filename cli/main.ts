@@ -77,6 +77,7 @@ const COMMANDS: Record<string, Command> = {
     options: ["token", "json", "workspace", "name", "repo", "work-dir", "capacity", "config", "codex-bin", "codex-config", "codex-env", "codex-model", "claude-bin", "claude-base-url", "claude-env", "claude-model", "bwrap", "secrets-file", "cleanup"],
   },
   connect: { run: async (ctx) => (await import("./commands/connect")).connect(ctx), options: ["token", "space", "settings", "user", "hold-seconds", "project"] },
+  bridge: { run: async (ctx) => (await import("./commands/bridge")).bridge(ctx), options: ["token", "space", "prompt"] },
   disconnect: { run: async (ctx) => (await import("./commands/connect")).disconnect(ctx), options: ["settings", "user"] },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },

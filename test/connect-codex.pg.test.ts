@@ -100,7 +100,7 @@ it("[UI1] [UI3] a turn typed into the real Codex CLI is mirrored into the room: 
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.id)).size).toBe(all.length);
   } finally {
-    tty.close();
+    await tty.close();
     watcher.kill("SIGTERM");
   }
 }, 240_000);

@@ -46,7 +46,7 @@ export async function connectClaude(url: string, ws: Workspace, extra: string[] 
           // gone already
         }
       }
-      fs.rmSync(base, { recursive: true, force: true });
+      fs.rmSync(base, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     },
   };
 }

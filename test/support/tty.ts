@@ -1,5 +1,4 @@
 import { execFileSync } from "node:child_process";
-import { until } from "./feed";
 
 let n = 0;
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -42,18 +41,33 @@ export class Tty {
   }
 
   async waitScreen(ok: (screen: string) => boolean, what: string, ms = 60_000): Promise<string> {
-    let last = "";
-    await until(() => ok((last = this.screen())), `${what} on screen`, ms).catch((e) => {
-      throw new Error(`${(e as Error).message}\n--- screen ---\n${last}`);
-    });
-    return last;
+    // Polled, not awaited from vitest: Playwright specs use this too.
+    const deadline = Date.now() + ms;
+    for (;;) {
+      const last = this.screen();
+      if (ok(last)) return last;
+      if (Date.now() > deadline) throw new Error(`still waiting for: ${what} on screen\n--- screen ---\n${last}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
-  close(): void {
+  /** Hang up (the program gets SIGHUP, as when a terminal closes) and wait until it has exited. */
+  async close(): Promise<void> {
+    let pid = 0;
     try {
+      pid = Number(this.tmux("display-message", "-p", "-t", this.target, "#{pane_pid}").trim());
       this.tmux("kill-server");
     } catch {
-      // already gone
+      return; // already gone
+    }
+    const deadline = Date.now() + 15_000;
+    while (pid && Date.now() < deadline) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+      await new Promise((r) => setTimeout(r, 50));
     }
   }
 }
