@@ -2,11 +2,18 @@ import path from "node:path";
 import { loadConfig } from "./lib/env";
 import { startChips } from "./lib/server/start";
 import { DATA_FILES } from "./lib/server/bootstrap";
+import { installProcessPolicy } from "./lib/server/process-policy";
+import type { StorageHealth } from "./lib/server/storage";
+import { log } from "./lib/server/log";
+
+let storage: StorageHealth | null = null;
+installProcessPolicy(() => storage);
 
 /** The custom Node server: the API, Next.js pages and (later) Socket.IO on one port. */
 async function main() {
   const config = loadConfig();
   const chips = await startChips(config);
+  storage = chips.services.storage;
   const { defaults } = chips.boot;
   const where = chips.services.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
   console.log(`Chips is serving on ${config.publicUrl} (${where}).`);
@@ -43,7 +50,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`Chips: ${signal}, shutting down.`);
-    await chips.close().catch((e) => console.error(e));
+    await chips.close().catch((e) => log.error({ err: e }, "shutdown failed"));
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

@@ -9,6 +9,20 @@ interface Holder {
   pid: number;
   boot_id: string;
   started_at: string;
+  /** The holder's start time in clock ticks since boot (/proc/PID/stat field 22): tells a reused PID apart. */
+  start_ticks?: string;
+}
+
+/** A process's state letter and start time from /proc; null when it has no entry (gone, or not Linux). */
+function procStat(pid: number): { state: string; startTicks: string } | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    // "pid (comm) state ppid …": comm may hold spaces or parentheses, so split after the last ")".
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { state: rest[0], startTicks: rest[19] };
+  } catch {
+    return null;
+  }
 }
 
 function bootId(): string {
@@ -19,7 +33,19 @@ function bootId(): string {
   }
 }
 
-function alive(pid: number): boolean {
+/**
+ * Whether the lock's holder still runs. A zombie (exited, not yet reaped by its parent)
+ * answers signal 0 like a live process but holds nothing; a PID reused by another process
+ * has another start time. Both are stale.
+ */
+function alive(holder: Holder): boolean {
+  if (fs.existsSync("/proc/self/stat")) {
+    const st = procStat(holder.pid);
+    if (!st || st.state === "Z" || st.state === "X") return false;
+    if (holder.start_ticks && st.startTicks !== holder.start_ticks) return false;
+    return true;
+  }
+  const pid = holder.pid;
   try {
     process.kill(pid, 0);
     return true;
@@ -35,7 +61,7 @@ function alive(pid: number): boolean {
  */
 export function acquireDirLock(dir: string): DirLock {
   const file = path.join(dir, "chips.lock");
-  const me: Holder = { pid: process.pid, boot_id: bootId(), started_at: new Date().toISOString() };
+  const me: Holder = { pid: process.pid, boot_id: bootId(), started_at: new Date().toISOString(), start_ticks: procStat(process.pid)?.startTicks };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = fs.openSync(file, "wx", 0o600);
@@ -63,7 +89,7 @@ export function acquireDirLock(dir: string): DirLock {
     } catch {
       holder = null; // Torn or empty: its writer died mid-write, so it is stale.
     }
-    if (holder && holder.pid !== process.pid && holder.boot_id === me.boot_id && alive(holder.pid)) {
+    if (holder && holder.pid !== process.pid && holder.boot_id === me.boot_id && alive(holder)) {
       throw new Error(
         `The data directory ${dir} is in use by another Chips server (PID ${holder.pid}, since ${holder.started_at}). ` +
           `Stop it, or start this one with another CHIPS_DATA_DIR or with DATABASE_URL.`,

@@ -8,15 +8,24 @@ const MIGRATIONS_DIR = path.join(import.meta.dirname, "migrations");
 /** Any constant: app nodes starting together take turns on this lock. */
 const MIGRATION_LOCK = 72_616_401;
 
+/** Migration files of this build that the database has not applied (readiness: none). */
+export async function pendingMigrations(db: PgDatabase<PgQueryResultHKT, Record<string, unknown>>): Promise<string[]> {
+  const done = new Set(resultRows<{ name: string }>(await db.execute(sql`select name from chips_migrations`)).map((r) => r.name));
+  return migrationFiles().filter((f) => !done.has(f));
+}
+
+const migrationFiles = () =>
+  fs
+    .readdirSync(MIGRATIONS_DIR)
+    .filter((f) => f.endsWith(".sql"))
+    .sort();
+
 /**
  * Apply `db/migrations/*.sql` (written by drizzle-kit) that have not run yet, in one
  * transaction under an advisory lock, so several nodes can start at once on one Postgres.
  */
 export async function migrate(db: PgDatabase<PgQueryResultHKT, Record<string, unknown>>): Promise<string[]> {
-  const files = fs
-    .readdirSync(MIGRATIONS_DIR)
-    .filter((f) => f.endsWith(".sql"))
-    .sort();
+  const files = migrationFiles();
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { RunModelJson, RunnerJson } from "./run-json";
+import type { CommandName, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
 import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -90,13 +90,14 @@ export const events = pgTable(
   (t) => [
     primaryKey({ columns: [t.workspaceId, t.seq] }),
     uniqueIndex("events_id_key").on(t.id),
-    uniqueIndex("events_idempotency_key").on(t.workspaceId, t.idempotencyKey).where(sql`${t.idempotencyKey} is not null`),
+    // Keys are unique per workspace, on one expression only a query for it can use (db/migrations/0012_dedupe_key_index.sql).
+    uniqueIndex("events_workspace_key").on(sql`(${t.workspaceId} || ' ' || ${t.idempotencyKey})`).where(sql`${t.idempotencyKey} is not null`),
     index("events_space_seq_idx").on(t.workspaceId, t.spaceId, t.seq),
     index("events_run_seq_idx").on(t.runId, t.seq),
   ],
 );
 
-/** Read model of a run, written in the same transaction as its events. */
+/** Read model of a run (lib/protocol/models.ts `Run`; db/run-rows.ts maps it), written in the same transaction as its events. */
 export const runs = pgTable(
   "runs",
   {
@@ -104,16 +105,16 @@ export const runs = pgTable(
     workspaceId: text("workspace_id").notNull(),
     spaceId: text("space_id").notNull(),
     harnessId: text("harness_id"),
-    actor: jsonb("actor").$type<RunModelJson["actor"]>(),
-    state: text("state").notNull(),
-    pending: text("pending"),
+    actor: jsonb("actor").$type<StoredActor>(),
+    state: text("state").$type<RunState>().notNull(),
+    pending: text("pending").$type<Pending>(),
     goal: text("goal").notNull(),
-    goalFrom: text("goal_from"),
+    goalFrom: text("goal_from").$type<GoalFrom>(),
     sessionRef: text("session_ref"),
-    plan: jsonb("plan").$type<RunModelJson["plan"]>().notNull(),
-    status: jsonb("status").$type<RunModelJson["status"]>(),
-    usage: jsonb("usage").$type<RunModelJson["usage"]>(),
-    outcome: text("outcome"),
+    plan: jsonb("plan").$type<Step[]>().notNull(),
+    status: jsonb("status").$type<LatestStatus>(),
+    usage: jsonb("usage").$type<Usage>(),
+    outcome: text("outcome").$type<Outcome>(),
     summary: text("summary"),
     startedSeq: bigint("started_seq", { mode: "number" }),
     lastSeq: bigint("last_seq", { mode: "number" }).notNull(),
@@ -122,11 +123,11 @@ export const runs = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "string" }).notNull(),
     finishedAt: timestamp("finished_at", { withTimezone: true, mode: "string" }),
     /** What a person asked for when starting a runner run (run.queued). */
-    request: jsonb("request").$type<RunnerJson["request"]>(),
+    request: jsonb("request").$type<RunRequest>(),
     /** The runner a queued run was handed to (run.assigned). */
-    runner: jsonb("runner").$type<RunnerJson["runner"]>(),
-    checkpoint: jsonb("checkpoint").$type<RunnerJson["checkpoint"]>(),
-    changeSet: jsonb("change_set").$type<RunnerJson["changeSet"]>(),
+    runner: jsonb("runner").$type<RunnerRef>(),
+    checkpoint: jsonb("checkpoint").$type<Record<string, unknown>>(),
+    changeSet: jsonb("change_set").$type<Record<string, unknown>>(),
     runnerError: text("runner_error"),
     lastLog: text("last_log"),
   },
@@ -194,7 +195,7 @@ export const sessions = pgTable(
   (t) => [index("sessions_person_idx").on(t.personId)],
 );
 
-/** Read model of run commands and their receipts ([RUN1], [UI5]), kept with their events. */
+/** Read model of run commands and their receipts ([RUN1], [UI5]; lib/protocol/models.ts `Receipt`), kept with their events. */
 export const commands = pgTable(
   "commands",
   {
@@ -203,11 +204,11 @@ export const commands = pgTable(
     runId: text("run_id").notNull(),
     /** The harness (or runner) the command goes to. */
     harnessId: text("harness_id"),
-    command: text("command").notNull(),
+    command: text("command").$type<CommandName>().notNull(),
     text: text("text"),
     personId: text("person_id").notNull(),
     /** accepted → delivered → applied | rejected */
-    receipt: text("receipt").notNull(),
+    receipt: text("receipt").$type<ReceiptState>().notNull(),
     reason: text("reason"),
     seq: bigint("seq", { mode: "number" }).notNull(),
     ackSeq: bigint("ack_seq", { mode: "number" }),

@@ -30,6 +30,8 @@ export interface ChipsConfig {
   objectUrlTtlSeconds: number;
   /** Largest object a runner may upload, bytes. */
   maxObjectBytes: number;
+  /** Failed sign-in attempts (bad token, cookie, login link, invite) per client address a minute; 0 = no limit. */
+  authAttemptsPerMinute: number;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -55,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     leaseTtlSeconds: num(env.CHIPS_LEASE_TTL, 60),
     objectUrlTtlSeconds: num(env.CHIPS_OBJECT_URL_TTL, 300),
     maxObjectBytes: num(env.CHIPS_MAX_OBJECT_BYTES, 64 * 1024 * 1024),
+    authAttemptsPerMinute: num(env.CHIPS_AUTH_ATTEMPTS, 30),
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

@@ -139,7 +139,7 @@ function installHandlers() {
 /**
  * Start a throwaway cluster (trust auth, superuser `postgres`).
  * @param {{ port?: number, quiet?: boolean }} [opts]
- * @returns {Promise<{ url: string, dir: string, port: number, stop: () => Promise<void> }>}
+ * @returns {Promise<{ url: string, dir: string, port: number, halt: () => Promise<void>, resume: () => Promise<void>, stop: () => Promise<void> }>}
  */
 export async function startCluster({ port, quiet = false } = {}) {
   const t0 = Date.now();
@@ -210,10 +210,23 @@ export async function startCluster({ port, quiet = false } = {}) {
     );
   }
 
+  const pgCtl = async (args) => {
+    const [cmd, argv] = asPgUser(path.join(bin, 'pg_ctl'), ['-D', dataDir, ...args]);
+    const r = await run(cmd, argv, { cwd: dir });
+    if (r.code !== 0) throw new Error(`pg_ctl ${args.join(' ')} failed (exit ${r.code}):\n${r.out}\n${readTail(logFile)}`);
+  };
   return {
     url,
     dir,
     port: c.port,
+    /** Stop the server but keep its data (an outage): `resume()` starts it again on the same port. */
+    async halt() {
+      await pgCtl(['-m', 'fast', '-w', 'stop']);
+    },
+    async resume() {
+      const opts = `-c listen_addresses=127.0.0.1 -p ${c.port} -k '${dir}' -c fsync=on -c max_connections=300`;
+      await pgCtl(['-l', logFile, '-o', opts, '-w', 'start']);
+    },
     async stop() {
       if (c.stopped) return;
       c.stopped = true;

@@ -25,6 +25,19 @@ function sdk(ws: Workspace, url = server.url, token = ws.token) {
 const getRun = async (runId: string, ws: Workspace) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
 
 describe("SDK: runs", () => {
+  it("[RUN1][UI1] run(id) answers the run read model the room draws (lib/protocol's Run)", async () => {
+    const ws = await newWorkspace(server);
+    const client = sdk(ws);
+    const run = await client.startRun({ spaceId: ws.space_id, goal: "Read the model", plan: [{ step_id: "a", title: "A" }] });
+    await run.step("a", "active");
+    await run.status({ phase: "reading", verbPhrase: "Reading…", progress: 0.5, usage: { input_tokens: 3, output_tokens: 1 } });
+    const model = await client.run(run.runId);
+    expect(model).toEqual(await getRun(run.runId, ws));
+    expect(model).toMatchObject({ state: "running", plan: [{ step_id: "a", state: "active" }], status: { verb_phrase: "Reading…", progress: 0.5 }, usage: { input_tokens: 3 } });
+    expect(model.plan[0].started_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await expect(client.run("run_01K4ZQPX000000000000000099")).rejects.toMatchObject({ code: "run_not_found" });
+  });
+
   it("[RUN1] startRun → status, step, message, finish: the run as the room draws it", async () => {
     const ws = await newWorkspace(server);
     const client = sdk(ws);

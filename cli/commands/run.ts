@@ -5,18 +5,12 @@ import { resolveDataDir, resolveUrl, type GlobalOptions } from "../config";
 import { CliError, EXIT, UsageError } from "../errors";
 import { call, type Client } from "../http";
 import type { CommandContext, Options } from "./context";
+import { CommandName, type RunCommandsAnswer } from "../../lib/protocol";
 
 /** The options `chips run` takes beside the common ones. */
 export type RunCliOptions = Options & { timeout?: string };
 
-const COMMANDS = ["steer", "pause", "resume", "cancel"] as const;
-type CommandName = (typeof COMMANDS)[number];
 const POLL_MS = 200;
-
-/** What `GET /api/v1/runs/:run/commands` answers (the fields used here). */
-interface Receipts {
-  commands: { command_id: string; receipt: "accepted" | "delivered" | "applied" | "rejected"; reason: string | null; delivered_at: string | null }[];
-}
 
 /**
  * A person's token: --token, then CHIPS_TOKEN, then <data dir>/person-token (the default
@@ -64,7 +58,7 @@ export async function runCommand(ctx: CommandContext): Promise<void> {
   if (args[0] === "start") return (await import("./run-start")).runStart({ ...ctx, args: args.slice(1) });
   const [command, runId, ...rest] = args;
   if (!command) throw new UsageError("run needs a command: start, pause, resume, cancel or steer");
-  if (!COMMANDS.includes(command as CommandName)) throw new UsageError(`unknown run command "${command}" (start, pause, resume, cancel or steer)`);
+  if (!CommandName.safeParse(command).success) throw new UsageError(`unknown run command "${command}" (start, pause, resume, cancel or steer)`);
   if (!runId) throw new UsageError(`run ${command} needs a RUN id`);
   const text = command === "steer" ? rest.shift() : undefined;
   if (command === "steer" && !text) throw new UsageError('run steer needs the guidance: chips run steer RUN "text"');
@@ -80,9 +74,9 @@ export async function runCommand(ctx: CommandContext): Promise<void> {
   let shown = "accepted";
   io.out("accepted\n");
   for (;;) {
-    let page: Receipts | null = null;
+    let page: RunCommandsAnswer | null = null;
     try {
-      page = await call<Receipts>(client, "GET", runPath);
+      page = await call<RunCommandsAnswer>(client, "GET", runPath);
     } catch (err) {
       // The server may blink while we wait; anything but "unreachable" is final.
       if (!(err instanceof CliError) || err.exitCode !== EXIT.usage) throw err;

@@ -1,4 +1,4 @@
-import type { ActorView, RunView } from "@/lib/client/room-state";
+import type { Actor, Run } from "@/lib/protocol";
 
 /** Display names of a workspace's people and harnesses. */
 export interface Directory {
@@ -13,14 +13,14 @@ export function harnessName(dir: Directory, id: string | null | undefined): stri
 }
 
 /** Who works a run: its runner once one took it, its harness, or for a queued run "a runner". */
-export function runHarnessName(dir: Directory, run: Pick<RunView, "harness_id" | "runner" | "request"> | undefined): string {
+export function runHarnessName(dir: Directory, run: Pick<Run, "harness_id" | "runner" | "request"> | undefined): string {
   if (run?.runner) return run.runner.name;
   if (!run?.harness_id && run?.request) return "a runner";
   return harnessName(dir, run?.harness_id);
 }
 
 /** "Dana", "codex", or for an agent "agt_…1234 via codex" ([UI2]). */
-export function actorName(dir: Directory, a: ActorView | null | undefined): string {
+export function actorName(dir: Directory, a: Actor | null | undefined): string {
   if (!a) return "someone";
   switch (a.kind) {
     case "person":

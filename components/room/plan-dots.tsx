@@ -1,6 +1,6 @@
-import type { StepView } from "@/lib/client/room-state";
+import type { Step } from "@/lib/protocol";
 
-const LABEL: Record<StepView["state"], string> = {
+const LABEL: Record<Step["state"], string> = {
   pending: "pending",
   active: "in progress",
   done: "done",
@@ -8,7 +8,7 @@ const LABEL: Record<StepView["state"], string> = {
   skipped: "skipped",
 };
 
-const DOT: Record<StepView["state"], string> = {
+const DOT: Record<Step["state"], string> = {
   pending: "border-2 border-zinc-400 bg-transparent dark:border-zinc-500",
   active: "border-2 border-blue-600 bg-blue-100 dot-pulse dark:border-blue-400 dark:bg-blue-950",
   done: "border-2 border-blue-600 bg-blue-600 dark:border-blue-400 dark:bg-blue-400",
@@ -20,7 +20,7 @@ const DOT: Record<StepView["state"], string> = {
  * One dot per plan step, in order, joined like a stepper ([UI1]): hollow pending, pulsing
  * ring active, filled done, red failed, struck skipped. Titles on hover and focus.
  */
-export function PlanDots({ plan }: { plan: StepView[] }) {
+export function PlanDots({ plan }: { plan: Step[] }) {
   if (!plan.length) return null;
   const active = plan.find((s) => s.state === "active");
   const done = plan.filter((s) => s.state === "done").length;

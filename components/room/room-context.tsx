@@ -1,13 +1,13 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { ReceiptView, RunView } from "@/lib/client/room-state";
+import type { Receipt, Run } from "@/lib/protocol";
 import type { SendCommand } from "./run-controls";
 
 /** What a run panel needs from the room beyond its run: receipts, presence and the actions. */
 export interface RoomActions {
-  receipts: Record<string, ReceiptView[]>;
-  presenceOf(run: RunView): "online" | "unresponsive" | undefined;
+  receipts: Record<string, Receipt[]>;
+  presenceOf(run: Run): "online" | "unresponsive" | undefined;
   send: SendCommand;
   forceFinish(runId: string): Promise<string | null>;
 }

@@ -1,16 +1,17 @@
 import type { ReactNode } from "react";
 import type { FeedStatus } from "@/lib/client/room-feed";
-import type { RunView } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
 
 const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
   live: { text: "Live", dot: "bg-green-600" },
   connecting: { text: "Connecting", dot: "bg-zinc-400" },
   reconnecting: { text: "Reconnecting", dot: "bg-amber-500" },
+  storage: { text: "Reconnecting to storage", dot: "bg-amber-500" },
   error: { text: "Disconnected", dot: "bg-red-600" },
 };
 
 /** Room name, workspace, a calm live dot, the runs going, and goals no person's words carry ([UI3]). */
-export function RoomHeader({ roomName, workspaceName, status, active, actions }: { roomName: string; workspaceName: string; status: FeedStatus; active: RunView[]; actions?: ReactNode }) {
+export function RoomHeader({ roomName, workspaceName, status, active, actions }: { roomName: string; workspaceName: string; status: FeedStatus; active: Run[]; actions?: ReactNode }) {
   const live = LIVE[status];
   const saying = active.filter((r) => r.goal_from === null);
   return (

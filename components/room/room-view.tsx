@@ -3,7 +3,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
-import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView, type ReceiptView, type RunView } from "@/lib/client/room-state";
+import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
+import type { Receipt, Run } from "@/lib/protocol";
 import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/client/use-now";
 import { Composer } from "./composer";
@@ -20,9 +21,9 @@ export interface RoomViewProps {
   spaceId: string;
   roomName: string;
   dir: Directory;
-  initialRuns: RunView[];
+  initialRuns: Run[];
   initialEvents: FeedEvent[];
-  initialReceipts: ReceiptView[];
+  initialReceipts: Receipt[];
   initialPresence: Record<string, PresenceView>;
   statusTtlSeconds: number;
   presenceGraceSeconds: number;
@@ -51,7 +52,7 @@ export function RoomView(p: RoomViewProps) {
       spaceId: p.spaceId,
       afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
-      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs as unknown as RunView[], s.events, (s.receipts ?? []) as unknown as ReceiptView[])),
+      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts)),
       onStatus: setStatus,
       onPresence: (x) => setPresence((prev) => ({ ...prev, [x.harness_id]: { online: x.online, since: x.since } })),
     });
@@ -88,7 +89,7 @@ export function RoomView(p: RoomViewProps) {
   const graceMs = p.presenceGraceSeconds * 1000;
   // Past the grace without its harness, a run is unresponsive: no typing indicator, Force-finish offered.
   const unresponsive = useCallback(
-    (r: RunView) => {
+    (r: Run) => {
       if (!r.harness_id || r.state === "finished") return false;
       const s = presence[r.harness_id];
       return !!s && !s.online && now - s.since >= graceMs;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { ReceiptView, RunView } from "@/lib/client/room-state";
+import type { Receipt, Run } from "@/lib/protocol";
 import type { Directory } from "./names";
 
 export type SendCommand = (runId: string, command: "steer" | "pause" | "resume" | "cancel", text?: string) => Promise<string | null>;
@@ -16,7 +16,7 @@ const danger = `${btn} border-red-300 bg-white text-red-700 hover:bg-red-50 dark
  * command is pending. Pause/Resume is one toggle; Steer opens a text box; Cancel asks once;
  * Force-finish only for an unresponsive harness.
  */
-export function RunControls({ run, unresponsive, send, forceFinish }: { run: RunView; unresponsive: boolean; send: SendCommand; forceFinish: (runId: string) => Promise<string | null> }) {
+export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run; unresponsive: boolean; send: SendCommand; forceFinish: (runId: string) => Promise<string | null> }) {
   const [steering, setSteering] = useState(false);
   const [guidance, setGuidance] = useState("");
   const [confirming, setConfirming] = useState(false);
@@ -124,7 +124,7 @@ const VERB = { pause: "paused the run", resume: "resumed the run", cancel: "canc
 const STEPS = ["accepted", "delivered"] as const;
 
 /** Each command as a line that advances live: who sent it · accepted → delivered → applied / rejected (why). */
-export function Receipts({ receipts, dir }: { receipts: ReceiptView[]; dir: Directory }) {
+export function Receipts({ receipts, dir }: { receipts: Receipt[]; dir: Directory }) {
   if (!receipts.length) return null;
   return (
     <ul aria-label="Commands" className="mt-3 space-y-1 border-t border-zinc-100 pt-2 text-xs dark:border-zinc-800">

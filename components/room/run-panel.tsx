@@ -1,16 +1,18 @@
 "use client";
 
-import type { RunView } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
 import { useRoomActions } from "./room-context";
 import { Receipts, RunControls } from "./run-controls";
 import { runHarnessName, type Directory } from "./names";
 import { PlanDots } from "./plan-dots";
 import { ChangeSet } from "./change-set";
 import { RunnerLines } from "./run-request";
+import { ChangeSetPayload } from "@/lib/runner";
+import { useMemo } from "react";
 
 const PENDING_LABEL: Record<string, string> = { pausing: "pausing…", resuming: "resuming…", cancelling: "cancelling…" };
 
-function stateLabel(run: RunView): { text: string; tone: string } {
+function stateLabel(run: Run): { text: string; tone: string } {
   if (run.pending && PENDING_LABEL[run.pending]) return { text: PENDING_LABEL[run.pending], tone: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200" };
   switch (run.state) {
     case "queued":
@@ -32,11 +34,13 @@ function stateLabel(run: RunView): { text: string; tone: string } {
  * The run panel ([UI1], [UI3], [UI6]): state with its pending flag, harness, session_ref,
  * the plan's dots, and the goal as a heading only when no person's words carry it.
  */
-export function RunPanel({ run, dir }: { run: RunView; dir: Directory }) {
+export function RunPanel({ run, dir }: { run: Run; dir: Directory }) {
   const actions = useRoomActions();
   const presence = run.state === "finished" ? undefined : actions?.presenceOf(run);
   const label = stateLabel(run);
   const tokens = run.usage ? run.usage.input_tokens + run.usage.output_tokens : null;
+  // The runner's payload is its word: drawn only when it has the change-set's shape.
+  const changeSet = useMemo(() => (run.change_set ? ChangeSetPayload.safeParse(run.change_set).data : undefined), [run.change_set]);
   return (
     <section
       aria-label={`Run by ${runHarnessName(dir, run)}`}
@@ -70,7 +74,7 @@ export function RunPanel({ run, dir }: { run: RunView; dir: Directory }) {
       )}
       <RunnerLines run={run} />
       <PlanDots plan={run.plan} />
-      {run.change_set && <ChangeSet runId={run.id} cs={run.change_set} />}
+      {changeSet && <ChangeSet runId={run.id} cs={changeSet} />}
       {actions && <RunControls run={run} unresponsive={presence === "unresponsive"} send={actions.send} forceFinish={actions.forceFinish} />}
       {actions && <Receipts receipts={actions.receipts[run.id] ?? []} dir={dir} />}
       {(run.summary || tokens !== null) && (

@@ -1,12 +1,14 @@
-import type { RunView } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
+import { CheckpointPayload } from "@/lib/runner";
 
 /**
  * A runner run's own lines in its panel (§5): who is taking it ("Waiting for a runner" →
  * "Starting on <runner>"), what was asked (repository@base, agent, profile), its last
  * checkpoint and log line while it works, and the runner's failure when there is one.
  */
-export function RunnerLines({ run }: { run: RunView }) {
+export function RunnerLines({ run }: { run: Run }) {
   const req = run.request;
+  const checkpoint = run.checkpoint ? CheckpointPayload.safeParse(run.checkpoint).data : undefined;
   const live = run.state !== "finished";
   return (
     <>
@@ -52,13 +54,13 @@ export function RunnerLines({ run }: { run: RunView }) {
           )}
         </p>
       )}
-      {live && run.checkpoint && (
+      {live && checkpoint && (
         <p data-testid="run-checkpoint" className="mt-1 truncate text-xs text-zinc-600 dark:text-zinc-400">
           checkpoint{" "}
-          <code title={run.checkpoint.sha} className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">
-            {run.checkpoint.sha.slice(0, 7)}
+          <code title={checkpoint.sha} className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">
+            {checkpoint.sha.slice(0, 7)}
           </code>{" "}
-          {run.checkpoint.reason}
+          {checkpoint.reason}
         </p>
       )}
       {live && run.last_log && (

@@ -1,4 +1,4 @@
-import type { RunView } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
 import { runHarnessName, type Directory } from "./names";
 
 const MINI: Record<string, string> = {
@@ -10,7 +10,7 @@ const MINI: Record<string, string> = {
 };
 
 /** One compact row per running or paused run; a click scrolls to its card. */
-export function RunsRail({ runs, dir, onPick }: { runs: RunView[]; dir: Directory; onPick: (runId: string) => void }) {
+export function RunsRail({ runs, dir, onPick }: { runs: Run[]; dir: Directory; onPick: (runId: string) => void }) {
   return (
     <aside aria-label="Active runs" className="w-full overflow-y-auto p-3 text-sm">
       <h2 className="mb-2 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Active runs</h2>

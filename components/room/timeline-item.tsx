@@ -1,5 +1,6 @@
 import { memo } from "react";
-import type { RunView, TimelineItem } from "@/lib/client/room-state";
+import type { TimelineItem } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { actorName, harnessName, initials, type Directory } from "./names";
 import { RunPanel } from "./run-panel";
@@ -41,7 +42,7 @@ function Message({ item, author, badge, avatar }: { item: Extract<TimelineItem, 
  * One entry of the timeline: a message, a run card (with its goal message first for
  * goal_from: harness), or a notice. Memoized: a scroll re-renders only the rows that entered.
  */
-export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { item: TimelineItem; run?: RunView; dir: Directory }) {
+export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { item: TimelineItem; run?: Run; dir: Directory }) {
   switch (item.kind) {
     case "message": {
       const a = item.actor;

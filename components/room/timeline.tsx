@@ -2,13 +2,14 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { RunView, TimelineItem } from "@/lib/client/room-state";
+import type { TimelineItem } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
 import type { Directory } from "./names";
 import { TimelineEntry } from "./timeline-item";
 
 interface Props {
   items: TimelineItem[];
-  runs: Record<string, RunView>;
+  runs: Record<string, Run>;
   dir: Directory;
   hasOlder: boolean;
   loadOlder: () => Promise<number>;

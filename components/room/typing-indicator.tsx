@@ -1,11 +1,11 @@
-import type { RunView } from "@/lib/client/room-state";
+import type { Run } from "@/lib/protocol";
 import { actorName, type Directory } from "./names";
 
 /**
  * Which runs are "typing" ([UI2]): running (a pause or finish hides it), with a status
  * younger than the TTL, and a harness that has not gone unresponsive. Never a ghost.
  */
-export function typingRuns(runs: RunView[], now: number, ttlMs: number, unresponsive: (run: RunView) => boolean): RunView[] {
+export function typingRuns(runs: Run[], now: number, ttlMs: number, unresponsive: (run: Run) => boolean): Run[] {
   return runs
     .filter((r) => r.state === "running" && r.status && now - Date.parse(r.status.ts) < ttlMs && !unresponsive(r))
     .sort((a, b) => Date.parse(a.status!.ts) - Date.parse(b.status!.ts));
@@ -19,7 +19,7 @@ export function formatLeft(seconds: number): string {
 }
 
 /** "… is typing", one line per busy run: the verb_phrase verbatim, a bar, a countdown. */
-export function TypingIndicators({ runs, now, dir }: { runs: RunView[]; now: number; dir: Directory }) {
+export function TypingIndicators({ runs, now, dir }: { runs: Run[]; now: number; dir: Directory }) {
   if (!runs.length) return null;
   return (
     <div aria-live="polite" className="space-y-1 border-t border-zinc-200 px-4 py-2 dark:border-zinc-800">

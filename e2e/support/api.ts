@@ -1,4 +1,4 @@
-import type { WorkspaceCreated } from "../../lib/protocol/admin";
+import type { WorkspaceCreated } from "../../lib/protocol/http";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext } from "@playwright/test";

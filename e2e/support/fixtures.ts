@@ -11,6 +11,25 @@ export interface ChipsFixtures {
   harness: Harness;
   /** Log a page (or a new page of a context) in with a fresh one-time link to a workspace's room. */
   loginAs: (target: Page | BrowserContext, ws?: Workspace) => Promise<RoomPage>;
+  /** Every CSP violation any page of this test reported (the test fails on any). */
+  cspViolations: string[];
+}
+
+/**
+ * Report every Content-Security-Policy violation of a context's pages: the DOM's
+ * `securitypolicyviolation` events and Chromium's console lines about refused content.
+ */
+async function guardCsp(context: BrowserContext, violations: string[]) {
+  await context.exposeBinding("__chipsCspViolation", (_source, v: string) => void violations.push(v));
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => {
+      const report = (window as unknown as { __chipsCspViolation: (v: string) => void }).__chipsCspViolation;
+      void report(`${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`);
+    });
+  });
+  context.on("console", (m) => {
+    if (/Content Security Policy|Refused to (execute|load|apply|connect|frame|evaluate)/i.test(m.text())) violations.push(m.text());
+  });
 }
 
 const isPage = (t: Page | BrowserContext): t is Page => "goto" in t;
@@ -26,10 +45,28 @@ export const test = base.extend<ChipsFixtures, WorkerFixtures>({
       const api = await playwright.request.newContext({ baseURL: baseURL() });
       const health = await (await api.get("/api/v1/health")).json();
       await api.dispose();
-      expect(health, "the e2e server's database").toEqual({ ok: true, db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite" });
+      expect(health, "the e2e server's database").toMatchObject({ ok: true, ready: true, db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite" });
       await use(health.db);
     },
     { scope: "worker", auto: true },
+  ],
+  // The CSP holds for the whole suite: every test's contexts (the default one and any it
+  // opens) are watched, and a test whose pages reported a violation fails.
+  cspViolations: [
+    async ({ browser, context }, use) => {
+      const violations: string[] = [];
+      await guardCsp(context, violations);
+      const newContext = browser.newContext.bind(browser);
+      browser.newContext = async (...args) => {
+        const c = await newContext(...args);
+        await guardCsp(c, violations);
+        return c;
+      };
+      await use(violations);
+      browser.newContext = newContext;
+      expect(violations, "Content-Security-Policy violations reported by the browser").toEqual([]);
+    },
+    { auto: true },
   ],
   admin: async ({ request }, use) => {
     await use(new Admin(request, readAdminToken()));

@@ -1,25 +1,15 @@
 import { io, type Socket } from "socket.io-client";
-import { PROTOCOL_VERSION } from "../protocol/events";
+import { PROTOCOL_VERSION, type Frame, type HistoryAck, type JoinAck, type PresenceChange, type RoomSnapshot } from "@/lib/protocol";
 
 /** An event as a room receives it: a stored event plus its space's previous seq ([RT4]). */
-export interface FeedEvent {
-  seq: number;
-  prev_seq: number;
-  type: string;
-  id: string;
-  space_id: string;
-  [field: string]: unknown;
-}
+export type FeedEvent = Frame;
+export type { RoomSnapshot };
 
-export type FeedStatus = "connecting" | "live" | "reconnecting" | "error";
+/** `storage`: connected, but the server cannot reach its database; the feed rejoins by itself when it can. */
+export type FeedStatus = "connecting" | "live" | "reconnecting" | "storage" | "error";
 
-export interface RoomSnapshot {
-  space_id: string;
-  head_seq: number;
-  runs: Record<string, unknown>[];
-  receipts?: Record<string, unknown>[];
-  events: FeedEvent[];
-}
+/** How long a feed waits before asking again while the server's storage is away. */
+const STORAGE_RETRY_MS = 1000;
 
 export interface RoomFeedOptions {
   spaceId: string;
@@ -37,7 +27,7 @@ export interface RoomFeedOptions {
   onSnapshot?: (snapshot: RoomSnapshot) => void;
   onStatus?: (status: FeedStatus, detail?: string) => void;
   /** A harness of the workspace came or went ([RUN1] presence). */
-  onPresence?: (p: { harness_id: string; online: boolean; since: number }) => void;
+  onPresence?: (p: PresenceChange) => void;
 }
 
 /**
@@ -51,6 +41,7 @@ export class RoomFeed {
   private joining = false;
   private rejoinWanted = false;
   private stopped = false;
+  private retry: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private opts: RoomFeedOptions) {
     this.last = opts.afterSeq ?? 0;
@@ -66,10 +57,17 @@ export class RoomFeed {
     this.socket = opts.url ? io(opts.url, common) : io(common);
     this.socket.on("connect", () => void this.join());
     this.socket.on("disconnect", () => this.status("reconnecting"));
-    this.socket.on("connect_error", (e) => this.status(e.message === "unauthorized" ? "error" : "reconnecting", e.message));
+    this.socket.on("connect_error", (e) => {
+      if (e.message === "unauthorized") return this.status("error", e.message);
+      this.status(e.message === "unavailable" ? "storage" : "reconnecting", e.message);
+      // Refused by the server's handshake (its storage is away): Socket.IO will not retry that by itself.
+      if (!this.socket.active) this.later(() => this.socket.connect());
+    });
+    // The server lost (or found again) its database: say so, and catch up once it is back.
+    this.socket.on("storage", (s: { available: boolean }) => (s.available ? void this.join() : this.status("storage")));
     this.socket.on("events", (events: FeedEvent[]) => this.receive(events));
     this.socket.on("snapshot", (s: RoomSnapshot) => this.reset(s));
-    this.socket.on("presence", (p: { harness_id: string; online: boolean; since: number }) => opts.onPresence?.(p));
+    this.socket.on("presence", (p: PresenceChange) => opts.onPresence?.(p));
   }
 
   /** The seq of the newest event held. */
@@ -79,18 +77,23 @@ export class RoomFeed {
 
   /** Older events before a seq, ascending (history paging). */
   async older(beforeSeq: number | null, limit = 200): Promise<FeedEvent[]> {
-    const r = (await this.socket.timeout(10_000).emitWithAck("history", { space_id: this.opts.spaceId, before_seq: beforeSeq, limit })) as {
-      ok?: boolean;
-      events?: FeedEvent[];
-      error?: string;
-    };
+    const r: HistoryAck = await this.socket.timeout(10_000).emitWithAck("history", { space_id: this.opts.spaceId, before_seq: beforeSeq, limit });
     if (!r.ok) throw new Error(`history refused: ${r.error}`);
-    return r.events!;
+    return r.events;
   }
 
   stop(): void {
     this.stopped = true;
+    if (this.retry) clearTimeout(this.retry);
     this.socket.disconnect();
+  }
+
+  private later(fn: () => void) {
+    if (this.stopped || this.retry) return;
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      if (!this.stopped) fn();
+    }, STORAGE_RETRY_MS);
   }
 
   private status(s: FeedStatus, detail?: string) {
@@ -105,12 +108,12 @@ export class RoomFeed {
     this.joining = true;
     this.status("connecting");
     try {
-      const ack = (await this.socket.timeout(15_000).emitWithAck("join", { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last })) as {
-        ok?: boolean;
-        error?: string;
-      };
+      const ack: JoinAck = await this.socket.timeout(15_000).emitWithAck("join", { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last });
       if (ack.ok) this.status("live");
-      else this.status("error", ack.error);
+      else if (ack.error === "unavailable" || ack.error === "internal") {
+        this.status("storage", ack.error);
+        this.later(() => void this.join());
+      } else this.status("error", ack.error);
     } catch (e) {
       // No ack in time: the connection is likely gone; the next connect joins again.
       this.status("reconnecting", (e as Error).message);

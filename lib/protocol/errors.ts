@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   command_pending: 409,
   rate_limited: 429,
   overloaded: 503,
+  unavailable: 503,
   internal: 500,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -52,6 +53,7 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   command_pending: "Command pending",
   rate_limited: "Rate limited",
   overloaded: "Overloaded",
+  unavailable: "Storage unavailable",
   internal: "Internal server error",
 };
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Actor, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
+import { Actor, chars, GoalFrom, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
 import { LIMITS } from "./limits";
 
 /** Protocol major version ([ENV1]). */
@@ -18,7 +18,7 @@ const envelope = {
   workspace_id: idOf("workspace"),
   space_id: idOf("space").optional(),
   run_id: idOf("run").optional(),
-  idempotency_key: text(LIMITS.idempotencyKey).optional(),
+  idempotency_key: chars(LIMITS.idempotencyKey).optional(),
   actor: Actor.optional(),
 };
 
@@ -39,7 +39,7 @@ export const RunStarted = event("run.started", {
       });
     }),
   session_ref: optionalText(LIMITS.sessionRef).optional(),
-  goal_from: z.enum(["harness", "chips"]).optional(),
+  goal_from: GoalFrom.optional(),
 });
 
 export const RunStatus = event("run.status", {
@@ -55,6 +55,7 @@ export const RunStatus = event("run.status", {
  * not begun (Codex's todo_list) with `pending`, so every planned step gets its hollow dot.
  */
 export const StepState = z.enum(["pending", "active", "done", "failed", "skipped"]);
+export type StepState = z.infer<typeof StepState>;
 export const RunStep = event("run.step", {
   step_id: text(LIMITS.stepId),
   state: StepState,
@@ -68,13 +69,16 @@ export const MessagePosted = event("message.posted", {
 });
 
 export const Outcome = z.enum(["succeeded", "failed", "cancelled"]);
+export type Outcome = z.infer<typeof Outcome>;
 export const RunFinished = event("run.finished", {
   outcome: Outcome,
   summary: optionalText(LIMITS.summary).optional(),
   usage: Usage.optional(),
 });
 
+/** What a person may tell a run ([RUN1]): the one list of command names. */
 export const CommandName = z.enum(["steer", "pause", "resume", "cancel"]);
+export type CommandName = z.infer<typeof CommandName>;
 export const RunCommand = event("run.command", {
   command_id: idOf("command"),
   command: CommandName,
@@ -83,13 +87,15 @@ export const RunCommand = event("run.command", {
   if (e.command === "steer" && !e.text) ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
 });
 
+export const AckResult = z.enum(["applied", "rejected"]);
+
 export const RunCommandDelivered = event("run.command_delivered", {
   command_id: idOf("command"),
 });
 
 export const RunCommandAcked = event("run.command_acked", {
   command_id: idOf("command"),
-  result: z.enum(["applied", "rejected"]),
+  result: AckResult,
   reason: optionalText(LIMITS.reason).optional(),
 });
 
@@ -102,19 +108,23 @@ export const RunnerEvent = event("runner.event", {
   occurred_at: IsoTime,
 });
 
+/** What a person asked a runner for: the `request` of `run.queued`, kept on the run. */
+export const RunRequest = z.object({
+  repository: text(LIMITS.name),
+  base_branch: text(LIMITS.name),
+  agent: text(LIMITS.phase),
+  profile: text(LIMITS.phase),
+  required_commands: z.array(text(LIMITS.note)).max(20),
+  secrets: z.array(text(LIMITS.phase)).max(20),
+  model: text(LIMITS.name).optional(),
+});
+export type RunRequest = z.infer<typeof RunRequest>;
+
 /** Chips queued a run a person started (`POST /api/v1/runs`); a runner will take it ([RN1], §5). */
 export const RunQueued = event("run.queued", {
   goal: text(LIMITS.goal),
-  goal_from: z.enum(["harness", "chips"]).optional(),
-  request: z.object({
-    repository: text(LIMITS.name),
-    base_branch: text(LIMITS.name),
-    agent: text(LIMITS.phase),
-    profile: text(LIMITS.phase),
-    required_commands: z.array(text(LIMITS.note)).max(20),
-    secrets: z.array(text(LIMITS.phase)).max(20),
-    model: text(LIMITS.name).optional(),
-  }),
+  goal_from: GoalFrom.optional(),
+  request: RunRequest,
 });
 
 /** Chips handed a queued run to a runner (with a lease); the runner's run.started takes it to running. */

@@ -2,6 +2,10 @@ import { z } from "zod";
 import { canonicalId, ID_PREFIX, isId, type IdKind } from "./ids";
 import { LIMITS } from "./limits";
 
+// In a browser zod must not probe for eval (its JIT tries `Function("")`): the pages' CSP
+// forbids eval, and the probe is reported as a violation. Servers keep the JIT (ingest).
+if (typeof window !== "undefined") z.config({ jitless: true });
+
 /** A prefixed ULID of one kind, read case-insensitively and stored canonical (upper case). */
 export function idOf(kind: IdKind) {
   // A character class rather than the `i` flag, so the JSON Schema pattern says the same.
@@ -12,8 +16,31 @@ export function idOf(kind: IdKind) {
     .transform(canonicalId);
 }
 
-export const text = (max: number) => z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
-export const optionalText = (max: number) => z.string().max(max, `at most ${max} characters`);
+/**
+ * Bytes `s` takes as UTF-8, without encoding it: the limits of `limits.ts` are bytes, as the
+ * README says (a string of N characters may be up to 4N bytes; the store and the wire see bytes).
+ */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4; // a surrogate pair is one code point of four bytes
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** At most `max` UTF-8 bytes. `.max(max)` stays for the JSON Schema (characters never exceed bytes). */
+const bytes = (s: z.ZodString, max: number) => s.max(max, `at most ${max} bytes (UTF-8)`).refine((v) => utf8Length(v) <= max, `at most ${max} bytes (UTF-8)`);
+
+export const text = (max: number) => bytes(z.string().min(1, "must not be empty"), max);
+export const optionalText = (max: number) => bytes(z.string(), max);
+/** Counted in characters where PROTOCOL.md says characters ([ENV9] idempotency keys). */
+export const chars = (max: number) => z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
 
 export const Usage = z.object({
   input_tokens: z.number().int().min(0),
@@ -30,6 +57,10 @@ export const PlanStep = z.object({
 });
 /** One step of a run's plan: one dot on the run panel. */
 export type PlanStep = z.infer<typeof PlanStep>;
+
+/** Where a run's goal came from ([UI3]): a person at the harness, or a message in the room. */
+export const GoalFrom = z.enum(["harness", "chips"]);
+export type GoalFrom = z.infer<typeof GoalFrom>;
 
 export const ActorKind = z.enum(["person", "harness", "agent", "system"]);
 export type ActorKind = z.infer<typeof ActorKind>;

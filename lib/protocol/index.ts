@@ -4,4 +4,6 @@ export * from "./errors";
 export * from "./fields";
 export * from "./events";
 export * from "./parse";
-export * from "./admin";
+export * from "./models";
+export * from "./http";
+export * from "./socket";

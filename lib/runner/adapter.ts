@@ -4,14 +4,8 @@
  * output into {@link AgentEvent}s; everything else (worktrees, checkpoints, process
  * control, room events, change-sets, checks) is the core's (lib/runner/job.ts).
  */
+import type { Usage } from "@/lib/protocol";
 import type { AgentName, PermissionProfile } from "@/lib/runner";
-
-export interface UsageTotals {
-  input_tokens: number;
-  output_tokens: number;
-  cached_input_tokens?: number;
-  cost_usd?: number;
-}
 
 /** One item of an agent's todo list. */
 export interface PlanItem {
@@ -32,7 +26,7 @@ export type AgentEvent =
   | { type: "tool"; id: string; phase: "started" | "completed"; verb: string; target: string }
   | { type: "message"; text: string }
   | { type: "reasoning"; text: string }
-  | { type: "usage"; usage: UsageTotals }
+  | { type: "usage"; usage: Usage }
   | { type: "turn_completed" }
   | { type: "turn_failed"; message: string }
   /** Something the CLI said that is worth a log line but changes nothing. */

@@ -1,5 +1,6 @@
+import type { Usage } from "@/lib/protocol";
 import type { EventInput } from "@/lib/sdk/types";
-import type { AgentEvent, PlanItem, UsageTotals } from "./adapter";
+import type { AgentEvent, PlanItem } from "./adapter";
 import { INLINE_MAX } from "./outbox";
 
 type StepState = "pending" | "active" | "done" | "skipped";
@@ -22,7 +23,7 @@ export interface TranslatorSink {
 /** What a Translator must remember across restarts of the process that owns it. */
 export interface TranslatorState {
   sessionId: string | null;
-  usage: UsageTotals | null;
+  usage: Usage | null;
   lastMessage: string | null;
   steps: Step[];
   progress: number;
@@ -51,7 +52,7 @@ const doing = (verb: string, what: string) => `${verb} ${clip(oneLine(what), 120
  */
 export class Translator {
   sessionId: string | null = null;
-  usage: UsageTotals | null = null;
+  usage: Usage | null = null;
   turnCompleted = false;
   failure: string | null = null;
   lastMessage: string | null = null;

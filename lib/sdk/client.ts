@@ -9,7 +9,7 @@ import { retryPolicy, type RetryPolicy } from "./retry";
 import { RunHandle, runStartedEvent, type StartRunOptions } from "./run";
 import { SocketCommands, warn, type SocketCommandOptions } from "./socket";
 import { Transport } from "./transport";
-import type { Actor, EventInput, Me, PreparedEvent, StoredEvent } from "./types";
+import type { Actor, EventInput, Me, PreparedEvent, Run, StoredEvent } from "./types";
 
 /** What a ChipsClient needs. */
 export interface ChipsClientOptions {
@@ -135,6 +135,15 @@ export class ChipsClient {
     const runId = opts.runId ?? newId("run");
     const started = await this.post(runStartedEvent(opts, runId));
     return new RunHandle(this, runId, opts.spaceId, started);
+  }
+
+  /**
+   * A run's read model (`GET /api/v1/runs/:run`): its state with pending flag, plan dots,
+   * latest status, usage and outcome — the same {@link Run} the room draws.
+   */
+  async run(runId: string): Promise<Run> {
+    const r = await this.transport.send<Run>({ method: "GET", path: `/api/v1/runs/${encodeURIComponent(runId)}` });
+    return r.body;
   }
 
   /** A handle for a run that already started (e.g. after the harness restarted). */

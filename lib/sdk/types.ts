@@ -1,6 +1,6 @@
-import type { Actor, IncomingEvent, PlanStep, StoredEvent, Usage } from "../protocol";
+import type { Actor, IncomingEvent, Me, PlanStep, Receipt, Run, StoredEvent, Usage } from "../protocol";
 
-export type { Actor, IncomingEvent, PlanStep, StoredEvent, Usage };
+export type { Actor, IncomingEvent, Me, PlanStep, Receipt, Run, StoredEvent, Usage };
 
 type Filled = "v" | "id" | "idempotency_key" | "actor" | "workspace_id";
 type Loose<E> = E extends unknown ? Omit<E, Filled | "ts" | "seq"> & Partial<Pick<E, Filled & keyof E>> : never;
@@ -16,13 +16,3 @@ export type PreparedEvent = IncomingEvent;
 
 /** A `run.command` as a harness receives it: a person's steer, pause, resume or cancel. */
 export type Command = Extract<StoredEvent, { type: "run.command" }>;
-
-/** What `GET /api/v1/me` says about a credential. */
-export interface Me {
-  kind: "harness" | "runner" | "person" | "admin";
-  /** The harness (`hrn_…`), runner (`rnr_…`) or person (`usr_…`) id. */
-  id: string;
-  workspace_id?: string;
-  /** The workspace's rooms, oldest first. */
-  spaces?: { id: string; name: string }[];
-}

@@ -1,23 +1,13 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import { z } from "zod";
-import { canonicalId, isId, LIMITS, newId, problem, type IncomingEvent } from "@/lib/protocol";
+import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent, type Receipt } from "@/lib/protocol";
+import { receiptOf } from "@/db/run-rows";
 import { commands, events, runs } from "@/db/schema";
 import type { Credential } from "./credentials";
 import { canonicalJson, sha256 } from "./hash";
 import type { IngestAnswer } from "./ingest";
 import { bodyHash } from "./ingest/serialize";
 import type { ChipsServices } from "./services";
-
-export const CommandBody = z
-  .object({
-    command: z.enum(["steer", "pause", "resume", "cancel"]),
-    text: z.string().min(1).max(LIMITS.text).optional(),
-    idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
-  })
-  .superRefine((b, ctx) => {
-    if (b.command === "steer" && !b.text) ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
-  });
-export type CommandBody = z.infer<typeof CommandBody>;
+import { log } from "./log";
 
 const one = (r: { ok: true; bodies: string[]; created: boolean }): IngestAnswer => ({ ok: true, status: r.created ? 201 : 200, body: r.bodies[0] });
 
@@ -58,7 +48,7 @@ export async function markDelivered(svc: ChipsServices, workspaceId: string, run
   const [cmd] = await svc.db.select({ receipt: commands.receipt }).from(commands).where(eq(commands.id, commandId)).limit(1);
   if (!cmd || cmd.receipt !== "accepted") return;
   const r = await appendSystem(svc, workspaceId, { type: "run.command_delivered", run_id: runId, command_id: commandId } as never);
-  if (!r.ok && r.problem.code !== "invalid_transition") console.error("[commands] delivery receipt not stored:", r.problem.detail);
+  if (!r.ok && r.problem.code !== "invalid_transition") log.warn({ commandId, problem: r.problem }, "delivery receipt not stored");
 }
 
 /** Force-finish a run whose harness is gone ([RUN1]): run.finished{failed, "harness lost"} by the system. */
@@ -100,14 +90,9 @@ export async function openCommands(svc: ChipsServices, harnessId: string) {
     .limit(1000);
 }
 
-/** Receipts of a run's commands, oldest first (the run panel's lines, the CLI's wait). */
-export async function runCommands(svc: ChipsServices, runId: string) {
-  return svc.db.select().from(commands).where(eq(commands.runId, runId)).orderBy(asc(commands.seq));
-}
-
-/** The receipts of a room's runs, as the room draws them (oldest first). */
-export async function receiptsOf(db: ChipsServices["db"], runIds: string[]) {
+/** Receipts of runs' commands, oldest first: a run's (the commands endpoint, the CLI's wait) or a room's. */
+export async function receiptsOf(db: ChipsServices["db"], runIds: string[]): Promise<Receipt[]> {
   if (!runIds.length) return [];
   const rows = await db.select().from(commands).where(inArray(commands.runId, runIds)).orderBy(asc(commands.seq)).limit(5000);
-  return rows.map((r) => ({ run_id: r.runId, command_id: r.id, command: r.command, text: r.text, person_id: r.personId, receipt: r.receipt, reason: r.reason, seq: r.seq }));
+  return rows.map(receiptOf);
 }

@@ -11,8 +11,16 @@ export async function handleLoginLink(svc: ChipsServices, req: http.IncomingMess
   const url = new URL(req.url ?? "/", "http://x");
   const secret = url.searchParams.get(LOGIN_PARAM);
   if (secret === null || req.method !== "GET") return false;
+  const address = req.socket.remoteAddress;
+  const wait = svc.attempts.blocked(address);
+  if (wait !== null) {
+    res.writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(wait), "cache-control": "no-store" });
+    res.end("Too many failed login attempts from this address. Wait a minute, then open a fresh link.");
+    return true;
+  }
   const session = await redeemLoginLink(svc.db, secret);
   if (!session) {
+    svc.attempts.failed(address);
     res.writeHead(303, { location: "/login?error=link_used", "cache-control": "no-store" }).end();
     return true;
   }

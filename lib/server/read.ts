@@ -1,6 +1,8 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events, runs } from "@/db/schema";
+import { runOf } from "@/db/run-rows";
+import type { Run } from "@/lib/protocol";
 
 export const PAGE_DEFAULT = 100;
 export const PAGE_MAX = 1000;
@@ -14,47 +16,14 @@ export async function eventsAfter(db: Db, workspaceId: string, after: number, li
   return { bodies: rows.map((r) => r.body), nextAfter: rows.length ? rows[rows.length - 1].seq : after };
 }
 
-const iso = (t: string | null) => (t ? new Date(t).toISOString() : null);
-
-/** A run's read model, served as snake_case JSON. */
-export function runJson(r: typeof runs.$inferSelect) {
-  return {
-    id: r.id,
-    workspace_id: r.workspaceId,
-    space_id: r.spaceId,
-    harness_id: r.harnessId,
-    actor: r.actor,
-    state: r.state,
-    pending: r.pending,
-    goal: r.goal,
-    goal_from: r.goalFrom,
-    session_ref: r.sessionRef,
-    plan: r.plan,
-    status: r.status,
-    usage: r.usage,
-    outcome: r.outcome,
-    summary: r.summary,
-    started_seq: r.startedSeq,
-    last_seq: r.lastSeq,
-    created_at: iso(r.createdAt),
-    started_at: iso(r.startedAt),
-    updated_at: iso(r.updatedAt),
-    finished_at: iso(r.finishedAt),
-    request: r.request,
-    runner: r.runner,
-    checkpoint: r.checkpoint,
-    change_set: r.changeSet,
-    runner_error: r.runnerError,
-    last_log: r.lastLog,
-  };
-}
-
-export async function getRun(db: Db, runId: string) {
+/** A run's read model, or null. */
+export async function getRun(db: Db, runId: string): Promise<Run | null> {
   const [r] = await db.select().from(runs).where(eq(runs.id, runId)).limit(1);
-  return r ?? null;
+  return r ? runOf(r) : null;
 }
 
-export async function listRuns(db: Db, workspaceId: string, spaceId?: string) {
+/** The runs of a workspace (or one room), oldest first. */
+export async function listRuns(db: Db, workspaceId: string, spaceId?: string): Promise<Run[]> {
   const where = spaceId ? and(eq(runs.workspaceId, workspaceId), eq(runs.spaceId, spaceId)) : eq(runs.workspaceId, workspaceId);
-  return db.select().from(runs).where(where).orderBy(asc(runs.createdAt)).limit(1000);
+  return (await db.select().from(runs).where(where).orderBy(asc(runs.createdAt)).limit(1000)).map(runOf);
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import type { ChipsConfig } from "@/lib/env";
 import { CredentialStore } from "./credentials";
@@ -9,6 +10,8 @@ import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./runners/keys";
 import { ObjectStore } from "./runners/objects";
+import { StorageHealth } from "./storage";
+import { AttemptLimiter } from "./attempts";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -21,7 +24,11 @@ export interface ChipsServices {
   sessions: SessionStore;
   writer: IngestWriter;
   limiter: RateLimiter;
+  /** Failed sign-in attempts per client address (429 past the limit). */
+  attempts: AttemptLimiter;
   presence: Presence;
+  /** Whether the database answers, as this node last saw it (503s, readiness, "reconnecting to storage"). */
+  storage: StorageHealth;
   /** Lease signing and object-URL keys (data dir files, never in the database). */
   keys: ServerKeys;
   /** Runners connected to this node, per workspace (set once Socket.IO is attached). */
@@ -38,12 +45,14 @@ export interface ChipsServices {
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const committed: ChipsServices["committed"] = new Set();
   const nodeId = randomUUID();
+  const storage = new StorageHealth(() => database.query(sql`select 1`));
   const keys = loadServerKeys(config.dataDir);
-  const writer = new IngestWriter(database.db, {
+  const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
     notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,
     analyzeEvery: database.kind === "postgres" ? 20_000 : undefined,
+    onStorageGone: (e) => storage.failed(e, "ingest"),
     onCommit: (ws, batch) => {
       for (const fn of committed) fn(ws, batch);
     },
@@ -57,7 +66,9 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     sessions: new SessionStore(database.db),
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
+    attempts: new AttemptLimiter(config.authAttemptsPerMinute),
     presence: new Presence(config.presenceGraceSeconds * 1000),
+    storage,
     keys,
     runnersOnline: () => [],
     objects: new ObjectStore(path.join(config.dataDir, "objects"), keys.objectUrlKey),

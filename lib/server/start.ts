@@ -10,6 +10,8 @@ import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";
 import { handleLoginLink } from "./login-route";
 import { attachRealtime } from "./realtime";
+import { API_CSP, baseHeaders, pageHeaders, requestId } from "./http-policy";
+import { log, safePath } from "./log";
 
 export interface RunningChips {
   url: string;
@@ -29,7 +31,8 @@ const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
 export async function startChips(config: ChipsConfig): Promise<RunningChips> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
   try {
-    if (database.kind === "postgres") await database.query(sql`analyze events`); // the planner trap of PERFORMANCE-FACTS.md
+    // Fresh statistics for the room queries' plans (the dedupe by key does not depend on them: db/ingest-sql.ts).
+    if (database.kind === "postgres") await database.query(sql`analyze events`);
     const boot = await bootstrap(database.db, config.dataDir);
     const services = createServices(config, database);
     const api = getRequestListener(createApi(services).fetch);
@@ -53,13 +56,26 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       if (web) return web(req, res);
       res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
     };
+    const headers = baseHeaders(config.publicUrl);
     const server = http.createServer((req, res) => {
       const url = req.url ?? "/";
-      if (API_PREFIXES.some((p) => url.startsWith(p))) return void api(req, res);
+      const id = requestId(req, res);
+      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      const started = performance.now();
+      res.once("finish", () => {
+        const line = { requestId: id, method: req.method, path: safePath(url), status: res.statusCode, ms: Math.round(performance.now() - started) };
+        if (res.statusCode >= 500) log.warn(line, "request failed");
+        else log.debug(line, "request");
+      });
+      if (API_PREFIXES.some((p) => url.startsWith(p))) {
+        res.setHeader("content-security-policy", API_CSP);
+        return void api(req, res);
+      }
+      pageHeaders(req, res, config.dev);
       pages(req, res).catch((e) => {
-        console.error("[pages] unhandled error", e);
-        if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
-        res.end("Internal server error");
+        const gone = services.storage.refuse(e, "page") === "unavailable";
+        if (!res.headersSent) res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });
+        res.end(gone ? "Chips cannot reach its storage right now; try again in a moment." : "Internal server error");
       });
     });
     const realtime = attachRealtime(server, services);
@@ -88,6 +104,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       async close() {
         if (closed) return;
         closed = true;
+        services.storage.close();
         await realtime.close();
         server.closeAllConnections?.();
         await new Promise<void>((r) => server.close(() => r()));

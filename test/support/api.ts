@@ -1,4 +1,4 @@
-import type { WorkspaceCreated } from "../../lib/protocol/admin";
+import type { WorkspaceCreated } from "../../lib/protocol/http";
 import { newId } from "../../lib/protocol";
 import type { TestServer } from "./server";
 

@@ -1,5 +1,6 @@
 import fs from "node:fs";
-import type { AgentEvent, PlanItem, UsageTotals } from "@/lib/runner/adapter";
+import type { Usage } from "@/lib/protocol";
+import type { AgentEvent, PlanItem } from "@/lib/runner/adapter";
 import { editedFile } from "@/lib/runner/adapters/claude";
 
 /**
@@ -113,7 +114,7 @@ export function taskItems(tasks: Task[], shown: string[]): PlanItem[] {
  * The turn's token use, from the session transcript Claude Code keeps (hooks carry none):
  * every assistant message since `since` (ISO time), each message id counted once.
  */
-export function transcriptUsage(file: string, since: string): UsageTotals | null {
+export function transcriptUsage(file: string, since: string): Usage | null {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -121,7 +122,7 @@ export function transcriptUsage(file: string, since: string): UsageTotals | null
     return null;
   }
   const seen = new Set<string>();
-  const total: UsageTotals = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
+  const total: Usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0 };
   let any = false;
   for (const line of text.split("\n")) {
     if (!line.includes('"assistant"')) continue;

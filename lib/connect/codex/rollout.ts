@@ -1,4 +1,5 @@
-import type { AgentEvent, UsageTotals } from "@/lib/runner/adapter";
+import type { Usage } from "@/lib/protocol";
+import type { AgentEvent } from "@/lib/runner/adapter";
 
 /**
  * One line of a Codex rollout file (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-….jsonl`,
@@ -22,7 +23,7 @@ export type RolloutSignal =
   | { kind: "turn_started"; turnId: string }
   | { kind: "prompt"; text: string }
   | { kind: "agent"; event: AgentEvent }
-  | { kind: "usage"; usage: UsageTotals }
+  | { kind: "usage"; usage: Usage }
   | { kind: "turn_ended"; outcome: "succeeded" | "cancelled"; why?: string };
 
 type J = Record<string, any>;
@@ -38,7 +39,7 @@ function args(raw: unknown): J {
   }
 }
 
-function usageOf(u: J | undefined): UsageTotals | null {
+function usageOf(u: J | undefined): Usage | null {
   if (!u || typeof u.input_tokens !== "number") return null;
   return { input_tokens: u.input_tokens, output_tokens: u.output_tokens ?? 0, ...(typeof u.cached_input_tokens === "number" ? { cached_input_tokens: u.cached_input_tokens } : {}) };
 }

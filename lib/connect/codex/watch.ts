@@ -4,7 +4,7 @@ import { ChipsClient } from "@/lib/sdk";
 import { newId } from "@/lib/protocol/ids";
 import { LIMITS } from "@/lib/protocol/limits";
 import { Translator, type TranslatorState } from "@/lib/runner/translate";
-import type { UsageTotals } from "@/lib/runner/adapter";
+import type { Usage } from "@/lib/protocol";
 import type { EventInput } from "@/lib/sdk/types";
 import type { Connection } from "../home";
 import { DurableStore, sendOutbox } from "../outbox";
@@ -20,7 +20,7 @@ interface RolloutState {
   session: string | null;
   /** The session's working directory is this project's (or under it); null until session_meta is read. */
   mine: boolean | null;
-  run: { id: string; translator: TranslatorState; usage: UsageTotals | null } | null;
+  run: { id: string; translator: TranslatorState; usage: Usage | null } | null;
   /** A turn began; its run starts with the prompt. */
   turn: boolean;
 }

@@ -1,12 +1,12 @@
 import { asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
 import { spaces } from "@/db/schema";
-import { z } from "zod";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
-import { isId, canonicalId, zodErrors, problem } from "@/lib/protocol";
+import { isId, canonicalId, zodErrors, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { ingest } from "../ingest";
-import { eventsAfter, getRun, listRuns, PAGE_DEFAULT, PAGE_MAX, runJson } from "../read";
+import { eventsAfter, getRun, listRuns, PAGE_DEFAULT, PAGE_MAX } from "../read";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
@@ -14,35 +14,25 @@ import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
 import { runRoutes } from "./run-routes";
 import { runnerRoutes } from "./runner-routes";
+import { healthRoutes } from "./health";
+import { log } from "../log";
+import { unavailable } from "../storage";
 
 type Env = { Variables: { cred: Credential } };
-
-const InitBody = z.object({
-  workspace: z.string().max(200).optional(),
-  space: z.string().max(200).optional(),
-  harness: z.string().max(200).optional(),
-  owner: z.string().max(200).optional(),
-});
-const LoginBody = z.object({ workspace_id: z.string().optional(), space_id: z.string().optional() }).transform((b, ctx) => {
-  for (const [k, kind] of [["workspace_id", "workspace"], ["space_id", "space"]] as const) {
-    if (b[k] !== undefined && !isId(kind, b[k])) ctx.addIssue({ code: "custom", path: [k], message: `must be a ${kind} id` });
-  }
-  return { workspace_id: b.workspace_id && canonicalId(b.workspace_id), space_id: b.space_id && canonicalId(b.space_id) };
-});
-const NameBody = z.object({ name: z.string().min(1).max(200), kind: z.enum(["harness", "runner"]).optional() });
 
 /** The HTTP API of PROTOCOL.md §4, on our own router (Next route handlers cost ~3 ms each). */
 export function createApi(svc: ChipsServices) {
   const app = new Hono<Env>();
   const schemas = allJsonSchemas();
 
-  app.onError((err) => {
-    console.error("[api] unhandled error", err);
+  app.onError((err, c) => {
+    if (svc.storage.failed(err, `${c.req.method} ${c.req.routePath}`)) return problemResponse(unavailable());
+    log.error({ err, requestId: c.req.header("x-request-id"), route: `${c.req.method} ${c.req.routePath}` }, "unhandled API error");
     return problemResponse(problem("internal", "something went wrong on our side"));
   });
   app.notFound(() => fail("not_found", "no such endpoint"));
 
-  app.get("/api/v1/health", () => json({ ok: true, db: svc.database.kind }));
+  healthRoutes(app, svc);
 
   app.get("/schemas/:file", (c) => {
     const s = schemas[c.req.param("file")];
@@ -54,20 +44,43 @@ export function createApi(svc: ChipsServices) {
   // person's session cookie — then writes must come from our own pages (Origin checked).
   app.use("/api/v1/*", async (c, next) => {
     const token = bearer(c);
+    const cookie = readCookie(c.req.header("cookie"), SESSION_COOKIE);
+    // Guessing is slow: an address that failed too often is refused before any lookup.
+    const address = getConnInfo(c).remote.address;
+    const wait = token || cookie ? svc.attempts.blocked(address) : null;
+    if (wait !== null) return problemResponse({ ...problem("rate_limited", "too many failed sign-in attempts from this address; wait and try again"), retryAfter: wait });
     if (token) {
       const cred = await svc.credentials.resolve(token);
-      if (!cred) return fail("unauthorized", "this bearer token is not valid");
+      if (!cred) {
+        svc.attempts.failed(address);
+        return fail("unauthorized", "this bearer token is not valid");
+      }
       c.set("cred", cred);
-      return next();
+      return storageGate(c, next);
     }
-    const cred = await svc.sessions.resolve(readCookie(c.req.header("cookie"), SESSION_COOKIE));
-    if (!cred) return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
+    const cred = await svc.sessions.resolve(cookie);
+    if (!cred) {
+      if (cookie) svc.attempts.failed(address);
+      return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
+    }
     if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c.req.header("origin"), c.req.header("host"), svc.config.publicUrl)) {
       return fail("forbidden", "cross-site request refused: a cookie-authenticated write must come from a Chips page");
     }
     c.set("cred", cred);
-    return next();
+    return storageGate(c, next);
   });
+
+  /**
+   * While the database is unreachable a write is refused at once (503 + Retry-After) rather
+   * than queued on a dead connection; a read goes ahead (some are served from memory) and
+   * says so with `Chips-Storage: unavailable`.
+   */
+  async function storageGate(c: Context<Env>, next: () => Promise<void>) {
+    if (svc.storage.available) return next();
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") return problemResponse(unavailable());
+    await next();
+    c.res.headers.set("chips-storage", "unavailable");
+  }
 
   // Who this credential is, and its workspace's rooms: what a harness or the demo needs to start.
   app.get("/api/v1/me", async (c) => {
@@ -105,15 +118,15 @@ export function createApi(svc: ChipsServices) {
     if (ws instanceof Response) return ws;
     const space = c.req.query("space");
     const rows = await listRuns(svc.database.db, ws, space && isId("space", space) ? canonicalId(space) : undefined);
-    return json({ runs: rows.map(runJson) });
+    return json({ runs: rows } satisfies RunsAnswer);
   });
 
   app.get("/api/v1/runs/:run", async (c) => {
     const id = c.req.param("run");
     const run = isId("run", id) ? await getRun(svc.database.db, canonicalId(id)) : null;
     const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspaceId !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
-    return json(runJson(run));
+    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    return json(run);
   });
 
   // Admin: workspaces, rooms and harnesses.
@@ -121,7 +134,7 @@ export function createApi(svc: ChipsServices) {
     if (c.get("cred").kind !== "admin") return fail("forbidden", "this needs the admin token");
     const body = await readJson(c, 64 * 1024);
     if (!body.ok) return body.response;
-    const input = InitBody.safeParse(body.value ?? {});
+    const input = WorkspaceBody.safeParse(body.value ?? {});
     if (!input.success) return problemResponse(problem("validation_failed", "bad workspace request", zodErrors("", input.error)));
     const made = await createWorkspaceBundle(svc.database.db, input.data);
     const room_url = await svc.loginUrl(made.workspace_id, made.space_id, made.person_id);
@@ -133,7 +146,7 @@ export function createApi(svc: ChipsServices) {
     if (c.get("cred").kind !== "admin") return fail("forbidden", "this needs the admin token");
     const body = await readJson(c, 64 * 1024);
     if (!body.ok) return body.response;
-    const input = LoginBody.safeParse(body.value ?? {});
+    const input = LoginLinkBody.safeParse(body.value ?? {});
     if (!input.success) return problemResponse(problem("validation_failed", "bad login-link request", zodErrors("", input.error)));
     const ws = input.data.workspace_id ?? (await defaultSetting(svc.db, "default_workspace_id"));
     if (!ws || !(await workspaceExists(svc.db, ws))) return fail("workspace_not_found", "no such workspace", "/workspace_id");

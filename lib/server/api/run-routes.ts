@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
-import { canonicalId, isId, problem, zodErrors } from "@/lib/protocol";
+import { canonicalId, CommandBody, isId, problem, zodErrors, type RunCommandsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { CommandBody, forceFinish, pollCommands, runCommands, sendCommand } from "../commands";
+import { forceFinish, pollCommands, receiptsOf, sendCommand } from "../commands";
 import type { IngestAnswer } from "../ingest";
 import { getRun } from "../read";
 import type { ChipsServices } from "../services";
@@ -30,27 +30,9 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
     const id = c.req.param("run");
     const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
     const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspaceId !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
-    const rows = await runCommands(svc, run.id);
-    return json({
-      run_id: run.id,
-      state: run.state,
-      pending: run.pending,
-      outcome: run.outcome,
-      commands: rows.map((r) => ({
-        command_id: r.id,
-        command: r.command,
-        text: r.text,
-        person_id: r.personId,
-        receipt: r.receipt,
-        reason: r.reason,
-        seq: r.seq,
-        ack_seq: r.ackSeq,
-        created_at: r.createdAt && new Date(r.createdAt).toISOString(),
-        delivered_at: r.deliveredAt && new Date(r.deliveredAt).toISOString(),
-        acked_at: r.ackedAt && new Date(r.ackedAt).toISOString(),
-      })),
-    });
+    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    const answer: RunCommandsAnswer = { run_id: run.id, state: run.state, pending: run.pending, outcome: run.outcome, commands: await receiptsOf(svc.db, [run.id]) };
+    return json(answer);
   });
 
   app.post("/api/v1/runs/:run/force-finish", async (c) => answer(await forceFinish(svc, c.get("cred"), c.req.param("run"))));

@@ -69,19 +69,19 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     if (cred.kind !== "runner") return fail("forbidden", "objects are stored by the run's runner");
     const run = await runOf(c);
     if (run instanceof Response) return run;
-    if (run.harnessId !== cred.subjectId) return fail("forbidden", "this run belongs to another runner");
+    if (run.harness_id !== cred.subjectId) return fail("forbidden", "this run belongs to another runner");
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "application/octet-stream") return fail("unsupported_media_type", "send the object as application/octet-stream");
     const body = await readBytes(c, svc.config.maxObjectBytes);
     if (!body.ok) return body.response;
-    return json(await svc.objects.put(run.workspaceId, run.id, body.value), 201);
+    return json(await svc.objects.put(run.workspace_id, run.id, body.value), 201);
   });
 
   // A signed, expiring URL to read one object, made now ([RN3]).
   app.get("/api/v1/runs/:run/objects/:sha", async (c) => {
     const run = await runOf(c);
     if (run instanceof Response) return run;
-    const key = ObjectStore.keyOf(run.workspaceId, run.id, c.req.param("sha"));
+    const key = ObjectStore.keyOf(run.workspace_id, run.id, c.req.param("sha"));
     if (!(await svc.objects.exists(key))) return fail("not_found", "no such object in this run");
     return json(svc.objects.sign(key, svc.config.objectUrlTtlSeconds));
   });
@@ -108,7 +108,7 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     const id = c.req.param("run") ?? "";
     const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
     const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspaceId !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
     return run;
   }
 }

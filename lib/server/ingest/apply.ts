@@ -1,8 +1,9 @@
-import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
+import { problem, type IncomingEvent, type ProblemError, type Receipt, type StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
-import { applyCommandEvent, SETTLED_BY_FINISH } from "./commands";
-import { projectRun } from "./projection";
+import { foldRunEvent } from "@/lib/projection/fold";
+import type { RunRecord } from "@/lib/projection/receipts";
+import { derivedEvents } from "./commands";
 import { judge, stamp } from "./rules";
 import { bodyHash, serializeEvent } from "./serialize";
 import type { IngestRequest } from "./writer";
@@ -77,19 +78,18 @@ function accept(
   state.set(state.byId, e.id, known);
 
   if (e.run_id) {
-    const before = state.runs.get(e.run_id) ?? null;
-    const harness = cred.kind === "harness" || cred.kind === "runner" ? cred.subjectId : null;
-    let run = projectRun(before, e, before?.harnessId ?? harness);
-    if (run && (e.type === "run.command" || e.type === "run.command_delivered" || e.type === "run.command_acked")) {
-      const fx = applyCommandEvent(e as never, run, state.commands.get(e.command_id) ?? null, e.seq, ts, cred.kind === "person" ? cred.subjectId : null);
-      run = fx.run;
-      state.set(state.commands, fx.command.id, fx.command);
-      if (e.type === "run.command_acked") state.set(state.ackBodies, e.command_id, body);
-      const sys = systemOf(e.workspace_id);
-      for (const f of fx.followUps) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
+    // The one projection folds the event into the run and its receipts (lib/projection/).
+    const before: RunRecord = { run: state.runs.get(e.run_id) ?? null, receipts: receiptsOf(state, e.run_id) };
+    const after = foldRunEvent(before, e);
+    if (after.run) state.set(state.runs, e.run_id, after.run);
+    for (const r of after.receipts) {
+      if (before.receipts.includes(r)) continue;
+      state.set(state.commands, r.command_id, r);
+      if (!("command_id" in e) || r.command_id !== e.command_id) state.set(state.settled, r.command_id, true);
     }
-    if (run) state.set(state.runs, e.run_id, run);
-    if (e.type === "run.finished") settleOpenCommands(state, e.run_id, ts);
+    if (e.type === "run.command_acked") state.set(state.ackBodies, e.command_id, body);
+    const sys = systemOf(e.workspace_id);
+    for (const f of derivedEvents(before, e)) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
   }
   let prevSeq: number | null = null;
   if (e.space_id) {
@@ -99,11 +99,9 @@ function accept(
   return { e, body, hash, prevSeq };
 }
 
-/** A finished run's open commands can no longer be delivered or applied: settle them rejected. */
-function settleOpenCommands(state: BatchState, runId: string, ts: string) {
-  for (const [id, cmd] of state.commands) {
-    if (!cmd || cmd.runId !== runId || (cmd.receipt !== "accepted" && cmd.receipt !== "delivered")) continue;
-    state.set(state.commands, id, { ...cmd, receipt: "rejected", reason: SETTLED_BY_FINISH, ackedAt: ts });
-    state.set(state.settled, id, true);
-  }
+/** The receipts the batch knows of a run's commands: those its events name, and a finishing run's open ones. */
+function receiptsOf(state: BatchState, runId: string): Receipt[] {
+  const out: Receipt[] = [];
+  for (const r of state.commands.values()) if (r && r.run_id === runId) out.push(r);
+  return out;
 }

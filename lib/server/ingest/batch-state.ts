@@ -1,5 +1,4 @@
-import type { CommandModel } from "./commands";
-import type { RunModel } from "./projection";
+import type { Receipt, Run } from "@/lib/protocol";
 
 /** What the batch knows of an already-stored (or just-accepted) event. */
 export interface KnownEvent {
@@ -20,13 +19,13 @@ export class BatchState {
   /** `${run_id}:${sequence}` of runner events ([RN2]). */
   readonly byRunnerSeq = new Map<string, KnownEvent>();
   /** Run id → run of this workspace, or null when the id is unknown here. */
-  readonly runs = new Map<string, RunModel | null>();
+  readonly runs = new Map<string, Run | null>();
   /** Run ids taken by another workspace. */
   readonly foreignRuns = new Set<string>();
   /** Space id → seq of its newest event (spaces of this workspace only). */
   readonly spaceHeads = new Map<string, number>();
   /** Command id → its receipt read model; and the stored ack of acked ones (an ack's replay). */
-  readonly commands = new Map<string, CommandModel | null>();
+  readonly commands = new Map<string, Receipt | null>();
   readonly ackBodies = new Map<string, string>();
   /** Commands a run's end settled (rejected: the run finished first); written with the batch. */
   readonly settled = new Map<string, true>();

@@ -1,7 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
 import { canonicalId, isId, LIMITS, parseEvent, problem, type IncomingEvent, type ProblemError } from "@/lib/protocol";
-import type { Db } from "@/db/client";
-import { agents, events } from "@/db/schema";
+import type { Database } from "@/db/client";
+import { agentOwners, eventsByKey } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";
 import { authorizeRaw, requireActor } from "./authorize";
 import type { RateLimiter } from "./rate-limit";
@@ -18,7 +17,7 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "obj
  * then the writer for everything that needs the store.
  */
 export async function ingest(
-  deps: { db: Db; writer: IngestWriter; limiter: RateLimiter; presence?: { seen(id: string, workspaceId: string): void } },
+  deps: { database: Database; writer: IngestWriter; limiter: RateLimiter; presence?: { seen(id: string, workspaceId: string): void } },
   cred: Credential,
   body: unknown,
 ): Promise<IngestAnswer> {
@@ -42,7 +41,7 @@ export async function ingest(
     const denied = authorizeRaw(raws[i], cred, pointers[i]);
     if (denied) return { ok: false, problem: denied };
   }
-  const claimed = await agentClaims(deps.db, cred, raws, pointers);
+  const claimed = await agentClaims(deps.database, cred, raws, pointers);
   if (claimed) return { ok: false, problem: claimed };
   const parsed: IncomingEvent[] = [];
   for (let i = 0; i < raws.length; i++) {
@@ -57,14 +56,14 @@ export async function ingest(
 
   const limited = deps.limiter.take(credKey(cred), parsed.length);
   if (!limited.ok) {
-    const replay = await replayOnly(deps.db, workspaceId, parsed, hashes);
+    const replay = await replayOnly(deps.database, workspaceId, parsed, hashes);
     if (replay) return replay;
     return { ok: false, problem: { ...problem("rate_limited", "too many events from this credential; slow down"), retryAfter: limited.retryAfter } };
   }
   const r = await deps.writer.submit(workspaceId, { credential: cred, events: parsed, hashes, pointers });
   if (!r.ok) {
     if (r.problem.code === "overloaded") {
-      const replay = await replayOnly(deps.db, workspaceId, parsed, hashes);
+      const replay = await replayOnly(deps.database, workspaceId, parsed, hashes);
       if (replay) return replay;
     }
     return r;
@@ -73,14 +72,10 @@ export async function ingest(
 }
 
 /** When refusing for load, a request that is wholly a replay is still answered ([HTTP2]). */
-async function replayOnly(db: Db, workspaceId: string, parsed: IncomingEvent[], hashes: string[]): Promise<IngestAnswer | null> {
+async function replayOnly(database: Database, workspaceId: string, parsed: IncomingEvent[], hashes: string[]): Promise<IngestAnswer | null> {
   const keys = parsed.map((e) => e.idempotency_key);
   if (keys.some((k) => !k)) return null;
-  const rows = await db
-    .select({ key: events.idempotencyKey, hash: events.bodyHash, body: events.body })
-    .from(events)
-    .where(and(eq(events.workspaceId, workspaceId), inArray(events.idempotencyKey, keys as string[])));
-  const byKey = new Map(rows.map((r) => [r.key, r]));
+  const byKey = await eventsByKey(database.run, workspaceId, [...new Set(keys as string[])]);
   const bodies: string[] = [];
   for (let i = 0; i < parsed.length; i++) {
     const row = byKey.get(keys[i]!);
@@ -95,7 +90,7 @@ async function replayOnly(db: Db, workspaceId: string, parsed: IncomingEvent[], 
  * refused before the body's fields are checked. (An id first claimed by two harnesses at
  * once is settled in the writer, which holds the registry under the workspace's lock.)
  */
-async function agentClaims(db: Db, cred: Credential, raws: unknown[], pointers: string[]): Promise<ProblemError | null> {
+async function agentClaims(database: Database, cred: Credential, raws: unknown[], pointers: string[]): Promise<ProblemError | null> {
   if (cred.kind !== "harness" && cred.kind !== "runner") return null;
   const ids = new Map<string, string>();
   raws.forEach((r, i) => {
@@ -103,14 +98,11 @@ async function agentClaims(db: Db, cred: Credential, raws: unknown[], pointers: 
     if (a && a.kind === "agent" && isId("agent", a.id)) ids.set(canonicalId(a.id), pointers[i]);
   });
   if (!ids.size) return null;
-  const rows = await db
-    .select({ id: agents.id, harnessId: agents.harnessId })
-    .from(agents)
-    .where(and(eq(agents.workspaceId, cred.workspaceId!), inArray(agents.id, [...ids.keys()])));
-  const stolen = rows.find((r) => r.harnessId !== cred.subjectId);
+  const owners = await agentOwners(database.run, cred.workspaceId!, [...ids.keys()]);
+  const stolen = [...ids.keys()].find((id) => owners.has(id) && owners.get(id) !== cred.subjectId);
   if (!stolen) return null;
   const detail = "this agent id is registered to another harness";
-  return problem("forbidden", detail, [{ pointer: `${ids.get(stolen.id)}/actor/id`, message: detail }]);
+  return problem("forbidden", detail, [{ pointer: `${ids.get(stolen)}/actor/id`, message: detail }]);
 }
 
 const credKey = (c: Credential) => `${c.kind}:${c.subjectId}`;

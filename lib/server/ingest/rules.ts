@@ -1,13 +1,12 @@
-import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
+import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./commands";
-import type { RunModel } from "./projection";
 
 export type Verdict =
   | { kind: "replay"; body: string }
   | { kind: "refuse"; problem: ProblemError }
-  | { kind: "accept"; run: RunModel | null; event: IncomingEvent };
+  | { kind: "accept"; run: Run | null; event: IncomingEvent };
 
 const refuse = (code: ProblemError["code"], detail: string, pointer: string): Verdict => ({
   kind: "refuse",
@@ -41,7 +40,7 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   if (e.type === "run.started") {
     if (s.foreignRuns.has(e.run_id)) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
     if (run && run.state !== "queued") return refuse("run_exists", "this run has already started", `${base}/run_id`);
-    if (run && run.harnessId !== cred.subjectId) {
+    if (run && run.harness_id !== cred.subjectId) {
       return refuse("forbidden", "this queued run was not handed to this runner (it takes a run.assigned first)", `${base}/run_id`);
     }
     return { kind: "accept", run, event: e };
@@ -51,11 +50,11 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     return { kind: "accept", run, event: e };
   }
   if (!run) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
-  if (e.space_id && e.space_id !== run.spaceId) {
+  if (e.space_id && e.space_id !== run.space_id) {
     return refuse("validation_failed", "the run belongs to another space", `${base}/space_id`);
   }
-  const event = e.space_id ? e : { ...e, space_id: run.spaceId };
-  if ((cred.kind === "harness" || cred.kind === "runner") && run.harnessId !== cred.subjectId) {
+  const event = e.space_id ? e : { ...e, space_id: run.space_id };
+  if ((cred.kind === "harness" || cred.kind === "runner") && run.harness_id !== cred.subjectId) {
     return refuse("forbidden", "this run belongs to another harness", `${base}/run_id`);
   }
   if (run.state === "finished" && e.type !== "run.command_acked") {
@@ -76,7 +75,7 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     const v = judgeAck(s.commands.get(e.command_id), run, e, s.ackBodies.get(e.command_id), base);
     if (v.kind !== "ok") return v;
   }
-  if (e.type === "run.assigned" && (run.state !== "queued" || run.harnessId)) {
+  if (e.type === "run.assigned" && (run.state !== "queued" || run.harness_id)) {
     return refuse("invalid_transition", "only a queued run nobody has taken can be assigned", `${base}/run_id`);
   }
   // A queued run can be cancelled, assigned, or refused by its runner (runner.event + run.finished).

@@ -1,11 +1,11 @@
-import { eq, sql } from "drizzle-orm";
 import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
-import type { Db } from "@/db/client";
-import { workspaces } from "@/db/schema";
+import type { Database, Run } from "@/db/client";
+import { lockWorkspace } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";
 import { applyRequest } from "./apply";
-import { BatchState } from "./batch-state";
 import { load, write } from "./persist";
+import { isStorageGone, unavailable } from "../storage";
+import { log } from "../log";
 
 /** One request: its events are stored all together or not at all ([HTTP1]). */
 export interface IngestRequest {
@@ -38,6 +38,8 @@ export interface WriterOptions {
    * (PERFORMANCE-FACTS.md: a grown workspace made the dedupe lookup pick the wrong index).
    */
   analyzeEvery?: number;
+  /** Told when a transaction failed because the database went away (the batch is answered 503). */
+  onStorageGone?: (e: unknown) => void;
 }
 
 /** A newly stored event as it leaves the writer: the event, its exact JSON, and its space's previous seq. */
@@ -61,7 +63,7 @@ export class IngestWriter {
   private queues = new Map<string, { items: Pending[]; events: number; running: boolean }>();
 
   constructor(
-    private db: Db,
+    private database: Database,
     private opts: WriterOptions,
   ) {}
 
@@ -109,8 +111,14 @@ export class IngestWriter {
       try {
         return this.finish(workspaceId, batch, await this.commit(workspaceId, batch));
       } catch (e) {
+        // The database went away: committed or not, a retry with the same key is answered right.
+        if (isStorageGone(e)) {
+          this.opts.onStorageGone?.(e);
+          for (const p of batch) p.resolve({ ok: false, problem: unavailable() });
+          return;
+        }
         if (attempt === 1 && batch.length === 1) {
-          console.error("[ingest] transaction failed", e);
+          log.error({ err: e, workspaceId }, "ingest transaction failed");
           batch[0].resolve({ ok: false, problem: problem("internal", "the event could not be stored; retry with the same idempotency key") });
           return;
         }
@@ -126,52 +134,63 @@ export class IngestWriter {
     this.sinceAnalyze += out.committed.length;
     if (this.opts.analyzeEvery && this.sinceAnalyze >= this.opts.analyzeEvery) {
       this.sinceAnalyze = 0;
-      void this.db.execute(sql`analyze events`).catch((e) => console.error("[ingest] analyze failed", e));
+      void this.database.run("analyze events").catch((e) => log.warn({ err: e }, "analyze events failed"));
     }
     if (out.committed.length && this.opts.onCommit) {
       try {
         this.opts.onCommit(workspaceId, out.committed);
       } catch (e) {
-        console.error("[ingest] onCommit failed", e);
+        log.error({ err: e, workspaceId }, "onCommit listener failed");
       }
     }
   }
 
+  /**
+   * One statement reads everything the rules need (one snapshot, with the workspace's seq
+   * head), the judging happens here in memory, and one statement stores it all, guarded by
+   * that head: two round trips and no transaction to hold open. If another node committed
+   * to the workspace in between, nothing was stored and the batch is judged again under the
+   * counter row's lock, which no commit can pass (seq order = commit order either way).
+   */
   private async commit(workspaceId: string, batch: Pending[]) {
-    return this.db.transaction(async (tx) => {
-      const [ws] = await tx.select({ seqHead: workspaces.seqHead }).from(workspaces).where(eq(workspaces.id, workspaceId)).for("update");
-      if (!ws) {
-        const p = problem("forbidden", "the workspace of this credential no longer exists");
-        return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
-      }
-      const state = new BatchState(ws.seqHead);
-      await load(tx as unknown as Db, workspaceId, batch.map((p) => p.req), state);
-
-      const ts = (this.opts.now?.() ?? new Date()).toISOString();
-      const results: IngestResult[] = [];
-      const committed: Committed[] = [];
-      const hashes = new Map<string, string>();
-      for (const { req } of batch) {
-        const out = applyRequest(state, req, ts);
-        if (!out.ok) {
-          results.push(out);
-          continue;
-        }
-        for (const a of out.accepted) {
-          committed.push({ event: a.e, body: a.body, prevSeq: a.prevSeq });
-          hashes.set(a.e.id, a.hash);
-        }
-        results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
-      }
-      if (committed.length) {
-        await write(tx as unknown as Db, workspaceId, state, committed, hashes);
-        if (this.opts.notify) {
-          const payload = JSON.stringify({ n: this.opts.notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq });
-          await tx.execute(sql`select pg_notify(${this.opts.notify.channel}, ${payload})`);
-        }
-      }
-      return { results, committed };
+    const first = await this.attempt(this.database.run, workspaceId, batch);
+    if (first) return first;
+    return this.database.transact(async (run) => {
+      void lockWorkspace(run, workspaceId);
+      const locked = await this.attempt(run, workspaceId, batch);
+      if (!locked) throw new Error("the workspace's head moved under its lock");
+      return locked;
     });
   }
-}
 
+  private async attempt(run: Run, workspaceId: string, batch: Pending[]): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
+    const state = await load(run, workspaceId, batch.map((p) => p.req));
+    if (state === "moved") return null;
+    if (state === "gone") {
+      const p = problem("forbidden", "the workspace of this credential no longer exists");
+      return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
+    }
+    const readHead = state.seq;
+    const ts = (this.opts.now?.() ?? new Date()).toISOString();
+    const results: IngestResult[] = [];
+    const committed: Committed[] = [];
+    const hashes = new Map<string, string>();
+    for (const { req } of batch) {
+      const out = applyRequest(state, req, ts);
+      if (!out.ok) {
+        results.push(out);
+        continue;
+      }
+      for (const a of out.accepted) {
+        committed.push({ event: a.e, body: a.body, prevSeq: a.prevSeq });
+        hashes.set(a.e.id, a.hash);
+      }
+      results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
+    }
+    if (!committed.length) return { results, committed };
+    const { notify } = this.opts;
+    const payload = notify ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq }) : "";
+    const stored = await write(run, workspaceId, readHead, state, committed, hashes, notify ? { channel: notify.channel, payload } : null);
+    return stored ? { results, committed } : null;
+  }
+}

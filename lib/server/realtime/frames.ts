@@ -2,10 +2,15 @@ import { and, asc, desc, eq, gt, lt, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events, spaces } from "@/db/schema";
 
-/** An event as a room receives it: the stored event plus `prev_seq` of its space ([RT4]). */
-export type Frame = Record<string, unknown> & { seq: number; prev_seq: number; space_id: string };
+import type { Frame, StoredEvent } from "@/lib/protocol";
 
-export const toFrame = (body: string, prevSeq: number | null): Frame => ({ ...JSON.parse(body), prev_seq: prevSeq ?? 0 });
+export type { Frame };
+
+/** A stored event's JSON as a room receives it: plus `prev_seq` of its space ([RT4]). */
+export function toFrame(body: string, prevSeq: number | null): Frame {
+  const e: StoredEvent = JSON.parse(body);
+  return { ...e, prev_seq: prevSeq ?? 0 };
+}
 
 const frameCols = { body: events.body, prevSeq: events.prevSeq };
 

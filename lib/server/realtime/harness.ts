@@ -21,18 +21,28 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   const nsp: Namespace = io.of("/harness");
 
   nsp.use(async (socket, next) => {
-    const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-    const cred = typeof token === "string" ? await svc.credentials.resolve(token) : null;
-    if (!cred || (cred.kind !== "harness" && cred.kind !== "runner")) return next(new Error("unauthorized"));
-    socket.data.cred = cred;
-    next();
+    try {
+      const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+      if (svc.attempts.blocked(socket.handshake.address) !== null) return next(new Error("unauthorized"));
+      const cred = typeof token === "string" ? await svc.credentials.resolve(token) : null;
+      if (!cred) svc.attempts.failed(socket.handshake.address);
+      if (!cred || (cred.kind !== "harness" && cred.kind !== "runner")) return next(new Error("unauthorized"));
+      socket.data.cred = cred;
+      next();
+    } catch (e) {
+      next(new Error(svc.storage.refuse(e, "harness handshake")));
+    }
   });
+  /** A delivery receipt, never an unhandled rejection: the command is sent again on reconnect ([RT3]). */
+  const delivered = (ws: string, run: string, command: string) =>
+    void markDelivered(svc, ws, run, command).catch((e) => svc.storage.refuse(e, "delivery receipt"));
 
   const dispatcher = new Dispatcher(svc, svc.keys);
   // The safety net: lapsed leases fail their runs; queued runs are offered again.
   const tickMs = Math.max(250, Math.min(5000, (svc.config.leaseTtlSeconds * 1000) / 4));
   const timer = setInterval(() => {
-    void dispatcher.reap().catch((e) => console.error("[runners] reaping failed", e));
+    if (!svc.storage.available) return; // the storage probe says when it is back
+    void dispatcher.reap().catch((e) => svc.storage.refuse(e, "lease reaper"));
     for (const ws of dispatcher.workspaces()) void dispatcher.kick(ws);
   }, tickMs);
   timer.unref();
@@ -58,21 +68,18 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
         void dispatcher
           .renew(cred.subjectId, runId)
           .then((a) => ack?.(a))
-          .catch((e) => {
-            console.error("[runners] lease renewal failed", e);
-            ack?.({ ok: false, error: "internal" });
-          });
+          .catch((e) => ack?.({ ok: false, error: svc.storage.refuse(e, "lease renewal") }));
       });
     }
     try {
       for (const c of await openCommands(svc, cred.subjectId)) {
         const frame = JSON.parse(c.body) as Frame;
         socket.timeout(DELIVERY_ACK_MS).emit("command", frame, (err: Error | null) => {
-          if (!err) void markDelivered(svc, c.workspaceId, c.runId, c.id);
+          if (!err) delivered(c.workspaceId, c.runId, c.id);
         });
       }
     } catch (e) {
-      console.error("[harness] resending open commands failed", e);
+      svc.storage.refuse(e, "resending open commands");
     }
   });
 
@@ -91,7 +98,7 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
         .timeout(DELIVERY_ACK_MS)
         .emit("command", f, (_err: Error | null, answers: unknown[] | undefined) => {
           // Any socket of the harness that acked has it, even if another timed out.
-          if (answers?.length) void markDelivered(svc, f.workspace_id as string, f.run_id as string, commandId);
+          if (answers?.length) delivered(f.workspace_id as string, f.run_id as string, commandId);
         });
     }
   }

@@ -1,6 +1,7 @@
 import type { Db } from "@/db/client";
 import type { Committed } from "../ingest/writer";
 import { toFrame, workspaceEventsBetween, type Frame } from "./frames";
+import { log } from "../log";
 
 /** What the hub needs of the transport. */
 export interface RoomSink {
@@ -74,6 +75,11 @@ export class RoomHub {
     );
   }
 
+  /** Workspaces this hub has fanned out for: what a node re-reads after its LISTEN reconnects. */
+  workspaces(): string[] {
+    return [...this.emitted.keys()];
+  }
+
   /** Another node committed (from, to] in a workspace. */
   remoteCommitted(workspaceId: string, from: number, to: number): void {
     this.enqueue(workspaceId, from, to, async () => []);
@@ -100,7 +106,7 @@ export class RoomHub {
         this.emit(items);
         this.emitted.set(workspaceId, Math.max(last, to, items.length ? items[items.length - 1].seq : 0));
       })
-      .catch((e) => console.error("[realtime] fan-out failed", e));
+      .catch((e) => log.warn({ err: e, workspaceId }, "fan-out read failed; the next commit or rejoin repairs it"));
     this.chains.set(workspaceId, next);
     void next.then(() => {
       if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);

@@ -1,9 +1,11 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import { canonicalId, isId, PROTOCOL_VERSION } from "@/lib/protocol";
+import { inArray } from "drizzle-orm";
+import { workspaces } from "@/db/schema";
+import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { listRuns, runJson } from "../read";
+import { listRuns } from "../read";
 import { receiptsOf } from "../commands";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
@@ -11,13 +13,12 @@ import { sameOrigin } from "../origin";
 import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./frames";
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
+import { log } from "../log";
+import { API_CSP, baseHeaders } from "../http-policy";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 export const CATCH_UP_MAX = 1000;
 
-const Join = z.object({ v: z.number(), space_id: z.string(), after_seq: z.number().int().min(0) });
-const History = z.object({ space_id: z.string(), before_seq: z.number().int().min(1).nullable().optional(), limit: z.number().int().min(1).max(1000).optional() });
-const Leave = z.object({ space_id: z.string() });
 const RemoteCommit = z.object({ n: z.string(), w: z.string(), f: z.number().int(), t: z.number().int() });
 
 function safeJson(s: string): unknown {
@@ -47,11 +48,16 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     pingInterval: 10_000,
     pingTimeout: 8_000,
   });
+  // The handshake and every polling answer carry the same headers as the API's.
+  const headers = { ...baseHeaders(svc.config.publicUrl), "content-security-policy": API_CSP };
+  const stamp = (h: Record<string, string | string[] | number | undefined>) => void Object.assign(h, headers);
+  io.engine.on("initial_headers", stamp);
+  io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", frames),
     emitToSocket: (socketId, frames) => io.to(socketId).emit("events", frames),
-    emitted: (frames) => void harness.route(frames).catch((e) => console.error("[harness] routing failed", e)),
+    emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
   });
   // Presence changes reach every room of the harness's workspace.
   const stopPresence = svc.presence.onChange((p) => {
@@ -60,10 +66,26 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
   svc.committed.add(onCommit);
   // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
-  const listening = svc.database.listen?.(COMMITS_CHANNEL, (payload) => {
-    const m = RemoteCommit.safeParse(safeJson(payload));
-    if (m.success && m.data.n !== svc.nodeId) hub.remoteCommitted(m.data.w, m.data.f, m.data.t);
-  });
+  const listening = svc.database
+    .listen?.(
+      COMMITS_CHANNEL,
+      (payload) => {
+        const m = RemoteCommit.safeParse(safeJson(payload));
+        if (m.success && m.data.n !== svc.nodeId) hub.remoteCommitted(m.data.w, m.data.f, m.data.t);
+      },
+      // Back after a lost connection: notifications meanwhile are gone, so read each head again.
+      () => void catchUpHeads().catch((e) => svc.storage.refuse(e, "re-reading heads after LISTEN reconnected")),
+    )
+    .catch((e) => {
+      log.error({ err: e }, "LISTEN failed: this node's rooms get other nodes' events only with its own commits");
+      return null;
+    });
+  async function catchUpHeads() {
+    const known = hub.workspaces();
+    if (!known.length) return;
+    const rows = await svc.db.select({ id: workspaces.id, head: workspaces.seqHead }).from(workspaces).where(inArray(workspaces.id, known));
+    for (const r of rows) hub.remoteCommitted(r.id, r.head, r.head);
+  }
 
   io.use(async (socket, next) => {
     try {
@@ -72,9 +94,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       socket.data.cred = cred;
       next();
     } catch (e) {
-      next(e as Error);
+      next(new Error(svc.storage.refuse(e, "socket handshake")));
     }
   });
+  // Rooms say "reconnecting to storage" while the database is away, and rejoin when it is back.
+  const stopStorage = svc.storage.onChange((s) => io.emit("storage", { available: s.available, since: s.since }));
 
   io.on("connection", (socket) => {
     const cred = socket.data.cred as Credential;
@@ -83,6 +107,14 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
 
     socket.on("join", async (raw: unknown, ack?: Ack) => {
       const reply: Ack = typeof ack === "function" ? ack : () => {};
+      try {
+        await join(raw, reply);
+      } catch (e) {
+        reply({ error: svc.storage.refuse(e, "join") });
+      }
+    });
+
+    async function join(raw: unknown, reply: Ack) {
       const p = Join.safeParse(raw);
       if (!p.success) return reply({ error: "validation_failed" });
       if (p.data.v !== PROTOCOL_VERSION) return reply({ error: "unsupported_version" });
@@ -105,7 +137,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
           const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs: runs.map(runJson), receipts, events: page });
+          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs, receipts, events: page } satisfies RoomSnapshot);
         } else if (missing.length) {
           socket.emit("events", missing);
           lastSent = missing[missing.length - 1].seq;
@@ -115,27 +147,28 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
           socket.emit("events", late);
           lastSent = late[late.length - 1].seq;
         }
-        hub.endCatchUp(catchUp);
         socket.join(room(spaceId));
         hub.joined(spaceId, socket.id, lastSent);
         joinedSpaces.add(spaceId);
         reply({ ok: true, head_seq: lastSent });
-      } catch (e) {
+      } finally {
         hub.endCatchUp(catchUp);
-        console.error("[realtime] join failed", e);
-        reply({ error: "internal" });
       }
-    });
+    }
 
     socket.on("history", async (raw: unknown, ack?: Ack) => {
       const reply: Ack = typeof ack === "function" ? ack : () => {};
-      const p = History.safeParse(raw);
-      if (!p.success || !isId("space", p.data.space_id)) return reply({ error: "validation_failed" });
-      const spaceId = canonicalId(p.data.space_id);
-      const info = await spaceInfo(svc.db, spaceId);
-      if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
-      const events = await spaceEventsBefore(svc.db, info.workspaceId, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
-      reply({ ok: true, events });
+      try {
+        const p = History.safeParse(raw);
+        if (!p.success || !isId("space", p.data.space_id)) return reply({ error: "validation_failed" });
+        const spaceId = canonicalId(p.data.space_id);
+        const info = await spaceInfo(svc.db, spaceId);
+        if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
+        const events = await spaceEventsBefore(svc.db, info.workspaceId, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
+        reply({ ok: true, events });
+      } catch (e) {
+        reply({ error: svc.storage.refuse(e, "history") });
+      }
     });
 
     socket.on("leave", (raw: unknown) => {
@@ -160,6 +193,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       harness.close();
       svc.committed.delete(onCommit);
       stopPresence();
+      stopStorage();
       svc.presence.close();
       await (await listening)?.unlisten().catch(() => {});
       io.disconnectSockets(true);
@@ -174,12 +208,17 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
  */
 async function authenticate(svc: ChipsServices, socket: Socket): Promise<Credential | null> {
   const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
+  const address = socket.handshake.address;
+  if (svc.attempts.blocked(address) !== null) return null;
   if (typeof token === "string") {
     const cred = await svc.credentials.resolve(token);
+    if (!cred) svc.attempts.failed(address);
     return cred?.kind === "person" ? cred : null;
   }
   const headers = socket.handshake.headers;
-  const cred = await svc.sessions.resolve(readCookie(headers.cookie, SESSION_COOKIE));
+  const cookie = readCookie(headers.cookie, SESSION_COOKIE);
+  const cred = await svc.sessions.resolve(cookie);
+  if (!cred && cookie) svc.attempts.failed(address);
   if (!cred) return null;
   const origin = headers.origin;
   if (origin && !sameOrigin(origin, headers.host, svc.config.publicUrl)) return null;

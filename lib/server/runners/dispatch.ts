@@ -6,6 +6,7 @@ import type { LeaseRenewAck, RunnerHello, StartRequest } from "@/lib/runner";
 import { appendSystem } from "../commands";
 import type { ChipsServices } from "../services";
 import type { ServerKeys } from "./keys";
+import { log } from "../log";
 
 type RunRow = typeof runs.$inferSelect;
 
@@ -63,7 +64,9 @@ export class Dispatcher {
 
   add(socket: Socket, runnerId: string, workspaceId: string, hello: RunnerHello) {
     this.runners.set(socket.id, { socket, runnerId, workspaceId, hello });
-    void this.resendAssigned(socket, runnerId).then(() => this.kick(workspaceId));
+    void this.resendAssigned(socket, runnerId)
+      .then(() => this.kick(workspaceId))
+      .catch((e) => this.svc.storage.refuse(e, "resending assigned runs"));
   }
 
   remove(socketId: string) {
@@ -84,7 +87,7 @@ export class Dispatcher {
   /** Dispatch a workspace's queued runs; kicks of one workspace run one after another. */
   kick(workspaceId: string): Promise<void> {
     const prev = this.chains.get(workspaceId) ?? Promise.resolve();
-    const next = prev.then(() => this.dispatch(workspaceId)).catch((e) => console.error("[runners] dispatch failed", e));
+    const next = prev.then(() => this.dispatch(workspaceId)).catch((e) => void this.svc.storage.refuse(e, "dispatch"));
     this.chains.set(workspaceId, next);
     void next.finally(() => {
       if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);
@@ -154,7 +157,7 @@ export class Dispatcher {
     const request = startRequestOf(run);
     const frame: StartRequest = { ...request, lease: this.lease(run, run.harnessId!, request) };
     socket.timeout(START_ACK_MS).emit("runner.start", frame, (err: Error | null) => {
-      if (err) console.error(`[runners] ${run.harnessId} did not acknowledge the start of ${run.id}; it is sent again when the runner reconnects`);
+      if (err) log.warn({ runnerId: run.harnessId, runId: run.id }, "runner did not acknowledge a start; it is sent again when the runner reconnects");
     });
   }
 
@@ -196,7 +199,7 @@ export class Dispatcher {
         outcome: "failed",
         summary: `runner lost: its lease lapsed at ${new Date(l.expiresAt).toISOString()}`,
       } as never);
-      if (!r.ok && r.problem.code !== "run_finished") console.error("[runners] could not fail a lapsed run:", r.problem.detail);
+      if (!r.ok && r.problem.code !== "run_finished") log.warn({ runId: l.runId, problem: r.problem }, "could not fail a run whose lease lapsed");
     }
   }
 }

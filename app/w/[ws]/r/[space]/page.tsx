@@ -2,12 +2,10 @@ import { and, eq } from "drizzle-orm";
 import { notFound } from "next/navigation";
 import { harnesses, persons, spaces, workspaces } from "@/db/schema";
 import { requirePerson, services } from "@/lib/server/page-context";
-import { listRuns, runJson } from "@/lib/server/read";
+import { listRuns } from "@/lib/server/read";
 import { spaceEventsBefore } from "@/lib/server/realtime/frames";
 import { RoomView } from "@/components/room/room-view";
-import type { ReceiptView, RunView } from "@/lib/client/room-state";
 import { receiptsOf } from "@/lib/server/commands";
-import type { FeedEvent } from "@/lib/client/room-feed";
 
 export const dynamic = "force-dynamic";
 
@@ -40,11 +38,11 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
       spaceId={room.id}
       roomName={room.name}
       dir={{ persons: Object.fromEntries(people.map((x) => [x.id, x.name])), harnesses: Object.fromEntries(hs.map((x) => [x.id, x.name])) }}
-      initialRuns={runs.map(runJson) as unknown as RunView[]}
-      initialEvents={events as unknown as FeedEvent[]}
-      initialReceipts={(await receiptsOf(db, runs.map((r) => r.id))) as unknown as ReceiptView[]}
+      initialRuns={runs}
+      initialEvents={events}
+      initialReceipts={await receiptsOf(db, runs.map((r) => r.id))}
       initialPresence={Object.fromEntries(
-        [...new Set(runs.map((r) => r.harnessId).filter((h): h is string => !!h))].map((h) => {
+        [...new Set(runs.map((r) => r.harness_id).filter((h): h is string => !!h))].map((h) => {
           const s = svc.presence.state(h);
           return [h, { online: s.online, since: s.since }];
         }),

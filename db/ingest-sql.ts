@@ -1,0 +1,263 @@
+import type { Run } from "./client";
+import { rowCodec } from "./row-codec";
+import { commands, runEvents, runs } from "./schema";
+
+/**
+ * The writer's statements (lib/server/ingest/writer.ts): a commit reads everything the
+ * rules need in one round trip (one or two statements sent together), is judged in memory,
+ * then writes everything in one statement guarded by the seq head it read. Each statement
+ * has one text whatever the batch's size — lists travel as array parameters, whole
+ * read-model rows as one JSON parameter — so each is parsed once per connection.
+ */
+
+const runRows = rowCodec(runs);
+const commandRows = rowCodec(commands);
+const runEventRows = rowCodec(runEvents);
+
+export type RunRow = typeof runs.$inferSelect;
+export type CommandRow = typeof commands.$inferSelect;
+export type RunEventRow = typeof runEvents.$inferSelect;
+
+/** What a stored event tells a dedupe: the hash it was sent with, its stored JSON, its workspace. */
+export interface StoredRef {
+  hash: string;
+  body: string;
+  workspaceId: string;
+}
+
+const num = (v: unknown) => Number(v); // int8 is a string on postgres-js, a number on PGlite
+
+/**
+ * Rows looked up one key at a time: for each element of the array `keys`, the rows of
+ * `from` meeting `where` (which names the element `k.key`). Each lookup is a subquery of
+ * its own (LIMIT, or OFFSET 0 where a key has several rows, keeps it from being merged
+ * into a join), so its plan is an index probe weighed against a scan of the whole table:
+ * however small the table was when a plan was made (a prepared statement may keep a
+ * generic plan) or however stale its statistics, no plan scans the table per batch.
+ */
+const perKey = (keys: string, from: string, where: string, cols: string, many = false) =>
+  `select x.* from unnest(${keys}::text[]) as k(key) cross join lateral (select ${cols} from ${from} where ${where} ${many ? "offset 0" : "limit 1"}) x`;
+
+/**
+ * Events of this workspace by idempotency key: probes of the unique index on
+ * `workspace_id || ' ' || idempotency_key`, the one index that can answer that expression,
+ * so no plan walks the workspace (the planner trap of docs/PERFORMANCE.md;
+ * db/migrations/0012_dedupe_key_index.sql).
+ */
+const eventsWithKeys = (workspace: string, keys: string) =>
+  perKey(keys, "events", `idempotency_key is not null and (workspace_id || ' ' || idempotency_key) = ${workspace} || ' ' || k.key`, "idempotency_key, body_hash, body");
+
+/** Stored events of this workspace by idempotency key. */
+export async function eventsByKey(run: Run, workspaceId: string, keys: string[]): Promise<Map<string, StoredRef>> {
+  if (!keys.length) return new Map();
+  const rows = await run<{ idempotency_key: string; body_hash: string; body: string }>(eventsWithKeys("$1", "$2"), [
+    workspaceId,
+    keys,
+  ]);
+  return new Map(rows.map((r) => [r.idempotency_key, { hash: r.body_hash, body: r.body, workspaceId }]));
+}
+
+/** Agent id → harness id, for the agents named ([ENV11]). */
+export async function agentOwners(run: Run, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await run<{ id: string; harness_id: string }>(perKey("$2", "agents", "workspace_id = $1 and id = k.key", "id, harness_id"), [workspaceId, ids]);
+  return new Map(rows.map((r) => [r.id, r.harness_id]));
+}
+
+/** Lock the workspace's counter row until the transaction ends (the writer's path under contention). */
+export const lockWorkspace = (run: Run, workspaceId: string) => run(`select 1 from workspaces where id = $1 for update`, [workspaceId]);
+
+/** What one batch asks of the store. */
+export interface BatchAsk {
+  workspaceId: string;
+  keys: string[];
+  ids: string[];
+  runIds: string[];
+  spaceIds: string[];
+  agentIds: string[];
+  commandIds: string[];
+  /** Runs whose open commands the batch may settle. */
+  finishing: string[];
+  runnerSeqs: { runId: string; sequence: number }[];
+}
+
+/** The store as one batch sees it. `head` is null when the workspace is gone. */
+export interface BatchRead {
+  head: number | null;
+  /** False when a commit fell between the snapshots of the batch's read statements. */
+  consistent: boolean;
+  byKey: Map<string, StoredRef>;
+  byId: Map<string, StoredRef>;
+  /** `${run_id}:${sequence}` of runner events ([RN2]). */
+  byRunnerSeq: Map<string, StoredRef>;
+  /** The runs named, in any workspace (the caller tells its own from others'). */
+  runs: RunRow[];
+  agents: Map<string, string>;
+  /** The commands named, and the open commands of the `finishing` runs. */
+  commands: CommandRow[];
+  /** The stored ack of each of those commands that has one (a repeated ack replays it). */
+  ackBodies: Map<string, string>;
+  /** Seq heads of the spaces named and of the spaces of the runs named (run events may leave space_id out). */
+  spaceHeads: Map<string, number>;
+}
+
+const list = (select: string) => `(select coalesce(json_agg(x), '[]') from (${select}) x)`;
+const HEAD = `(select seq_head from workspaces where id = $1) as head`;
+
+// A batch's reads are one or two statements, each one snapshot with the workspace's head
+// in it: the events and spaces any batch needs, and the run read models only for a batch
+// that names a run, an agent or a command (fewer subqueries to plan for the common one).
+const READ_EVENTS = `select ${HEAD},
+  ${list(eventsWithKeys("$1", "$2"))} as by_key,
+  ${list(perKey("$3", "events", "id = k.key", "id, body_hash, body, workspace_id"))} as by_id,
+  ${list(perKey("$4", "spaces", "id = k.key and workspace_id = $1", "id, seq_head"))} as spaces`;
+
+const READ_MODELS = `with named_runs as (
+    ${perKey("$2", "runs", "id = k.key", runRows.jsonColumns)}
+  ), named_commands as (
+    ${perKey("$4", "commands", "id = k.key and workspace_id = $1", commandRows.jsonColumns)}
+    union
+    ${perKey("$5", "commands", "run_id = k.key and workspace_id = $1 and receipt in ('accepted', 'delivered')", commandRows.jsonColumns, true)}
+  )
+  select ${HEAD},
+  ${list(`select * from named_runs`)} as runs,
+  ${list(`select s.id, s.seq_head from named_runs r cross join lateral (select id, seq_head from spaces where id = r.space_id and workspace_id = $1 limit 1) s where r.workspace_id = $1`)} as spaces,
+  ${list(perKey("$3", "agents", "workspace_id = $1 and id = k.key", "id, harness_id"))} as agents,
+  ${list(`select * from named_commands`)} as commands,
+  ${list(`select c.id, e.body from named_commands c cross join lateral (select body from events where workspace_id = $1 and seq = c.ack_seq limit 1) e`)} as acks,
+  ${list(`select k.run_id, k.sequence, e.body_hash, e.body, e.workspace_id from unnest($6::text[], $7::bigint[]) as k(run_id, sequence)
+      cross join lateral (select event_id from run_events where run_id = k.run_id and sequence = k.sequence limit 1) r
+      cross join lateral (select body_hash, body, workspace_id from events where id = r.event_id limit 1) e`)} as runner`;
+
+type J = Record<string, unknown>;
+
+/** The store as the batch sees it: its read statements go out together. */
+export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
+  const needsModels = a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0;
+  const [[ev], models] = await Promise.all([
+    run<J>(READ_EVENTS, [a.workspaceId, a.keys, a.ids, a.spaceIds]),
+    needsModels
+      ? run<J>(READ_MODELS, [
+          a.workspaceId,
+          a.runIds,
+          a.agentIds,
+          a.commandIds,
+          a.finishing,
+          a.runnerSeqs.map((p) => p.runId),
+          a.runnerSeqs.map((p) => p.sequence),
+        ]).then((r) => r[0])
+      : null,
+  ]);
+  const rows = (row: J | null, k: string) => (row ? (row[k] as J[]) : []);
+  const ref = (r: J): StoredRef => ({ hash: r.body_hash as string, body: r.body as string, workspaceId: (r.workspace_id as string) ?? a.workspaceId });
+  const head = ev.head === null ? null : num(ev.head);
+  return {
+    head,
+    consistent: !models || num(models.head) === head || head === null,
+    byKey: new Map(rows(ev, "by_key").map((r) => [r.idempotency_key as string, ref(r)])),
+    byId: new Map(rows(ev, "by_id").map((r) => [r.id as string, ref(r)])),
+    byRunnerSeq: new Map(rows(models, "runner").map((r) => [`${r.run_id}:${num(r.sequence)}`, ref(r)])),
+    runs: rows(models, "runs").map(runRows.decode),
+    agents: new Map(rows(models, "agents").map((r) => [r.id as string, r.harness_id as string])),
+    commands: rows(models, "commands").map(commandRows.decode),
+    ackBodies: new Map(rows(models, "acks").map((r) => [r.id as string, r.body as string])),
+    spaceHeads: new Map([...rows(ev, "spaces"), ...rows(models, "spaces")].map((r) => [r.id as string, num(r.seq_head)])),
+  };
+}
+
+/** One new event as the log stores it. */
+export interface EventRow {
+  seq: number;
+  id: string;
+  type: string;
+  spaceId: string | null;
+  prevSeq: number | null;
+  runId: string | null;
+  idempotencyKey: string | null;
+  bodyHash: string;
+  body: string;
+  ts: string;
+}
+
+/** Everything one batch stores. */
+export interface BatchWrite {
+  workspaceId: string;
+  /** The head the batch was judged against, and the head after it. */
+  readHead: number;
+  head: number;
+  events: EventRow[];
+  spaceHeads: Map<string, number>;
+  runs: RunRow[];
+  commands: CommandRow[];
+  runEvents: RunEventRow[];
+  /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
+  agents: Map<string, string>;
+  /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
+  notify: { channel: string; payload: string } | null;
+}
+
+const whenHeld = `where exists (select from head)`;
+
+// Every part runs only if the counter row still holds the head the batch was judged
+// against: a commit in between (another node's) leaves this one storing nothing. One
+// statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
+// as text: drizzle turns postgres-js's timestamp array serializer off. Two shapes: a
+// batch that touches no run read model leaves those parts out (less to plan).
+const writeBatchSql = (models: boolean) => `with head as (
+    update workspaces set seq_head = $2 where id = $1 and seq_head = $3 returning id
+  ), appended as (
+    insert into events (workspace_id, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
+    select $1, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts::timestamptz
+    from unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
+      as e(seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
+    ${whenHeld}
+  ), space_heads as (
+    update spaces s set seq_head = h.head from unnest($14::text[], $15::bigint[]) as h(id, head)
+    where s.id = h.id and s.workspace_id = $1 and exists (select from head)
+  ), new_agents as (
+    insert into agents (workspace_id, id, harness_id) select $1, * from unnest($16::text[], $17::text[]) ${whenHeld} on conflict do nothing
+  )${
+    models
+      ? `, run_rows as (
+    ${runRows.insertFrom("$20")} ${whenHeld} ${runRows.onConflictReplace("id")}
+  ), command_rows as (
+    ${commandRows.insertFrom("$21")} ${whenHeld} ${commandRows.onConflictReplace("id")}
+  ), runner_rows as (
+    ${runEventRows.insertFrom("$22")} ${whenHeld}
+  )`
+      : ""
+  }
+  select (select count(*) from head)::int as stored, (select pg_notify($18, $19) from head where $18 <> '') is not null as notified`;
+const WRITE_EVENTS = writeBatchSql(false);
+const WRITE_ALL = writeBatchSql(true);
+
+/** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
+export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
+  const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
+  const models = w.runs.length + w.commands.length + w.runEvents.length > 0;
+  const params = [
+    w.workspaceId,
+    w.head,
+    w.readHead,
+    col("seq"),
+    col("id"),
+    col("type"),
+    col("spaceId"),
+    col("prevSeq"),
+    col("runId"),
+    col("idempotencyKey"),
+    col("bodyHash"),
+    col("body"),
+    col("ts"),
+    [...w.spaceHeads.keys()],
+    [...w.spaceHeads.values()],
+    [...w.agents.keys()],
+    [...w.agents.values()],
+    w.notify?.channel ?? "",
+    w.notify?.payload ?? "",
+  ];
+  const [row] = await (models
+    ? run<{ stored: number }>(WRITE_ALL, [...params, runRows.encode(w.runs), commandRows.encode(w.commands), runEventRows.encode(w.runEvents)])
+    : run<{ stored: number }>(WRITE_EVENTS, params));
+  return num(row.stored) === 1;
+}

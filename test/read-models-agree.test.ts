@@ -1,0 +1,68 @@
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RoomFeed, type FeedStatus } from "../lib/client/room-feed";
+import { applyEvents, emptyRoom, type RoomState } from "../lib/client/room-state";
+import { newHarness, newWorkspace, readEvents, request, type Workspace } from "./support/api";
+import { Sequence, SequenceWorld, type Intent } from "./support/event-sequences";
+import { until } from "./support/feed";
+import { rawRunner } from "./support/raw-runner";
+import { startTestServer, type TestServer } from "./support/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+/** Run a sequence against a fresh workspace; answer the three views of every run it made. */
+async function threeViews(intents: Intent[]) {
+  const ws: Workspace = await newWorkspace(server);
+  const made = await newHarness(server, ws, "runner", "runner");
+  const raw = await rawRunner(server.url, made.token);
+  // The browser: a real Socket.IO client through the room feed, folding with the room's state.
+  let live: RoomState = emptyRoom();
+  let status: FeedStatus = "connecting";
+  const feed = new RoomFeed({
+    url: server.url,
+    spaceId: ws.space_id,
+    token: ws.person_token,
+    onEvents: (es) => (live = applyEvents(live, es)),
+    onStatus: (s) => (status = s),
+  });
+  try {
+    await until(() => status === "live", "the room feed is live");
+    const world = new SequenceWorld(server, ws, { id: made.harness_id, token: made.token, raw });
+    for (const intent of intents) await world.apply(intent);
+    await world.settle();
+    // The log as the catch-up API serves it, folded from scratch (a replay).
+    const log = await readEvents(server, ws, 0, 1000, ws.token);
+    const replay = applyEvents(emptyRoom(), log);
+    const head = log.length ? log[log.length - 1].seq : 0;
+    await until(() => feed.lastSeq >= head, `the live room reaches seq ${head}`);
+    const views = [];
+    for (const id of world.runIds) {
+      const run = (await request(`${server.url}/api/v1/runs/${id}`, { token: ws.token })).body;
+      const receipts = (await request(`${server.url}/api/v1/runs/${id}/commands`, { token: ws.token })).body.commands;
+      views.push({ id, stored: { run, receipts }, live: { run: live.runs[id], receipts: live.receipts[id] ?? [] }, replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [] } });
+    }
+    return views;
+  } finally {
+    feed.stop();
+    raw.close();
+  }
+}
+
+describe("[RUN1][UI1][UI5][RN2] one projection: stored read models, the live room and a replay of the log agree", () => {
+  it("[RUN1][UI1][UI5][RN2] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events and finishes", async () => {
+    await fc.assert(
+      fc.asyncProperty(Sequence, async (intents) => {
+        for (const v of await threeViews(intents)) {
+          expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
+          expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);
+          expect(v.live.receipts, `live room vs GET /api/v1/runs/${v.id}/commands`).toEqual(v.stored.receipts);
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

@@ -1,0 +1,312 @@
+import fc from "fast-check";
+import { newId } from "../../lib/protocol";
+import { ev, key, request, type Workspace } from "./api";
+import type { rawRunner } from "./raw-runner";
+
+/**
+ * Random but legal event sequences for property tests: fast-check draws a list of
+ * intents ("start run 1", "pause run 0", "ack run 2's oldest open command"…), and
+ * {@link SequenceWorld} turns each into the request a harness, runner or person would
+ * really send — or skips it when the run's state does not allow it ([RUN1]), so every
+ * request it sends must succeed. What it cannot decide alone (when dispatch hands a queued
+ * run to the runner) it waits for, so the log is whole when the test reads it.
+ */
+
+const SLOTS = 4;
+const slot = fc.integer({ min: 0, max: SLOTS - 1 });
+const GoalFrom = fc.constantFrom("harness", "chips", undefined);
+
+const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
+
+export const Intent = fc.oneof(
+  w(2, fc.record({ t: fc.constant("start"), run: slot, steps: fc.integer({ min: 0, max: 3 }), goalFrom: GoalFrom, agent: fc.boolean(), session: fc.boolean() })),
+  w(2, fc.record({ t: fc.constant("queue"), run: slot, routed: fc.boolean() })),
+  w(3, fc.record({ t: fc.constant("take"), run: slot, steps: fc.integer({ min: 0, max: 3 }), goalFrom: GoalFrom })),
+  w(
+    4,
+    fc.record({
+      t: fc.constant("step"),
+      run: slot,
+      step: fc.integer({ min: 0, max: 4 }),
+      state: fc.constantFrom("pending", "active", "done", "failed", "skipped"),
+      note: fc.constantFrom(undefined, "", "checked twice"),
+    }),
+  ),
+  w(3, fc.record({ t: fc.constant("status"), run: slot, advance: fc.option(fc.double({ min: 0, max: 0.4, noNaN: true })), usage: fc.boolean(), eta: fc.boolean() })),
+  w(4, fc.record({ t: fc.constant("command"), run: slot, command: fc.constantFrom("steer", "pause", "resume", "pause", "resume", "cancel") })),
+  w(2, fc.record({ t: fc.constant("poll"), who: fc.constantFrom("harness", "runner") })),
+  w(4, fc.record({ t: fc.constant("ack"), run: slot, nth: fc.integer({ min: 0, max: 2 }), result: fc.constantFrom("applied", "rejected"), reason: fc.boolean() })),
+  w(
+    3,
+    fc.record({
+      t: fc.constant("runner"),
+      run: slot,
+      kind: fc.constantFrom("started", "log", "checkpoint", "change-set", "failed", "completed"),
+      payload: fc.boolean(),
+      empty: fc.boolean(),
+    }),
+  ),
+  w(1, fc.record({ t: fc.constant("finish"), run: slot, outcome: fc.constantFrom("succeeded", "failed", "cancelled"), usage: fc.boolean(), summary: fc.boolean() })),
+  w(1, fc.record({ t: fc.constant("message"), text: fc.constantFrom("hello", "**bold** move", "") })),
+);
+export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
+
+/** A sequence of intents: what one property run sends to one fresh workspace. */
+export const Sequence = fc.array(Intent, { minLength: 4, maxLength: 40, size: "max" });
+
+interface CommandSeen {
+  id: string;
+  command: string;
+  /** Not yet acked by the harness (a command the run's end settled may still be acked late). */
+  open: boolean;
+}
+
+interface RunSlot {
+  id: string;
+  /** Who drives it: the harness (posted straight), or the runner (queued, then taken). */
+  by: "harness" | "runner";
+  state: "queued" | "running" | "paused" | "finished";
+  routed: boolean;
+  /** A queued run the runner took (its run.started): the runner may now speak for it. */
+  taken: boolean;
+  pending: boolean;
+  steps: string[];
+  added: number;
+  progress: number;
+  tokens: number;
+  sequence: number;
+  commands: CommandSeen[];
+}
+
+/** Whether an intent about a run may be sent for it now ([RUN1]). */
+function applies(i: Intent, r: RunSlot): boolean {
+  switch (i.t) {
+    case "take":
+      return r.state === "queued" && r.routed;
+    case "step":
+    case "status":
+      return r.state === "running";
+    case "command":
+      if (r.state === "finished") return false;
+      if (i.command === "steer") return true;
+      if (r.pending) return false; // one state change pending at a time
+      return i.command === "pause" ? r.state === "running" : i.command === "resume" ? r.state === "paused" : true;
+    case "ack":
+      // Only a run with a harness can be acked: posted straight, or taken by the runner.
+      return (r.by === "harness" || r.taken) && r.commands.some((c) => c.open);
+    case "runner":
+      return r.taken && r.state !== "finished";
+    case "finish":
+      return r.state === "running" || r.state === "paused";
+    default:
+      return false;
+  }
+}
+
+type RawRunner = Awaited<ReturnType<typeof rawRunner>>;
+
+/** One workspace's world: turns intents into real requests, keeping track of what is legal. */
+export class SequenceWorld {
+  readonly runs: (RunSlot | undefined)[] = [];
+  private readonly agentId = newId("agent");
+
+  constructor(
+    private server: { url: string },
+    private ws: Workspace,
+    private runner: { id: string; token: string; raw: RawRunner },
+  ) {}
+
+  get runIds(): string[] {
+    return this.runs.filter((r): r is RunSlot => !!r).map((r) => r.id);
+  }
+
+  async apply(i: Intent): Promise<void> {
+    // An intent about a run picks among the runs made so far; one that makes a run takes a free slot.
+    const fit = this.runs.filter((r): r is RunSlot => !!r && applies(i, r));
+    const run = "run" in i && fit.length ? fit[i.run % fit.length] : undefined;
+    const free = this.runs.length < SLOTS ? this.runs.length : -1;
+    switch (i.t) {
+      case "start": {
+        if (free < 0) return;
+        const id = newId("run");
+        const steps = Array.from({ length: i.steps }, (_, n) => `s${n}`);
+        await this.post("harness", {
+          ...ev(this.ws, "run.started", {
+            space_id: this.ws.space_id,
+            run_id: id,
+            goal: `Goal of ${id}`,
+            plan: steps.map((s) => ({ step_id: s, title: `Step ${s}` })),
+            ...(i.goalFrom ? { goal_from: i.goalFrom } : {}),
+            ...(i.session ? { session_ref: `term-${free}` } : {}),
+          }),
+          ...(i.agent ? { actor: { kind: "agent", id: this.agentId } } : {}),
+        });
+        this.runs[free] = this.slot(id, "harness", "running", false, steps);
+        return;
+      }
+      case "queue": {
+        if (free < 0) return;
+        const r = await this.call("POST", "/api/v1/runs", this.ws.person_token, {
+          space_id: this.ws.space_id,
+          prompt: `Please do task ${free}`,
+          repository: i.routed ? "demo" : "nowhere",
+          idempotency_key: key(),
+        });
+        this.runs[free] = this.slot(r.run_id, "runner", "queued", i.routed, []);
+        return;
+      }
+      case "take": {
+        if (!run) return;
+        await this.runner.raw.startFor(run.id);
+        const steps = Array.from({ length: i.steps }, (_, n) => `t${n}`);
+        await this.post("runner", {
+          ...ev(
+            this.ws,
+            "run.started",
+            {
+              space_id: this.ws.space_id,
+              run_id: run.id,
+              goal: `Taken: ${run.id}`,
+              plan: steps.map((s) => ({ step_id: s, title: `Todo ${s}` })),
+              ...(i.goalFrom ? { goal_from: i.goalFrom } : {}),
+              session_ref: `worktree-${run.id}`,
+            },
+            this.runner.id,
+          ),
+        });
+        Object.assign(run, { state: "running", steps, taken: true });
+        return;
+      }
+      case "step": {
+        if (!run) return;
+        const existing = run.steps[i.step];
+        const stepId = existing ?? `x${run.added++}`;
+        if (!existing) run.steps.push(stepId);
+        await this.post(run.by, this.runEvent(run, "run.step", {
+          step_id: stepId,
+          state: i.state,
+          ...(existing ? {} : { title: `Added ${stepId}` }),
+          ...(i.note !== undefined ? { note: i.note } : {}),
+        }));
+        return;
+      }
+      case "status": {
+        if (!run) return;
+        if (i.advance !== null) run.progress = Math.min(1, run.progress + i.advance);
+        if (i.usage) run.tokens += 10;
+        await this.post(run.by, this.runEvent(run, "run.status", {
+          phase: "working",
+          verb_phrase: `Working on ${run.id}`,
+          ...(i.advance !== null ? { progress: run.progress } : {}),
+          ...(i.eta ? { estimate_seconds: 30 } : {}),
+          ...(i.usage ? { usage: { input_tokens: run.tokens, output_tokens: Math.floor(run.tokens / 2), cost_usd: run.tokens / 1000 } } : {}),
+        }));
+        return;
+      }
+      case "command": {
+        if (!run) return;
+        const changes = i.command !== "steer";
+        const sent = await this.call("POST", `/api/v1/runs/${run.id}/commands`, this.ws.person_token, {
+          command: i.command,
+          ...(i.command === "steer" ? { text: "look at the README first" } : {}),
+          idempotency_key: key(),
+        });
+        if (i.command === "cancel" && run.state === "queued") {
+          // Nobody runs it yet: cancelled at once, and the run's open commands are settled.
+          run.commands.push({ id: sent.command_id, command: i.command, open: false });
+          run.state = "finished";
+          return;
+        }
+        run.commands.push({ id: sent.command_id, command: i.command, open: true });
+        run.pending ||= changes;
+        return;
+      }
+      case "poll":
+        await this.call("GET", "/api/v1/commands?after=0&limit=1000", i.who === "harness" ? this.ws.token : this.runner.token);
+        return;
+      case "ack": {
+        if (!run) return;
+        const open = run.commands.filter((c) => c.open);
+        const cmd = open[i.nth % open.length];
+        await this.post(run.by, this.runEvent(run, "run.command_acked", {
+          command_id: cmd.id,
+          result: i.result,
+          ...(i.reason ? { reason: "not now" } : {}),
+        }));
+        cmd.open = false;
+        if (run.state === "finished" || cmd.command === "steer") return;
+        run.pending = false;
+        if (i.result === "rejected") return;
+        if (cmd.command === "pause") run.state = "paused";
+        if (cmd.command === "resume") run.state = "running";
+        if (cmd.command === "cancel") run.state = "finished"; // Chips appends run.finished{cancelled}
+        return;
+      }
+      case "runner": {
+        if (!run) return;
+        const payload =
+          i.kind === "checkpoint"
+            ? { sha: "0123abcd", reason: "before steering" }
+            : i.kind === "change-set"
+              ? { head_sha: "feedbeef", files: [], additions: 1, deletions: 0 }
+              : { note: "extra" };
+        await this.post("runner", this.runEvent(run, "runner.event", {
+          sequence: ++run.sequence,
+          kind: i.kind,
+          message: i.empty ? "" : `runner says ${i.kind}`,
+          ...(i.payload ? { payload } : {}),
+          occurred_at: new Date().toISOString(),
+        }, false));
+        return;
+      }
+      case "finish": {
+        if (!run) return;
+        if (i.usage) run.tokens += 5;
+        await this.post(run.by, this.runEvent(run, "run.finished", {
+          outcome: i.outcome,
+          ...(i.summary ? { summary: "All done." } : {}),
+          ...(i.usage ? { usage: { input_tokens: run.tokens, output_tokens: run.tokens, cached_input_tokens: 3 } } : {}),
+        }));
+        run.state = "finished";
+        return;
+      }
+      case "message":
+        if (!i.text) return;
+        await this.post("harness", ev(this.ws, "message.posted", { space_id: this.ws.space_id, text: i.text }));
+        return;
+    }
+  }
+
+  /**
+   * Wait for what Chips does by itself: every routed run still queued is handed to the
+   * runner (run.assigned, then runner.start) — after that the log no longer grows.
+   */
+  async settle(): Promise<void> {
+    for (const run of this.runs) if (run && run.routed && run.state === "queued") await this.runner.raw.startFor(run.id);
+  }
+
+  private slot(id: string, by: RunSlot["by"], state: RunSlot["state"], routed: boolean, steps: string[]): RunSlot {
+    return { id, by, state, routed, taken: false, pending: false, steps, added: 0, progress: 0, tokens: 0, sequence: 0, commands: [] };
+  }
+
+  private runEvent(run: RunSlot, type: string, fields: Record<string, unknown>, keyed = true) {
+    const e = ev(this.ws, type, { run_id: run.id, ...fields }, run.by === "runner" ? this.runner.id : this.ws.harness_id);
+    if (!keyed) delete e.idempotency_key;
+    return e;
+  }
+
+  private async post(by: "harness" | "runner", event: Record<string, unknown>) {
+    const token = by === "runner" ? this.runner.token : this.ws.token;
+    await this.call("POST", "/api/v1/events", token, event);
+  }
+
+  private async call(method: string, path: string, token: string, body?: unknown): Promise<any> {
+    const r = await request(`${this.server.url}${path}`, {
+      method,
+      token,
+      ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    });
+    if (r.status >= 300) throw new Error(`${method} ${path} refused ${r.status}: ${r.text}\n${JSON.stringify(body)}`);
+    return r.body;
+  }
+}
