@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_SECRET } from "./e2e/support/own-server";
 
 /**
  * End-to-end tests: the real production server (`node --import tsx server.ts`, NODE_ENV
@@ -33,6 +34,7 @@ const systemChromium = "/usr/bin/chromium";
 const executablePath = fs.existsSync(systemChromium) ? systemChromium : undefined;
 
 const jsonFile = process.env.CHIPS_E2E_JSON;
+
 
 export default defineConfig({
   testDir: "e2e",
@@ -79,6 +81,8 @@ export default defineConfig({
       // webServer.env is merged over the shell's: always say which database. Empty = PGlite.
       DATABASE_URL: process.env.CHIPS_E2E_DATABASE_URL ?? "",
       CHIPS_RATE_LIMIT: "0",
+      // Nodes of one Chips share it: leases and object URLs verify on any node (e2e/objects-nodes.pg.spec.ts).
+      CHIPS_SECRET: E2E_SECRET,
     },
   },
 });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { CommandName, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
-import { bigint, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, customType, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
@@ -217,4 +217,24 @@ export const commands = pgTable(
     ackedAt: timestamp("acked_at", { withTimezone: true, mode: "string" }),
   },
   (t) => [index("commands_run_idx").on(t.runId, t.seq), index("commands_harness_open_idx").on(t.harnessId, t.receipt)],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => "bytea",
+  fromDriver: (v) => Buffer.from(v),
+});
+
+/** Artifacts ([RN3]) when several nodes share PostgreSQL: content-addressed per run (lib/server/runners/pg-blobs.ts). */
+export const objects = pgTable(
+  "objects",
+  {
+    key: text("key").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    runId: text("run_id").notNull(),
+    sha256: text("sha256").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    body: bytea("body").notNull(),
+    createdAt: created(),
+  },
+  (t) => [index("objects_run_idx").on(t.runId)],
 );

@@ -32,6 +32,11 @@ export interface ChipsConfig {
   maxObjectBytes: number;
   /** Failed sign-in attempts (bad token, cookie, login link, invite) per client address a minute; 0 = no limit. */
   authAttemptsPerMinute: number;
+  /**
+   * A secret every node shares (CHIPS_SECRET): the lease signing key and the object-URL key
+   * are derived from it, so any node verifies what another signed. Unset: key files in the data dir.
+   */
+  secret?: string;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -58,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     objectUrlTtlSeconds: num(env.CHIPS_OBJECT_URL_TTL, 300),
     maxObjectBytes: num(env.CHIPS_MAX_OBJECT_BYTES, 64 * 1024 * 1024),
     authAttemptsPerMinute: num(env.CHIPS_AUTH_ATTEMPTS, 30),
+    secret: env.CHIPS_SECRET || undefined,
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

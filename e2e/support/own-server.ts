@@ -4,6 +4,9 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
+/** The CHIPS_SECRET the e2e server and every second node share (a test value, not a real one). */
+export const E2E_SECRET = "e2e-only-shared-secret-0123456789abcdef";
+
 export interface OwnServer {
   baseURL: string;
   adminToken: string;
@@ -38,6 +41,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
       DATABASE_URL: process.env.CHIPS_E2E_DATABASE_URL ?? "",
       CHIPS_RATE_LIMIT: "0",
       CHIPS_BANNER: "0",
+      CHIPS_SECRET: E2E_SECRET,
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

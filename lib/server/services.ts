@@ -9,7 +9,9 @@ import { IngestWriter, type Committed } from "./ingest/writer";
 import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./runners/keys";
-import { ObjectStore } from "./runners/objects";
+import { FileBlobs, ObjectStore } from "./runners/objects";
+import { PgBlobs } from "./runners/pg-blobs";
+import { log } from "./log";
 import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
 
@@ -46,7 +48,8 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const committed: ChipsServices["committed"] = new Set();
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
-  const keys = loadServerKeys(config.dataDir);
+  const keys = loadServerKeys(config.dataDir, config.secret);
+  if (database.kind === "postgres" && !config.secret) log.warn("DATABASE_URL without CHIPS_SECRET: leases and object URLs are signed with this node's own keys; give every node the same CHIPS_SECRET");
   const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
@@ -71,7 +74,8 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     storage,
     keys,
     runnersOnline: () => [],
-    objects: new ObjectStore(path.join(config.dataDir, "objects"), keys.objectUrlKey),
+    // Several nodes on one PostgreSQL all read artifacts from it; the embedded default keeps the disk.
+    objects: new ObjectStore(database.kind === "postgres" ? new PgBlobs(database.db) : new FileBlobs(path.join(config.dataDir, "objects")), keys.objectUrlKey),
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {

@@ -92,7 +92,7 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     const verdict = svc.objects.verify(key, c.req.query("exp"), c.req.query("sig"));
     if (verdict === "expired") return fail("forbidden", "this object URL has expired: ask for a new one");
     if (verdict === "bad") return fail("forbidden", "this object URL's signature is not valid");
-    const stream = svc.objects.open(key);
+    const stream = await svc.objects.open(key);
     if (!stream) return fail("not_found", "no such object");
     return new Response(Readable.toWeb(stream) as ReadableStream, {
       headers: {

@@ -1,19 +1,57 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
+import type { Readable } from "node:stream";
 import type { ObjectRef } from "@/lib/runner";
 
 const SHA_RE = /^[0-9a-f]{64}$/;
 const ID_RE = /^[a-z]+_[0-9A-Z]{26}$/;
 
+/** Where the bytes live: the local disk (embedded default) or PostgreSQL (every node reads them). */
+export interface BlobBackend {
+  /** Store `body` under `key` (content-addressed: the same bytes twice are one object). */
+  put(key: string, body: Buffer): Promise<void>;
+  exists(key: string): Promise<boolean>;
+  /** The bytes as a stream, or null when there are none. */
+  open(key: string): Promise<Readable | null>;
+}
+
+/** Files under the data dir: write then rename, so a reader never sees half an object. */
+export class FileBlobs implements BlobBackend {
+  constructor(private root: string) {}
+
+  private file(key: string) {
+    return path.join(this.root, ...key.split("/"));
+  }
+
+  async put(key: string, body: Buffer) {
+    const file = this.file(key);
+    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    const tmp = `${file}.${randomUUID()}.tmp`;
+    await fs.promises.writeFile(tmp, body, { mode: 0o600 });
+    await fs.promises.rename(tmp, file);
+  }
+
+  exists(key: string) {
+    return fs.promises.stat(this.file(key)).then(
+      (s) => s.isFile(),
+      () => false,
+    );
+  }
+
+  async open(key: string) {
+    return (await this.exists(key)) ? fs.createReadStream(this.file(key)) : null;
+  }
+}
+
 /**
- * The object store ([RN3]): large logs, check output and diffs, content-addressed per run
- * on the filesystem under the data dir. Events carry `{key, sha256, bytes}`; a URL to read
- * one is HMAC-signed and expiring, made when it is asked for and never stored.
+ * The store ([RN3]): large logs, check output and diffs, content-addressed per run. Events
+ * carry `{key, sha256, bytes}`; a URL to read one is HMAC-signed and expiring, made when it
+ * is asked for and never stored — any node holding the same key (CHIPS_SECRET) can verify it.
  */
 export class ObjectStore {
   constructor(
-    private root: string,
+    private blobs: BlobBackend,
     private hmacKey: Buffer,
   ) {}
 
@@ -21,37 +59,25 @@ export class ObjectStore {
     return `${workspaceId}/${runId}/${sha256}`;
   }
 
-  /** The file of a key, or null when the key is not one of ours (no path tricks). */
-  private file(key: string): string | null {
+  /** Whether a key is one of ours (no path tricks). */
+  private static valid(key: string): boolean {
     const [ws, run, sha, ...rest] = key.split("/");
-    if (rest.length || !ID_RE.test(ws ?? "") || !ID_RE.test(run ?? "") || !SHA_RE.test(sha ?? "")) return null;
-    return path.join(this.root, ws, run, sha);
+    return !rest.length && ID_RE.test(ws ?? "") && ID_RE.test(run ?? "") && SHA_RE.test(sha ?? "");
   }
 
   async put(workspaceId: string, runId: string, body: Buffer): Promise<ObjectRef> {
     const sha256 = createHash("sha256").update(body).digest("hex");
     const key = ObjectStore.keyOf(workspaceId, runId, sha256);
-    const file = this.file(key)!;
-    await fs.promises.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
-    // Write then rename: a reader never sees half an object; the same bytes twice are one object.
-    const tmp = `${file}.${randomUUID()}.tmp`;
-    await fs.promises.writeFile(tmp, body, { mode: 0o600 });
-    await fs.promises.rename(tmp, file);
+    await this.blobs.put(key, body);
     return { key, sha256, bytes: body.length };
   }
 
   async exists(key: string): Promise<boolean> {
-    const file = this.file(key);
-    if (!file) return false;
-    return fs.promises.stat(file).then(
-      (s) => s.isFile(),
-      () => false,
-    );
+    return ObjectStore.valid(key) && this.blobs.exists(key);
   }
 
-  open(key: string): fs.ReadStream | null {
-    const file = this.file(key);
-    return file && fs.existsSync(file) ? fs.createReadStream(file) : null;
+  async open(key: string): Promise<Readable | null> {
+    return ObjectStore.valid(key) ? this.blobs.open(key) : null;
   }
 
   private mac(key: string, exp: number) {
