@@ -33,6 +33,10 @@ const OPTIONS = {
   check: { type: "string", multiple: true },
   secret: { type: "string", multiple: true },
   model: { type: "string" },
+  // chips people / harness
+  role: { type: "string" },
+  expires: { type: "string" },
+  "many-uses": { type: "boolean" },
   // chips runner
   name: { type: "string" },
   "work-dir": { type: "string" },
@@ -71,6 +75,8 @@ const COMMANDS: Record<string, Command> = {
     run: async (ctx) => (await import("./commands/runner")).runner(ctx),
     options: ["token", "json", "workspace", "name", "repo", "work-dir", "capacity", "config", "codex-bin", "codex-config", "codex-env", "codex-model", "claude-bin", "claude-base-url", "claude-env", "claude-model", "bwrap", "secrets-file", "cleanup"],
   },
+  people: { run: async (ctx) => (await import("./commands/people")).people(ctx), options: ["token", "json", "workspace", "role", "expires", "many-uses"] },
+  harness: { run: async (ctx) => (await import("./commands/people")).harness(ctx), options: ["token", "json", "workspace", "name"] },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },
 };
