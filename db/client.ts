@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
 import { acquireDirLock, type DirLock } from "./dir-lock";
 import { migrate } from "./migrate";
+import { PgliteWorkerClient } from "./pglite-worker-client";
 import { resultRows } from "./rows";
 
 /** The one database type the services see: the same on PGlite and on postgres-js. */
@@ -129,36 +130,39 @@ async function openPglite(dataDir: string): Promise<Database> {
   // Two processes on one PGlite directory silently lose data: only one may hold it.
   const lock: DirLock = acquireDirLock(dataDir);
   try {
-    const { PGlite, types } = await import("@electric-sql/pglite");
     const { drizzle } = await import("drizzle-orm/pglite");
-    // Timestamps as the strings Postgres prints, as drizzle reads them (and postgres-js under drizzle).
-    const raw = (v: string) => v;
-    const parsers = { [types.TIMESTAMP]: raw, [types.TIMESTAMPTZ]: raw, [types.DATE]: raw, [types.INTERVAL]: raw };
-    const client = await PGlite.create({ dataDir: path.join(dataDir, "pgdata"), parsers });
-    const db = drizzle(client, { schema }) as unknown as Db;
-    await migrate(db);
-    return {
-      db,
-      kind: "pglite",
-      query: async (q) => resultRows(await db.execute(q)),
-      run: async <T,>(text: string, params: unknown[] = []) => (await client.query<T>(text, params)).rows,
-      transact: (work) =>
-        client.transaction(async (tx) => {
-          const { run, firstError } = tracked(async (text, params) => (await tx.query(text, params)).rows);
-          const out = await work(run);
-          const failed = await firstError();
-          if (failed) throw failed;
-          return out;
-        }),
-      listen: null,
-      close: async () => {
-        try {
-          await client.close();
-        } finally {
-          lock.release();
-        }
-      },
-    };
+    // PGlite runs in a worker thread of this process (it blocked HTTP and sockets for up to
+    // 343 ms a batch on the main thread: docs/PERFORMANCE.md); the lock stays with the process.
+    const client = await PgliteWorkerClient.open(path.join(dataDir, "pgdata"));
+    try {
+      const db = drizzle(client as never, { schema }) as unknown as Db;
+      await migrate(db);
+      return {
+        db,
+        kind: "pglite",
+        query: async (q) => resultRows(await db.execute(q)),
+        run: async <T,>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+        transact: (work) =>
+          client.transaction(async (tx) => {
+            const { run, firstError } = tracked(async (text, params) => (await tx.query(text, params)).rows);
+            const out = await work(run);
+            const failed = await firstError();
+            if (failed) throw failed;
+            return out;
+          }),
+        listen: null,
+        close: async () => {
+          try {
+            await client.close();
+          } finally {
+            lock.release();
+          }
+        },
+      };
+    } catch (e) {
+      await client.close();
+      throw e;
+    }
   } catch (e) {
     lock.release();
     throw e;

@@ -76,7 +76,9 @@ function readIncoming(req: IncomingMessage, maxBytes: number): Promise<{ ok: tru
       size += chunk.length;
       if (size > maxBytes) {
         done();
-        req.pause();
+        // The rest is discarded, not kept unread: the 413 goes out with connection: close,
+        // and a connection closed on unread data is reset before the client reads it.
+        req.resume();
         return resolve(null);
       }
       chunks.push(chunk);

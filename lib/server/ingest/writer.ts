@@ -85,9 +85,8 @@ export class IngestWriter {
     q.running = true;
     try {
       while (q.items.length) {
-        // Let requests already on the wire reach the queue first. PGlite runs on this thread
-        // and answers without yielding to I/O, so without this turn every request would
-        // commit alone; on Postgres it costs one event-loop turn.
+        // Let requests already on the wire reach the queue first, so they share this commit;
+        // it costs one event-loop turn.
         await new Promise<void>((r) => setImmediate(r));
         const batch: Pending[] = [];
         let n = 0;
