@@ -23,6 +23,14 @@ Usage:
                   [--model M] [--space SPACE] [--json] [--token TOKEN]
       Queue a run for a runner (a person's token): it waits, "waiting for a runner", until
       a runner with NAME on its allowlist takes it. Prints the run id and the room.
+  chips people invite --role owner|member|viewer [--expires 7d] [--many-uses] [--workspace WS] [--json]
+  chips people list | chips people revoke usr_…
+      Invite by link (single-use unless --many-uses; owner manages people, harnesses and
+      runners; member posts, starts and steers runs; viewer watches and reviews), list the
+      workspace's people, or revoke one: their sessions, tokens and open rooms stop at once.
+      Needs an owner's person token (--token) or the admin token.
+  chips harness token [--name N] | chips harness revoke hrn_…|rnr_…
+      Mint a harness and its token (shown once), or revoke a harness or runner at once.
   chips runner token [--name N] [--workspace WS] [--json]
       Mint a runner identity (rnr_…) and its token (needs the admin token; default: the
       server's default workspace).

@@ -33,6 +33,10 @@ const OPTIONS = {
   check: { type: "string", multiple: true },
   secret: { type: "string", multiple: true },
   model: { type: "string" },
+  // chips people / harness
+  role: { type: "string" },
+  expires: { type: "string" },
+  "many-uses": { type: "boolean" },
   // chips runner
   name: { type: "string" },
   "work-dir": { type: "string" },
@@ -79,6 +83,8 @@ const COMMANDS: Record<string, Command> = {
   connect: { run: async (ctx) => (await import("./commands/connect")).connect(ctx), options: ["token", "space", "settings", "user", "hold-seconds", "project"] },
   bridge: { run: async (ctx) => (await import("./commands/bridge")).bridge(ctx), options: ["token", "space", "prompt"] },
   disconnect: { run: async (ctx) => (await import("./commands/connect")).disconnect(ctx), options: ["settings", "user"] },
+  people: { run: async (ctx) => (await import("./commands/people")).people(ctx), options: ["token", "json", "workspace", "role", "expires", "many-uses"] },
+  harness: { run: async (ctx) => (await import("./commands/people")).harness(ctx), options: ["token", "json", "workspace", "name"] },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },
 };
