@@ -12,7 +12,7 @@ const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
 };
 
 /** Room name, workspace, a calm live dot, the runs going, and goals no person's words carry ([UI3]). */
-export function RoomHeader({ roomName, workspaceName, status, active, present = [], actions }: { roomName: string; workspaceName: string; status: FeedStatus; active: Run[]; present?: { id: string; name: string }[]; actions?: ReactNode }) {
+export function RoomHeader({ roomName, workspaceName, status, active, present = [], actions, runsHref }: { roomName: string; workspaceName: string; status: FeedStatus; active: Run[]; present?: { id: string; name: string }[]; actions?: ReactNode; runsHref?: string }) {
   const live = LIVE[status];
   const saying = active.filter((r) => r.goal_from === null);
   return (
@@ -20,6 +20,11 @@ export function RoomHeader({ roomName, workspaceName, status, active, present = 
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
         <h1 className="text-base font-semibold"># {roomName}</h1>
         <span className="text-sm text-zinc-600 dark:text-zinc-400">{workspaceName}</span>
+        {runsHref && (
+          <a href={runsHref} data-testid="room-runs-link" className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300">
+            Past runs
+          </a>
+        )}
         <span data-testid="feed-status" data-status={status} className="ml-auto flex items-center gap-1.5 text-xs text-zinc-600 dark:text-zinc-400">
           <span aria-hidden className={`h-2 w-2 rounded-full ${live.dot}`} />
           {live.text}

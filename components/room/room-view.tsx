@@ -134,7 +134,7 @@ export function RoomView(p: RoomViewProps) {
   return (
     <RoomActionsContext.Provider value={actions}>
     <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} present={present} actions={p.canAct ? <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} /> : <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">viewer</span>} />
+      <RoomHeader runsHref={`/w/${p.workspaceId}/runs?space=${p.spaceId}`} roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} present={present} actions={p.canAct ? <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} /> : <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">viewer</span>} />
       <div className="flex min-h-0 flex-1">
         <main className="flex min-w-0 flex-1 flex-col">
           <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />

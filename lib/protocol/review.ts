@@ -57,6 +57,16 @@ export const RunFilter = z.object({
 });
 export type RunFilter = z.infer<typeof RunFilter>;
 
+/** A view from a query string or a form: empty fields are left out rather than refused. */
+export function parseRunFilter(params: Record<string, string | string[] | undefined>) {
+  const given: Record<string, string> = {};
+  for (const [k, v] of Object.entries(params)) {
+    const one = Array.isArray(v) ? v[0] : v;
+    if (one !== undefined && one.trim() !== "") given[k] = one.trim();
+  }
+  return RunFilter.safeParse(given);
+}
+
 /** The filter keys a view keeps (a saved view, a bookmark); paging is not part of a view. */
 export const VIEW_KEYS = ["q", "status", "space", "harness", "agent", "person", "from", "to", "min_duration", "max_duration", "change_set", "failed_checks", "review", "sort", "dir"] as const;
 

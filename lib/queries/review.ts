@@ -177,3 +177,13 @@ export async function namesOf(db: Db, ws: string) {
   ]);
   return { people, harnesses: hs, rooms };
 }
+
+/** A room's events with seqs in [from, to], ascending (a run's replay: the room while it ran). */
+export async function spaceEventsBetween(db: Db, ws: string, spaceId: string, from: number, to: number): Promise<string[]> {
+  const rows = await db
+    .select({ body: events.body })
+    .from(events)
+    .where(and(eq(events.workspaceId, ws), eq(events.spaceId, spaceId), gte(events.seq, from), lte(events.seq, to)))
+    .orderBy(asc(events.seq));
+  return rows.map((r) => r.body);
+}

@@ -42,7 +42,12 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
   const name = new Map(hs.map((h) => [h.id, h.name]));
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">
-      <h1 className="text-xl font-semibold">{workspace?.name}</h1>
+      <div className="flex flex-wrap items-baseline gap-x-4">
+        <h1 className="text-xl font-semibold">{workspace?.name}</h1>
+        <Link data-testid="workspace-runs-link" className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300" href={`/w/${ws}/runs`}>
+          Past runs
+        </Link>
+      </div>
       {me.role !== "viewer" && <NewRoomForm workspaceId={ws} />}
       <h2 className="mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Rooms</h2>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">

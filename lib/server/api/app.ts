@@ -13,6 +13,7 @@ import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
 import { runRoutes } from "./run-routes";
+import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
 import { healthRoutes } from "./health";
 import { peopleRoutes } from "./people-routes";
@@ -182,6 +183,7 @@ export function createApi(svc: ChipsServices) {
   runRoutes(app, svc);
   runnerRoutes(app, svc);
   peopleRoutes(app, svc, workspaceParam);
+  reviewRoutes(app, svc, workspaceParam);
 
   /** The `:ws` path parameter, checked against the caller's credential. */
   function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][], action?: Action): string | Response {

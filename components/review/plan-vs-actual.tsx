@@ -1,0 +1,45 @@
+import type { PlanLine, PlanMark } from "@/lib/review/run-story";
+import { muted } from "./format";
+
+const MARK: Record<PlanMark, { text: string; tone: string }> = {
+  "as-planned": { text: "as planned", tone: "text-zinc-600 dark:text-zinc-400" },
+  skipped: { text: "skipped", tone: "text-zinc-800 line-through dark:text-zinc-300" },
+  added: { text: "added late", tone: "text-violet-800 dark:text-violet-300" },
+  "out-of-order": { text: "out of order", tone: "text-amber-800 dark:text-amber-300" },
+  unfinished: { text: "left unfinished", tone: "text-amber-800 dark:text-amber-300" },
+  failed: { text: "failed", tone: "text-red-800 dark:text-red-300" },
+};
+
+/** The plan the run started with against what it did: each step marked skipped, added late, out of order, unfinished or failed. */
+export function PlanVsActual({ lines }: { lines: PlanLine[] }) {
+  if (!lines.length) return <p className={`text-sm ${muted}`}>No plan to compare.</p>;
+  return (
+    <table className="w-full text-sm">
+      <caption className="sr-only">Plan against what happened</caption>
+      <thead>
+        <tr className={`text-left text-xs uppercase tracking-wide ${muted}`}>
+          <th scope="col" className="py-1 pr-2 font-medium">Planned</th>
+          <th scope="col" className="py-1 pr-2 font-medium">Begun</th>
+          <th scope="col" className="py-1 pr-2 font-medium">Step</th>
+          <th scope="col" className="py-1 pr-2 font-medium">What happened</th>
+        </tr>
+      </thead>
+      <tbody>
+        {lines.map((l) => (
+          <tr key={l.step_id} data-testid="plan-line" data-step-id={l.step_id} data-marks={l.marks.join(" ")}>
+            <td className="py-1 pr-2 tabular-nums">{l.planned_at === null ? "—" : l.planned_at + 1}</td>
+            <td className="py-1 pr-2 tabular-nums">{l.begun_at === null ? "—" : l.begun_at + 1}</td>
+            <td className="py-1 pr-2">{l.title}</td>
+            <td className="py-1 pr-2">
+              {l.marks.map((m) => (
+                <span key={m} className={`mr-2 font-medium ${MARK[m].tone}`}>
+                  {MARK[m].text}
+                </span>
+              ))}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

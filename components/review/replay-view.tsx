@@ -1,0 +1,133 @@
+"use client";
+
+import { useEffect, useMemo, useRef, useState } from "react";
+import { applyEvents, emptyRoom, type RoomState } from "@/lib/client/room-state";
+import type { Run, StoredEvent } from "@/lib/protocol";
+import { RoomActionsContext, type RoomActions } from "@/components/room/room-context";
+import type { Directory } from "@/components/room/names";
+import { Timeline } from "@/components/room/timeline";
+import { TypingIndicators, typingRuns } from "@/components/room/typing-indicator";
+import { button, field, muted, when } from "./format";
+
+/** Folded states kept every this many events, so a jump folds at most this many. */
+const CHECKPOINT = 250;
+const SPEEDS = [1, 2, 5, 10, 20] as const;
+/** A long quiet gap in the log plays as at most this long (before the speed-up). */
+const MAX_GAP_MS = 3000;
+
+const noAction = async () => "This is a replay: nothing can be sent from it.";
+
+/**
+ * A replay of a run ([RPL1]): the room as it was at any seq of the run's span — the same
+ * timeline, run panel, dots, typing indicator (with its progress and time left as then) and
+ * receipts the live room draws, folded from the log by the same projection (room-state's
+ * applyEvents → lib/projection). The scrubber moves over the seqs; play runs at 1×–20× the
+ * log's own pace; the URL keeps the seq, so a link can point at one.
+ */
+export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: { run: Run; events: StoredEvent[]; dir: Directory; statusTtlSeconds: number; initialSeq: number | null }) {
+  const start = initialSeq === null ? events.length - 1 : Math.max(0, events.findLastIndex((e) => e.seq <= initialSeq));
+  const [at, setAt] = useState(start);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(5);
+  const checkpoints = useRef(new Map<number, RoomState>());
+
+  const room = useMemo(() => {
+    const cps = checkpoints.current;
+    let from = -1;
+    let state = emptyRoom();
+    for (let c = Math.floor(at / CHECKPOINT) * CHECKPOINT - 1; c >= 0; c -= CHECKPOINT) {
+      const hit = cps.get(c);
+      if (hit) {
+        from = c;
+        state = hit;
+        break;
+      }
+    }
+    // Fold on from the nearest checkpoint, keeping new checkpoints on the way.
+    for (let i = from + 1; i <= at; ) {
+      const stop = Math.min(at, Math.floor((i + CHECKPOINT) / CHECKPOINT) * CHECKPOINT - 1);
+      state = applyEvents(state, events.slice(i, stop + 1));
+      if ((stop + 1) % CHECKPOINT === 0) cps.set(stop, state);
+      i = stop + 1;
+    }
+    return state;
+  }, [at, events]);
+
+  const here = events[at];
+  const now = here ? Date.parse(here.ts) : Date.parse(run.created_at);
+
+  useEffect(() => {
+    if (!here) return;
+    const url = new URL(window.location.href);
+    url.searchParams.set("seq", String(here.seq));
+    window.history.replaceState(null, "", url);
+  }, [here]);
+
+  useEffect(() => {
+    if (!playing) return;
+    if (at >= events.length - 1) {
+      setPlaying(false);
+      return;
+    }
+    const gap = Math.min(MAX_GAP_MS, Math.max(0, Date.parse(events[at + 1].ts) - Date.parse(events[at].ts)));
+    const t = setTimeout(() => setAt((i) => Math.min(events.length - 1, i + 1)), gap / speed);
+    return () => clearTimeout(t);
+  }, [playing, at, speed, events]);
+
+  const actions = useMemo<RoomActions>(() => ({ receipts: room.receipts, presenceOf: () => undefined, send: noAction, forceFinish: noAction, canAct: false }), [room.receipts]);
+  const typing = typingRuns(Object.values(room.runs), now, statusTtlSeconds * 1000, () => false);
+
+  return (
+    <RoomActionsContext.Provider value={actions}>
+      <div className="flex min-h-0 flex-1 flex-col" data-testid="replay" data-seq={here?.seq ?? 0}>
+        <div className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <button type="button" className={button} onClick={() => setPlaying(!playing)} data-testid="replay-play" aria-pressed={playing}>
+              {playing ? "Pause" : "Play"}
+            </button>
+            <label className="flex items-center gap-1 text-xs">
+              Speed
+              <select className={field} value={speed} onChange={(e) => setSpeed(Number(e.target.value) as (typeof SPEEDS)[number])} data-testid="replay-speed">
+                {SPEEDS.map((s) => (
+                  <option key={s} value={s}>
+                    {s}×
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="button" className={button} onClick={() => setAt((i) => Math.max(0, i - 1))} disabled={at <= 0} aria-label="One event back">
+              ←
+            </button>
+            <button type="button" className={button} onClick={() => setAt((i) => Math.min(events.length - 1, i + 1))} disabled={at >= events.length - 1} aria-label="One event on">
+              →
+            </button>
+            <span className="tabular-nums" data-testid="replay-position">
+              seq {here?.seq ?? "—"} · {at + 1} of {events.length} · {here ? when(here.ts) : ""}
+            </span>
+            <span className={`text-xs ${muted}`}>{here ? here.type : ""}</span>
+          </div>
+          <label className="mt-2 block text-xs">
+            <span className="sr-only">Seq to show</span>
+            <input
+              type="range"
+              min={0}
+              max={Math.max(0, events.length - 1)}
+              value={at}
+              onChange={(e) => {
+                setPlaying(false);
+                setAt(Number(e.target.value));
+              }}
+              className="w-full"
+              data-testid="replay-scrubber"
+              aria-valuetext={`seq ${here?.seq ?? 0}`}
+            />
+          </label>
+        </div>
+        <main className="flex min-h-0 flex-1 flex-col" aria-label="The room as it was">
+          <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={false} loadOlder={async () => 0} focusRun={null} />
+          <TypingIndicators runs={typing} now={now} dir={dir} />
+        </main>
+      </div>
+    </RoomActionsContext.Provider>
+  );
+}

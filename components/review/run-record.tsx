@@ -1,0 +1,65 @@
+import type { StoredEvent } from "@/lib/protocol";
+import { actorName, type Directory } from "@/components/room/names";
+import { Collapsible, Markdown } from "@/components/ui/markdown";
+import { muted, when } from "./format";
+
+type Of<T extends StoredEvent["type"]> = Extract<StoredEvent, { type: T }>;
+
+/** Every status the run reported, oldest first: the typing indicator's history. */
+export function StatusHistory({ events, dir }: { events: StoredEvent[]; dir: Directory }) {
+  const statuses = events.filter((e): e is Of<"run.status"> => e.type === "run.status");
+  if (!statuses.length) return <p className={`text-sm ${muted}`}>No statuses.</p>;
+  return (
+    <ol className="max-h-80 space-y-0.5 overflow-y-auto text-sm" tabIndex={0} aria-label="Status history">
+      {statuses.map((s) => (
+        <li key={s.seq} data-seq={s.seq} className="flex flex-wrap gap-x-2">
+          <span className={`tabular-nums ${muted}`}>{when(s.ts)}</span>
+          <span className={muted}>{actorName(dir, s.actor)}</span>
+          <span>{s.verb_phrase}</span>
+          {s.progress !== undefined && <span className={`tabular-nums ${muted}`}>{Math.round(s.progress * 100)}%</span>}
+          {s.estimate_seconds !== undefined && <span className={`tabular-nums ${muted}`}>~{s.estimate_seconds} s left</span>}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The run's messages, as the room showed them (markdown, sanitized). */
+export function Messages({ events, dir }: { events: StoredEvent[]; dir: Directory }) {
+  const messages = events.filter((e): e is Of<"message.posted"> => e.type === "message.posted");
+  if (!messages.length) return <p className={`text-sm ${muted}`}>No messages.</p>;
+  return (
+    <ol className="space-y-3">
+      {messages.map((m) => (
+        <li key={m.seq} data-seq={m.seq}>
+          <p className="text-xs">
+            <span className="font-semibold">{actorName(dir, m.actor)}</span> <span className={`tabular-nums ${muted}`}>{when(m.ts)}</span>
+          </p>
+          <div className="text-sm">
+            <Collapsible text={m.text}>
+              <Markdown text={m.text} />
+            </Collapsible>
+          </div>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The runner's own lines about the run (started, log, checkpoint, change-set, failed, completed). */
+export function RunnerLog({ events }: { events: StoredEvent[] }) {
+  const lines = events.filter((e): e is Of<"runner.event"> => e.type === "runner.event");
+  if (!lines.length) return <p className={`text-sm ${muted}`}>No runner events.</p>;
+  return (
+    <ol className="max-h-80 space-y-0.5 overflow-y-auto font-mono text-xs" tabIndex={0} aria-label="Runner log">
+      {lines.map((l) => (
+        <li key={l.seq} className="whitespace-pre-wrap break-words">
+          <span className={muted}>
+            {when(l.occurred_at)} #{l.sequence} {l.kind}
+          </span>{" "}
+          {l.message}
+        </li>
+      ))}
+    </ol>
+  );
+}

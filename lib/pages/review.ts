@@ -1,0 +1,93 @@
+import type { Directory } from "@/components/room/names";
+import { parseRunFilter, viewQuery, type Receipt, type Run, type RunFilter, type RunListPage, type SavedView, type StoredEvent } from "@/lib/protocol";
+import { agentsOf, BadCursor, countReviewRuns, listReviewRuns, namesOf, runEventBodies, savedViewsOf, spaceEventsBetween } from "@/lib/queries/review";
+import { receiptsOf } from "@/lib/server/commands";
+import { requirePerson, services } from "@/lib/server/page-context";
+import { getRun } from "@/lib/server/read";
+
+/** Names the review pages show: people, harnesses and runners, rooms. */
+export interface ReviewNames extends Directory {
+  rooms: Record<string, string>;
+}
+
+async function names(ws: string): Promise<ReviewNames> {
+  const n = await namesOf(services().db, ws);
+  return {
+    persons: Object.fromEntries(n.people.map((p) => [p.id, p.name])),
+    harnesses: Object.fromEntries(n.harnesses.map((h) => [h.id, h.name])),
+    rooms: Object.fromEntries(n.rooms.map((r) => [r.id, r.name])),
+  };
+}
+
+export interface RunsPageData {
+  names: ReviewNames;
+  agents: string[];
+  views: SavedView[];
+  /** The view asked for, or the reason it could not be read. */
+  filter: RunFilter;
+  problem: string | null;
+  page: RunListPage;
+  count: number;
+  /** The view's query string (no cursor): what a saved view keeps. */
+  query: string;
+}
+
+/** The runs page: a view of the workspace's runs (for its people only). */
+export async function runsPage(ws: string, params: Record<string, string | string[] | undefined>): Promise<RunsPageData> {
+  const person = await requirePerson(ws);
+  const svc = services();
+  await svc.review.settle(ws);
+  const parsed = parseRunFilter(params);
+  const filter: RunFilter = parsed.success ? parsed.data : {};
+  let problem = parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  let page: RunListPage = { runs: [], next_cursor: null };
+  let count = 0;
+  try {
+    [page, count] = await Promise.all([listReviewRuns(svc.db, ws, filter), countReviewRuns(svc.db, ws, filter)]);
+  } catch (e) {
+    if (!(e instanceof BadCursor)) throw e;
+    problem = "That page link is not valid any more; here is the first page.";
+    [page, count] = await Promise.all([listReviewRuns(svc.db, ws, { ...filter, cursor: undefined }), countReviewRuns(svc.db, ws, filter)]);
+  }
+  const [n, agents, views] = await Promise.all([names(ws), agentsOf(svc.db, ws), savedViewsOf(svc.db, person.subjectId)]);
+  return { names: n, agents, views, filter, problem, page, count, query: viewQuery(filter) };
+}
+
+export interface RunPageData {
+  run: Run;
+  events: StoredEvent[];
+  receipts: Receipt[];
+  names: ReviewNames;
+  /** The server's clock when the page was drawn (a live run's open bars end here). */
+  now: string;
+}
+
+/** A run of the workspace with its whole log and receipts, or null. */
+export async function runPage(ws: string, runId: string): Promise<RunPageData | null> {
+  await requirePerson(ws);
+  const db = services().db;
+  const run = await getRun(db, runId);
+  if (!run || run.workspace_id !== ws) return null;
+  const [bodies, receipts, n] = await Promise.all([runEventBodies(db, run.id), receiptsOf(db, [run.id]), names(ws)]);
+  return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), receipts, names: n, now: new Date().toISOString() };
+}
+
+export interface ReplayData {
+  run: Run;
+  /** The room's events from the run's first to its last, ascending: what the room showed meanwhile. */
+  events: StoredEvent[];
+  names: ReviewNames;
+  statusTtlSeconds: number;
+}
+
+/** What a replay of a run folds: the room's log over the run's span. */
+export async function replayPage(ws: string, runId: string): Promise<ReplayData | null> {
+  await requirePerson(ws);
+  const svc = services();
+  const run = await getRun(svc.db, runId);
+  if (!run || run.workspace_id !== ws) return null;
+  const own = await runEventBodies(svc.db, run.id);
+  const first = own.length ? (JSON.parse(own[0]) as StoredEvent).seq : run.last_seq;
+  const bodies = await spaceEventsBetween(svc.db, ws, run.space_id, first, run.last_seq);
+  return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), names: await names(ws), statusTtlSeconds: svc.config.statusTtlSeconds };
+}

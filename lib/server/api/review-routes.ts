@@ -1,0 +1,130 @@
+import type { Context, Hono } from "hono";
+import { canonicalId, ExportDocument, isId, newId, parseRunFilter, problem, SavedViewBody, zodErrors, type Run, type RunFilter } from "@/lib/protocol";
+import { BadCursor, countReviewRuns, deleteView, listReviewRuns, saveView, savedViewsOf } from "@/lib/queries/review";
+import { getRun } from "../read";
+import type { Credential } from "../credentials";
+import type { Action } from "../roles";
+import { exportDocument, runNdjson } from "../review/export";
+import { importRuns } from "../review/import";
+import type { ChipsServices } from "../services";
+import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
+
+type WorkspaceParam = (c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action) => string | Response;
+
+/** Largest import body: an export with its artifacts. */
+const IMPORT_BYTES = 64 * 1024 * 1024;
+/** Most runs one filtered export takes. */
+const EXPORT_RUNS = 1000;
+
+/** The query string as a view, or a 422 naming the parameter at fault ([REV1]). */
+function filterOf(c: Context<ApiEnv>): RunFilter | Response {
+  const parsed = parseRunFilter(c.req.query());
+  if (!parsed.success) return problemResponse(problem("validation_failed", "bad runs view", zodErrors("/query", parsed.error)));
+  return parsed.data;
+}
+
+/**
+ * Review of past runs (docs/REVIEW.md): the runs list with its filters and search, people's
+ * saved views, and export and import of runs ([EXP1], [EXP2]). Reading is for anyone of the
+ * workspace (viewers review); an import writes, so it takes a member or an owner.
+ */
+export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+  app.get("/api/v1/workspaces/:ws/review/runs", async (c) => {
+    const ws = workspaceParam(c);
+    if (ws instanceof Response) return ws;
+    const f = filterOf(c);
+    if (f instanceof Response) return f;
+    await svc.review.settle(ws);
+    try {
+      const [page, count] = await Promise.all([listReviewRuns(svc.db, ws, f), countReviewRuns(svc.db, ws, f)]);
+      return json({ ...page, count });
+    } catch (e) {
+      if (e instanceof BadCursor) return fail("validation_failed", e.message, "/query/cursor");
+      throw e;
+    }
+  });
+
+  app.get("/api/v1/workspaces/:ws/review/views", async (c) => {
+    const ws = workspaceParam(c, ["person"]);
+    if (ws instanceof Response) return ws;
+    return json({ views: await savedViewsOf(svc.db, c.get("cred").subjectId) });
+  });
+
+  // Everyone who reviews keeps their own views, viewers too.
+  app.post("/api/v1/workspaces/:ws/review/views", async (c) => {
+    const ws = workspaceParam(c, ["person"]);
+    if (ws instanceof Response) return ws;
+    const body = await readJson(c, 16 * 1024);
+    if (!body.ok) return body.response;
+    const input = SavedViewBody.safeParse(body.value);
+    if (!input.success) return problemResponse(problem("validation_failed", "bad view", zodErrors("", input.error)));
+    const view = { id: newId("command").replace(/^cmd_/, "view_"), workspaceId: ws, personId: c.get("cred").subjectId, ...input.data };
+    await saveView(svc.db, view);
+    return json({ id: view.id, name: view.name, query: view.query }, 201);
+  });
+
+  app.delete("/api/v1/workspaces/:ws/review/views/:view", async (c) => {
+    const ws = workspaceParam(c, ["person"]);
+    if (ws instanceof Response) return ws;
+    if (!(await deleteView(svc.db, c.get("cred").subjectId, c.req.param("view")))) return fail("not_found", "you have no saved view by that id");
+    return json({ deleted: c.req.param("view") });
+  });
+
+  // One run: NDJSON of its events in seq order, or the one JSON document ([EXP1]).
+  app.get("/api/v1/runs/:run/export", async (c) => {
+    const run = await runOf(c);
+    if (run instanceof Response) return run;
+    return exported(c, run.workspace_id, [run.id], run.id);
+  });
+
+  // The runs of a view (at most EXPORT_RUNS, newest first by default).
+  app.get("/api/v1/workspaces/:ws/review/export", async (c) => {
+    const ws = workspaceParam(c);
+    if (ws instanceof Response) return ws;
+    const f = filterOf(c);
+    if (f instanceof Response) return f;
+    await svc.review.settle(ws);
+    const ids: string[] = [];
+    let cursor = f.cursor;
+    do {
+      const page = await listReviewRuns(svc.db, ws, { ...f, cursor, limit: 200 });
+      ids.push(...page.runs.map((r) => r.id));
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor && ids.length < EXPORT_RUNS);
+    return exported(c, ws, ids.slice(0, EXPORT_RUNS), `${ws}-runs`);
+  });
+
+  app.post("/api/v1/workspaces/:ws/import", async (c) => {
+    const ws = workspaceParam(c, ["admin", "person"], "write");
+    if (ws instanceof Response) return ws;
+    const body = await readJson(c, IMPORT_BYTES);
+    if (!body.ok) return body.response;
+    const doc = ExportDocument.safeParse(body.value);
+    if (!doc.success) return problemResponse(problem("validation_failed", "not a Chips export document", zodErrors("", doc.error)));
+    const r = await importRuns(svc, ws, doc.data);
+    if ("ok" in r) return problemResponse(r.problem);
+    await svc.review.settle(ws);
+    return json(r, r.stored > 0 ? 201 : 200);
+  });
+
+  async function exported(c: Context<ApiEnv>, ws: string, runIds: string[], name: string) {
+    const format = c.req.query("format") ?? "json";
+    if (format === "ndjson") {
+      return new Response(await runNdjson(svc.db, runIds), {
+        headers: { "content-type": "application/x-ndjson", "content-disposition": `attachment; filename="${name}.ndjson"` },
+      });
+    }
+    if (format !== "json") return fail("validation_failed", "format is json or ndjson", "/query/format");
+    return new Response(JSON.stringify(await exportDocument(svc, ws, runIds)), {
+      headers: { "content-type": "application/json", "content-disposition": `attachment; filename="${name}.json"` },
+    });
+  }
+
+  async function runOf(c: Context<ApiEnv>): Promise<Run | Response> {
+    const id = c.req.param("run") ?? "";
+    const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
+    const cred = c.get("cred");
+    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    return run;
+  }
+}
