@@ -1,6 +1,7 @@
 import type { Run as Statement } from "./client";
 import { rowCodec } from "./row-codec";
 import { runs } from "./schema";
+import type { RunListItem } from "../lib/protocol";
 
 /**
  * The review indexer's statements (lib/server/review/indexer.ts): where a workspace's index
@@ -42,35 +43,8 @@ export async function runsById(run: Statement, ids: string[]): Promise<RunRow[]>
   return rows.map((row) => runRows.decode(typeof row.r === "string" ? JSON.parse(row.r) : row.r));
 }
 
-/** One run's index row as the indexer writes it: columns of `run_index` but `doc`, plus the words to add to it. */
-export interface IndexRow {
-  run_id: string;
-  workspace_id: string;
-  space_id: string;
-  state: string;
-  outcome: string | null;
-  goal: string;
-  goal_from: string | null;
-  harness_id: string | null;
-  agent: string | null;
-  person_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-  steps_done: number;
-  steps_planned: number;
-  tokens: number | null;
-  cost_usd: number | null;
-  files: number | null;
-  additions: number | null;
-  deletions: number | null;
-  failed_checks: number | null;
-  verdict: string | null;
-  annotations: number;
-  last_seq: number;
-  words: string[];
-}
+/** One run's index row as the indexer writes it: the list's row (its id as `run_id`), plus the words to add to its document. */
+export type IndexRow = Omit<RunListItem, "id"> & { run_id: string; workspace_id: string; last_seq: number; words: string[] };
 
 const REPLACED = [
   "space_id", "state", "outcome", "goal", "goal_from", "harness_id", "agent", "created_at", "started_at", "finished_at", "duration_ms",

@@ -65,6 +65,17 @@ const ROUTES: Record<string, Row> = {
   "DELETE /api/v1/workspaces/:ws/people/:person": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people/${await c.freshPerson()}` }), expect: manage(200) },
   "GET /api/v1/workspaces/:ws/harnesses": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/harnesses` }), expect: manage(200) },
   "DELETE /api/v1/workspaces/:ws/harnesses/:harness": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/harnesses/${await c.freshHarness()}` }), expect: manage(200) },
+  // Review (issue 13): viewers review — they read runs, exports and keep their own views; an import writes.
+  "GET /api/v1/workspaces/:ws/review/runs": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/runs?status=running` }), expect: read(403) },
+  "GET /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views` }), expect: read(403) },
+  "POST /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views`, body: { name: "mine", query: "status=failed" } }), expect: { ...read(403), owner: 201, member: 201, viewer: 201 } },
+  "DELETE /api/v1/workspaces/:ws/review/views/:view": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views/view_none` }), expect: { ...read(403), owner: 404, member: 404, viewer: 404 } },
+  "GET /api/v1/runs/:run/export": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/export?format=ndjson` }), expect: read(404) },
+  "GET /api/v1/workspaces/:ws/review/export": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/export?status=running` }), expect: read(403) },
+  "POST /api/v1/workspaces/:ws/import": {
+    req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/import`, body: { chips_export: 1, exported_at: new Date().toISOString(), workspace_id: c.ws.workspace_id, directory: { persons: {}, harnesses: {}, rooms: {} }, runs: [] } }),
+    expect: write(200),
+  },
 };
 
 /** Socket events of the people's namespace: what each gets back. `refused`: the handshake is refused. */

@@ -42,7 +42,7 @@ export function CommandAuditTable({ audit, dir }: { audit: CommandAudit[]; dir: 
                 <span className={muted}>nothing</span>
               ) : (
                 <details>
-                  <summary className="cursor-pointer">{between.length} events (seq {between[0].seq}–{between[between.length - 1].seq})</summary>
+                  <summary className="cursor-pointer">{between.length} {between.length === 1 ? "event" : "events"} (seq {between[0].seq}–{between[between.length - 1].seq})</summary>
                   <ul className="mt-1 space-y-0.5">
                     {between.map((b) => (
                       <li key={b.seq}>

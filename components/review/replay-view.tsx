@@ -80,7 +80,7 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
   return (
     <RoomActionsContext.Provider value={actions}>
       <div className="flex min-h-0 flex-1 flex-col" data-testid="replay" data-seq={here?.seq ?? 0}>
-        <div className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
+        <section aria-label="Replay controls" className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
           <div className="flex flex-wrap items-center gap-3 text-sm">
             <button type="button" className={button} onClick={() => setPlaying(!playing)} data-testid="replay-play" aria-pressed={playing}>
               {playing ? "Pause" : "Play"}
@@ -122,8 +122,9 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
               aria-valuetext={`seq ${here?.seq ?? 0}`}
             />
           </label>
-        </div>
+        </section>
         <main className="flex min-h-0 flex-1 flex-col" aria-label="The room as it was">
+          <h2 className="sr-only">The room as it was at seq {here?.seq ?? 0}</h2>
           <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={false} loadOlder={async () => 0} focusRun={null} />
           <TypingIndicators runs={typing} now={now} dir={dir} />
         </main>

@@ -120,7 +120,7 @@ export function ChangeSet({ runId, cs }: { runId: string; cs: ChangeSetPayload }
   return (
     <div data-testid="change-set" className="mt-3 border-t border-zinc-100 pt-2 text-xs dark:border-zinc-800">
       <div className="flex flex-wrap items-baseline gap-x-2 gap-y-1">
-        <h4 className="text-[13px] font-semibold">Changes</h4>
+        <h3 className="text-[13px] font-semibold">Changes</h3>
         <code data-testid="change-set-head" title={cs.head_sha} className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">
           {cs.head_sha.slice(0, 7)}
         </code>
@@ -153,7 +153,7 @@ export function ChangeSet({ runId, cs }: { runId: string; cs: ChangeSetPayload }
       )}
       {cs.checks.length > 0 && (
         <>
-          <h5 className="mt-2 font-semibold">Checks</h5>
+          <h4 className="mt-2 font-semibold">Checks</h4>
           <ul aria-label="Checks" className="divide-y divide-zinc-100 dark:divide-zinc-800">
             {cs.checks.map((c, i) => (
               <CheckRow key={`${i}:${c.command}`} runId={runId} check={c} />

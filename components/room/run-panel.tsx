@@ -43,7 +43,7 @@ export function RunPanel({ run, dir }: { run: Run; dir: Directory }) {
   const changeSet = useMemo(() => (run.change_set ? ChangeSetPayload.safeParse(run.change_set).data : undefined), [run.change_set]);
   return (
     <section
-      aria-label={`Run by ${runHarnessName(dir, run)}`}
+      aria-label={`Run by ${runHarnessName(dir, run)}, started ${(run.started_at ?? run.created_at).slice(11, 19)} UTC (…${run.id.slice(-4)})`}
       data-run-id={run.id}
       data-run-state={run.state}
       {...(run.pending ? { "data-pending": run.pending } : {})}

@@ -44,10 +44,14 @@ export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt
 /** Apply live events (ascending, new) to the room. */
 export function applyEvents(state: RoomState, events: readonly RoomEvent[]): RoomState {
   const items = [...state.items];
+  const queued = new Set<string>();
   for (const e of events) {
     const item = timelineItem(e);
-    // A queued run's card is where it was queued; its run.started moves it on, never re-posts it.
-    if (item && !(item.kind === "run" && e.type === "run.started" && state.runs[item.runId])) items.push(item);
+    // A queued run's card is where it was queued; its run.started moves it on, never re-posts it
+    // (also when both arrive in one batch: a catch-up, a replay's fold).
+    if (item?.kind === "run" && e.type === "run.started" && (state.runs[item.runId] || queued.has(item.runId))) continue;
+    if (item?.kind === "run" && e.type === "run.queued") queued.add(item.runId);
+    if (item) items.push(item);
   }
   const { runs, receipts } = foldEvents(state, events);
   return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]) };

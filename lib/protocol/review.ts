@@ -80,20 +80,12 @@ export function viewQuery(f: Partial<Record<string, unknown>>, keys: readonly st
   return p.toString();
 }
 
-/** One row of the runs page: the run's facets as the review index keeps them. */
-export interface RunListItem {
-  id: string;
-  space_id: string;
-  state: Run["state"];
-  outcome: Run["outcome"];
-  goal: string;
-  goal_from: Run["goal_from"];
-  harness_id: string | null;
+/**
+ * What the runs page filters, sorts and shows of a run beside its state: taken from the run
+ * read model (lib/review/facets.ts) into the review index.
+ */
+export interface RunFacets {
   agent: string | null;
-  person_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
   duration_ms: number | null;
   steps_done: number;
   steps_planned: number;
@@ -103,6 +95,21 @@ export interface RunListItem {
   additions: number | null;
   deletions: number | null;
   failed_checks: number | null;
+}
+
+/** One row of the runs page: the run as the review index keeps it. */
+export interface RunListItem extends RunFacets {
+  id: string;
+  space_id: string;
+  state: Run["state"];
+  outcome: Run["outcome"];
+  goal: string;
+  goal_from: Run["goal_from"];
+  harness_id: string | null;
+  person_id: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
   verdict: Verdict | null;
   annotations: number;
 }

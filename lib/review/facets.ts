@@ -1,23 +1,5 @@
-import type { Run } from "@/lib/protocol";
+import type { Run, RunFacets } from "@/lib/protocol";
 import { ChangeSetPayload } from "@/lib/runner";
-
-/**
- * What the runs page filters, sorts and shows of a run, taken from its read model (the one
- * projection's `Run`): kept in `run_index` next to the run's search words, so the list
- * never has to open plans, usage or change-sets row by row.
- */
-export interface RunFacets {
-  agent: string | null;
-  duration_ms: number | null;
-  steps_done: number;
-  steps_planned: number;
-  tokens: number | null;
-  cost_usd: number | null;
-  files: number | null;
-  additions: number | null;
-  deletions: number | null;
-  failed_checks: number | null;
-}
 
 /** A run's duration: started (or created, for a queued run) to finished. */
 export function durationMs(run: Pick<Run, "started_at" | "created_at" | "finished_at">): number | null {

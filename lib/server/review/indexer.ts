@@ -94,7 +94,6 @@ export class ReviewIndexer {
 }
 
 function indexRow(run: Run, t: { words: Set<string>; person: string | null }): IndexRow {
-  const f = facetsOf(run);
   return {
     run_id: run.id,
     workspace_id: run.workspace_id,
@@ -104,20 +103,11 @@ function indexRow(run: Run, t: { words: Set<string>; person: string | null }): I
     goal: run.goal,
     goal_from: run.goal_from,
     harness_id: run.harness_id,
-    agent: f.agent,
     person_id: t.person ?? (run.actor?.kind === "person" ? run.actor.id : null),
     created_at: run.created_at,
     started_at: run.started_at,
     finished_at: run.finished_at,
-    duration_ms: f.duration_ms,
-    steps_done: f.steps_done,
-    steps_planned: f.steps_planned,
-    tokens: f.tokens,
-    cost_usd: f.cost_usd,
-    files: f.files,
-    additions: f.additions,
-    deletions: f.deletions,
-    failed_checks: f.failed_checks,
+    ...facetsOf(run),
     verdict: null,
     annotations: 0,
     last_seq: run.last_seq,

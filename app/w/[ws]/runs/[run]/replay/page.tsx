@@ -15,7 +15,7 @@ export default async function ReplayPage({ params, searchParams }: { params: Pro
   const seq = Number((await searchParams).seq);
   return (
     <div className="flex h-dvh flex-col">
-      <div className="flex flex-wrap items-center gap-3 px-4 pt-3">
+      <header className="flex flex-wrap items-center gap-3 px-4 pt-3">
         <ReviewNav ws={ws} here="replay">
           <Link className={link} href={`/w/${ws}/runs/${d.run.id}`}>
             The run
@@ -24,7 +24,7 @@ export default async function ReplayPage({ params, searchParams }: { params: Pro
         <h1 className="text-base font-semibold">
           Replay · {d.names.rooms[d.run.space_id] ? `# ${d.names.rooms[d.run.space_id]}` : "room"}
         </h1>
-      </div>
+      </header>
       <ReplayView run={d.run} events={d.events} dir={d.names} statusTtlSeconds={d.statusTtlSeconds} initialSeq={Number.isInteger(seq) && seq > 0 ? seq : null} />
     </div>
   );
