@@ -94,6 +94,8 @@ export const events = pgTable(
     uniqueIndex("events_workspace_key").on(sql`(${t.workspaceId} || ' ' || ${t.idempotencyKey})`).where(sql`${t.idempotencyKey} is not null`),
     index("events_space_seq_idx").on(t.workspaceId, t.spaceId, t.seq),
     index("events_run_seq_idx").on(t.runId, t.seq),
+    // A room's revision history (db/migrations/0014_room_state.sql).
+    index("events_room_updates_idx").on(t.workspaceId, t.spaceId, t.seq).where(sql`${t.type} = 'room.updated'`),
   ],
 );
 
@@ -238,3 +240,18 @@ export const objects = pgTable(
   },
   (t) => [index("objects_run_idx").on(t.runId)],
 );
+
+/**
+ * A room's current intent and outcome (lib/protocol/models.ts `RoomRevision`; db/room-rows.ts
+ * maps it), written by the ingest writer with its `room.updated`. Its history is the log's.
+ */
+export const rooms = pgTable("rooms", {
+  spaceId: text("space_id").primaryKey(),
+  workspaceId: text("workspace_id").notNull(),
+  revision: bigint("revision", { mode: "number" }).notNull(),
+  intent: text("intent").notNull(),
+  outcome: text("outcome").notNull(),
+  actor: jsonb("actor").$type<StoredActor>(),
+  ts: timestamp("ts", { withTimezone: true, mode: "string" }),
+  seq: bigint("seq", { mode: "number" }),
+});

@@ -1,5 +1,6 @@
-import type { Actor, Frame, Receipt, Run, StoredEvent } from "@/lib/protocol";
+import type { Actor, Frame, Receipt, RoomRevision, Run, StoredEvent } from "@/lib/protocol";
 import { emptyRuns, foldEvents } from "@/lib/projection/fold";
+import { firstRevision, foldRoom } from "@/lib/projection/room";
 
 export type TimelineItem =
   | { kind: "message"; seq: number; id: string; ts: string; actor: Actor; text: string; goalOf?: string }
@@ -24,9 +25,11 @@ export interface RoomState {
   receipts: Record<string, Receipt[]>;
   /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
   oldest: { seq: number; prev_seq: number } | null;
+  /** The room's intent and outcome at its current revision (PROTOCOL §6), folded like the runs. */
+  room: RoomRevision;
 }
 
-export const emptyRoom = (): RoomState => ({ items: [], ...emptyRuns(), oldest: null });
+export const emptyRoom = (workspaceId = "", spaceId = ""): RoomState => ({ items: [], ...emptyRuns(), oldest: null, room: firstRevision(workspaceId, spaceId) });
 
 export const hasOlder = (s: RoomState) => s.oldest !== null && s.oldest.prev_seq > 0;
 /** An event the room folds: live or paged ones carry their space's previous seq; a replayed log's need not. */
@@ -34,11 +37,11 @@ type RoomEvent = StoredEvent & { prev_seq?: number };
 const edge = (e: RoomEvent | undefined) => (e ? { seq: e.seq, prev_seq: e.prev_seq ?? 0 } : null);
 
 /** The room from the server's snapshot (or the page): its runs' read models and a page of events. */
-export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt[]): RoomState {
+export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt[], room: RoomRevision): RoomState {
   // The read models are already current: the page only contributes timeline items.
   const byRun: Record<string, Receipt[]> = {};
   for (const r of receipts) (byRun[r.run_id] ??= []).push(r);
-  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null }, events);
+  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null, room }, events);
 }
 
 /** Apply live events (ascending, new) to the room. */
@@ -50,7 +53,8 @@ export function applyEvents(state: RoomState, events: readonly RoomEvent[]): Roo
     if (item && !(item.kind === "run" && e.type === "run.started" && state.runs[item.runId])) items.push(item);
   }
   const { runs, receipts } = foldEvents(state, events);
-  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]) };
+  const room = events.reduce(foldRoom, state.room);
+  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]), room };
 }
 
 /** Older history (ascending, all before what is held) goes in front; run read models are not rewound. */
@@ -82,7 +86,7 @@ function timelineItem(e: StoredEvent): TimelineItem | null {
     case "run.started":
       return { kind: "run", ...base, runId: e.run_id! };
     case "room.updated":
-      return { kind: "notice", ...base, actor: e.actor, text: "updated the room's intent and outcome" };
+      return { kind: "notice", ...base, actor: e.actor, text: `saved revision ${e.revision} of the room's intent and outcome` };
     case "decision.recorded":
       return { kind: "notice", ...base, actor: e.actor, text: `recorded a decision: ${e.title}` };
     case "task.saved":

@@ -119,3 +119,22 @@ export const Receipt = z.object({
   acked_at: z.string().nullable(),
 });
 export type Receipt = z.infer<typeof Receipt>;
+
+/**
+ * A room's intent and outcome at one revision (PROTOCOL §6): what the people want and what
+ * done looks like, in markdown. The room's current state is its newest revision; its history
+ * is every revision in order. Revision 0 is the empty room nobody has edited yet ([ROOM1]).
+ */
+export const RoomRevision = z.object({
+  workspace_id: z.string(),
+  space_id: z.string(),
+  /** Gap-free per room: each save makes the one after the revision it was based on. */
+  revision: z.number().int().min(0),
+  intent: z.string(),
+  outcome: z.string(),
+  /** Who saved it, when, and the seq of its `room.updated`; null for revision 0. */
+  actor: StoredActor.nullable(),
+  ts: z.string().nullable(),
+  seq: z.number().int().nullable(),
+});
+export type RoomRevision = z.infer<typeof RoomRevision>;

@@ -48,6 +48,16 @@ export const Intent = fc.oneof(
   ),
   w(1, fc.record({ t: fc.constant("finish"), run: slot, outcome: fc.constantFrom("succeeded", "failed", "cancelled"), usage: fc.boolean(), summary: fc.boolean() })),
   w(1, fc.record({ t: fc.constant("message"), text: fc.constantFrom("hello", "**bold** move", "") })),
+  // Room state (PROTOCOL §6): a save on top of the current revision, or one left stale (refused: [ROOM1]).
+  w(
+    2,
+    fc.record({
+      t: fc.constant("room"),
+      intent: fc.constantFrom(undefined, "", "Ship *it*", "Make the tests pass"),
+      outcome: fc.constantFrom(undefined, "", "CI green"),
+      stale: fc.boolean(),
+    }),
+  ),
 );
 export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
 
@@ -108,6 +118,8 @@ type RawRunner = Awaited<ReturnType<typeof rawRunner>>;
 /** One workspace's world: turns intents into real requests, keeping track of what is legal. */
 export class SequenceWorld {
   readonly runs: (RunSlot | undefined)[] = [];
+  /** The room's revision as the world saved it ([ROOM1]). */
+  revision = 0;
   private readonly agentId = newId("agent");
 
   constructor(
@@ -268,6 +280,21 @@ export class SequenceWorld {
           ...(i.usage ? { usage: { input_tokens: run.tokens, output_tokens: run.tokens, cached_input_tokens: 3 } } : {}),
         }));
         run.state = "finished";
+        return;
+      }
+      case "room": {
+        const revision = i.stale && this.revision > 0 ? this.revision : this.revision + 1;
+        const sent = { ...ev(this.ws, "room.updated", { space_id: this.ws.space_id, revision }), actor: undefined } as Record<string, unknown>;
+        if (i.intent !== undefined) sent.intent = i.intent;
+        if (i.outcome !== undefined) sent.outcome = i.outcome;
+        const r = await request(`${this.server.url}/api/v1/events`, {
+          method: "POST",
+          token: this.ws.person_token,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(sent),
+        });
+        if (revision === this.revision + 1 ? r.status !== 201 : r.status !== 409) throw new Error(`room.updated r${revision} answered ${r.status}: ${r.text}`);
+        if (r.status === 201) this.revision = revision;
         return;
       }
       case "message":

@@ -14,6 +14,7 @@ import type { ChipsServices } from "../services";
 import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
 import { runRoutes } from "./run-routes";
 import { runnerRoutes } from "./runner-routes";
+import { roomRoutes } from "./room-routes";
 import { healthRoutes } from "./health";
 import { log } from "../log";
 import { unavailable } from "../storage";
@@ -178,6 +179,7 @@ export function createApi(svc: ChipsServices) {
 
   runRoutes(app, svc);
   runnerRoutes(app, svc);
+  roomRoutes(app, svc);
 
   /** The `:ws` path parameter, checked against the caller's credential. */
   function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][]): string | Response {

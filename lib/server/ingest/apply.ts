@@ -2,6 +2,7 @@ import { problem, type IncomingEvent, type ProblemError, type Receipt, type Stor
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { foldRunEvent } from "@/lib/projection/fold";
+import { foldRoom } from "@/lib/projection/room";
 import type { RunRecord } from "@/lib/projection/receipts";
 import { derivedEvents } from "./commands";
 import { judge, stamp } from "./rules";
@@ -91,6 +92,7 @@ function accept(
     const sys = systemOf(e.workspace_id);
     for (const f of derivedEvents(before, e)) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
   }
+  if (e.type === "room.updated") state.set(state.rooms, e.space_id!, foldRoom(state.rooms.get(e.space_id!)!, e));
   let prevSeq: number | null = null;
   if (e.space_id) {
     prevSeq = state.spaceHeads.get(e.space_id)!;

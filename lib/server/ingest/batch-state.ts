@@ -1,4 +1,4 @@
-import type { Receipt, Run } from "@/lib/protocol";
+import type { Receipt, RoomRevision, Run } from "@/lib/protocol";
 
 /** What the batch knows of an already-stored (or just-accepted) event. */
 export interface KnownEvent {
@@ -29,6 +29,8 @@ export class BatchState {
   readonly ackBodies = new Map<string, string>();
   /** Commands a run's end settled (rejected: the run finished first); written with the batch. */
   readonly settled = new Map<string, true>();
+  /** Space id → its room's current revision, for the rooms the batch's events judge or change ([ROOM1]). */
+  readonly rooms = new Map<string, RoomRevision>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

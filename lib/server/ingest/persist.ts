@@ -2,6 +2,8 @@ import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
 import { readBatch, writeBatch } from "@/db/ingest-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
+import { roomOf, roomRow } from "@/db/room-rows";
+import { firstRevision } from "@/lib/projection/room";
 import { BatchState } from "./batch-state";
 import type { Committed, IngestRequest } from "./writer";
 
@@ -17,6 +19,7 @@ const commandIdOf = (e: { type: string; command_id?: string }) => (e.type.starts
 export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | "gone" | "moved"> {
   const all = reqs.flatMap((r) => r.events);
   const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
+  const roomSpaces = uniq(all.filter((e) => e.type === "room.updated").map((e) => e.space_id).filter(present));
   const read = await readBatch(run, {
     workspaceId,
     keys: uniq(all.map((e) => e.idempotency_key).filter(present)),
@@ -30,6 +33,7 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
       all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked" || (e.type === "run.command" && e.command === "cancel")).map((e) => e.run_id).filter(present),
     ),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
+    roomSpaces,
   });
   if (read.head === null) return "gone";
   if (!read.consistent) return "moved";
@@ -45,6 +49,9 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
   for (const c of read.commands) s.commands.set(c.id, receiptOf(c));
   for (const [k, v] of read.ackBodies) s.ackBodies.set(k, v);
   for (const [k, v] of read.spaceHeads) s.spaceHeads.set(k, v);
+  // A room nobody edited has no row: it is at revision 0 (rooms of other workspaces are never read).
+  for (const id of roomSpaces) if (s.spaceHeads.has(id)) s.rooms.set(id, firstRevision(workspaceId, id));
+  for (const r of read.rooms) s.rooms.set(r.spaceId, roomOf(r));
   return s;
 }
 
@@ -88,6 +95,7 @@ export function write(
       .map((id) => s.commands.get(id))
       .filter(present)
       .map(receiptRow),
+    rooms: uniq(stored.filter((e) => e.type === "room.updated").map((e) => e.space_id!)).map((id) => roomRow(s.rooms.get(id)!)),
     runEvents: runnerEvents.map((e) => ({
       runId: e.run_id!,
       sequence: e.sequence,

@@ -13,6 +13,12 @@ const refuse = (code: ProblemError["code"], detail: string, pointer: string): Ve
   problem: problem(code, detail, [{ pointer, message: detail }]),
 });
 
+/** [ROOM1] a save based on an older revision is refused with the room as it now is: nothing is lost. */
+const conflict = (detail: string, pointer: string, extensions: Record<string, unknown>): Verdict => ({
+  kind: "refuse",
+  problem: { ...problem("revision_conflict", detail, [{ pointer, message: detail }]), extensions },
+});
+
 /**
  * The stateful rules for one parsed, authorized event, in [HTTP2] order: the agent
  * registry (403), replay, key reuse, id conflict, 404s, then the run lifecycle ([RUN1]).
@@ -35,6 +41,12 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
 
   if (e.space_id && !s.spaceHeads.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
 
+  if (e.type === "room.updated") {
+    const room = s.rooms.get(e.space_id!)!;
+    if (e.revision !== room.revision + 1) {
+      return conflict(`the room is at revision ${room.revision}: this save was based on revision ${e.revision - 1}`, `${base}/revision`, { current: room });
+    }
+  }
   if (!e.run_id) return { kind: "accept", run: null, event: e };
   const run = s.runs.get(e.run_id) ?? null;
   if (e.type === "run.started") {
