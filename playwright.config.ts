@@ -81,6 +81,9 @@ export default defineConfig({
       // webServer.env is merged over the shell's: always say which database. Empty = PGlite.
       DATABASE_URL: process.env.CHIPS_E2E_DATABASE_URL ?? "",
       CHIPS_RATE_LIMIT: "0",
+      // One address (127.0.0.1) runs every spec, some on purpose with spent links and revoked
+      // sessions: the sign-in limit is tested in test/hardening.test.ts, not here.
+      CHIPS_AUTH_ATTEMPTS: "0",
       // Nodes of one Chips share it: leases and object URLs verify on any node (e2e/objects-nodes.pg.spec.ts).
       CHIPS_SECRET: E2E_SECRET,
     },

@@ -10,6 +10,7 @@ const SUITES = {
   ingest: "bench/run.ts",
   realtime: "bench/realtime/main.ts",
   room: "bench/room/main.ts",
+  connect: "bench/connect/hook.ts",
 } as const;
 
 const args = process.argv.slice(2);

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The `chips` command: registers tsx so the TypeScript under cli/ runs as is.
+import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 
 // `chips events | head`: a closed pipe ends the command quietly.
@@ -8,6 +9,7 @@ process.stdout.on("error", (err) => {
   throw err;
 });
 
-register();
+// The package's own tsconfig (its `@/…` paths), wherever the command is run from.
+register({ tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
 const { run } = await import("../cli/main.ts");
 process.exitCode = await run(process.argv.slice(2));

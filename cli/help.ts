@@ -23,6 +23,14 @@ Usage:
                   [--model M] [--space SPACE] [--json] [--token TOKEN]
       Queue a run for a runner (a person's token): it waits, "waiting for a runner", until
       a runner with NAME on its allowlist takes it. Prints the run id and the room.
+  chips people invite --role owner|member|viewer [--expires 7d] [--many-uses] [--workspace WS] [--json]
+  chips people list | chips people revoke usr_…
+      Invite by link (single-use unless --many-uses; owner manages people, harnesses and
+      runners; member posts, starts and steers runs; viewer watches and reviews), list the
+      workspace's people, or revoke one: their sessions, tokens and open rooms stop at once.
+      Needs an owner's person token (--token) or the admin token.
+  chips harness token [--name N] | chips harness revoke hrn_…|rnr_…
+      Mint a harness and its token (shown once), or revoke a harness or runner at once.
   chips runner token [--name N] [--workspace WS] [--json]
       Mint a runner identity (rnr_…) and its token (needs the admin token; default: the
       server's default workspace).
@@ -36,6 +44,18 @@ Usage:
       how Codex reaches its model, --claude-* the same for Claude Code (always run in a
       bubblewrap sandbox: --bwrap); --secrets-file holds NAME=VALUE lines a run may name.
       Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
+  chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N] [--token T]
+      Put the Claude Code sessions you run in this project in a room: hooks added to
+      .claude/settings.local.json (existing hooks kept), the token kept in ~/.config/chips
+      (0600). Each prompt is a run; Pause/Steer/Cancel reach the session through its hooks.
+  chips disconnect claude [--settings FILE | --user]
+      Take the hooks out again (the settings file back byte for byte when unchanged since).
+  chips connect codex [--space SPACE] [--project DIR] [--token T]
+      Mirror the Codex sessions run in DIR (default: here) into a room from Codex's own
+      rollout files, until Ctrl-C. Watch-only: Codex lets nothing in.
+  chips bridge ag-ui URL --prompt "TEXT" [--space SPACE] [--token T]
+      Run the AG-UI agent at URL on TEXT, shown in a room (cancel aborts it, steer reruns it
+      with the guidance; AG-UI has no pause). docs/CONNECT.md says more.
   chips demo [--space SPACE] [--steps N] [--step-ms MS] [--token TOKEN]
       Run the demo harness: a run of N pretend steps (default 5, MS each, default 2000)
       in the room (default: the workspace's first), with status, steps and messages; it
@@ -53,7 +73,8 @@ Credentials:
                   else <data dir>/admin-token
   post, events    a harness or person token: --token, else $CHIPS_TOKEN, else the default
                   harness's <data dir>/harness-token
-  demo            a harness token, found the same way
+  demo, connect,  a harness token, found the same way
+  bridge
   run             a person token: --token, else $CHIPS_TOKEN, else the default owner's
                   <data dir>/person-token
   runner          a runner token (chips runner token) via --token or $CHIPS_TOKEN;

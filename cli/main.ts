@@ -33,6 +33,10 @@ const OPTIONS = {
   check: { type: "string", multiple: true },
   secret: { type: "string", multiple: true },
   model: { type: "string" },
+  // chips people / harness
+  role: { type: "string" },
+  expires: { type: "string" },
+  "many-uses": { type: "boolean" },
   // chips runner
   name: { type: "string" },
   "work-dir": { type: "string" },
@@ -49,6 +53,11 @@ const OPTIONS = {
   bwrap: { type: "string" },
   "secrets-file": { type: "string" },
   cleanup: { type: "string" },
+  // chips connect / disconnect / bridge
+  settings: { type: "string" },
+  user: { type: "boolean" },
+  "hold-seconds": { type: "string" },
+  project: { type: "string" },
 } as const;
 
 const GLOBAL = ["url", "data-dir", "help"];
@@ -71,6 +80,11 @@ const COMMANDS: Record<string, Command> = {
     run: async (ctx) => (await import("./commands/runner")).runner(ctx),
     options: ["token", "json", "workspace", "name", "repo", "work-dir", "capacity", "config", "codex-bin", "codex-config", "codex-env", "codex-model", "claude-bin", "claude-base-url", "claude-env", "claude-model", "bwrap", "secrets-file", "cleanup"],
   },
+  connect: { run: async (ctx) => (await import("./commands/connect")).connect(ctx), options: ["token", "space", "settings", "user", "hold-seconds", "project"] },
+  bridge: { run: async (ctx) => (await import("./commands/bridge")).bridge(ctx), options: ["token", "space", "prompt"] },
+  disconnect: { run: async (ctx) => (await import("./commands/connect")).disconnect(ctx), options: ["settings", "user"] },
+  people: { run: async (ctx) => (await import("./commands/people")).people(ctx), options: ["token", "json", "workspace", "role", "expires", "many-uses"] },
+  harness: { run: async (ctx) => (await import("./commands/people")).harness(ctx), options: ["token", "json", "workspace", "name"] },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },
 };

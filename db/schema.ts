@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { CommandName, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
-import { bigint, customType, index, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
@@ -29,9 +29,30 @@ export const persons = pgTable("persons", {
   id: text("id").primaryKey(),
   workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
   name: text("name").notNull(),
+  /** owner | member | viewer (lib/server/roles.ts). */
   role: text("role").notNull(),
   createdAt: created(),
+  /** Removed from the workspace: every session and token of theirs stops at once. */
+  revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
 });
+
+/** Invites by link (issue 15): the secret's hash, a role, single-use or good until it expires. */
+export const invites = pgTable(
+  "invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    id: text("id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    role: text("role").notNull(),
+    singleUse: boolean("single_use").notNull(),
+    uses: integer("uses").notNull().default(0),
+    createdBy: text("created_by").notNull(),
+    createdAt: created(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [uniqueIndex("invites_id_key").on(t.id)],
+);
 
 /** Harnesses and runners (a runner is a harness that may also be sent `runner.start`). */
 export const harnesses = pgTable("harnesses", {

@@ -6,6 +6,7 @@ import { io } from "socket.io-client";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { readEvents } from "./support/api";
 import { claudeWorld, type ClaudeWorld } from "./support/claude-world";
+import { storedObjects } from "./support/dump";
 import { until } from "./support/feed";
 import { bash, edit, read, resultText, say, todo, toolResultsSinceUser, workdirOf, write } from "./support/messages-server";
 
@@ -198,9 +199,11 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
       const dump = execFileSync("/usr/lib/postgresql/15/bin/pg_dump", ["--no-owner", w.server.chips.services.config.databaseUrl!], { maxBuffer: 256 << 20 }).toString();
       expect(dump).toContain("[masked:SECRET]");
       expect(dump).not.toContain(value);
-      const stored = filesUnder(w.server.chips.services.config.dataDir);
-      expect(stored.some((f) => f.includes(`${path.sep}objects${path.sep}`))).toBe(true);
-      for (const f of stored) expect(fs.readFileSync(f).includes(value), f).toBe(false);
+      for (const f of filesUnder(w.server.chips.services.config.dataDir)) expect(fs.readFileSync(f).includes(value), f).toBe(false);
+      // With DATABASE_URL the store is the objects table; pg_dump shows bytea as hex, so read the bytes.
+      const blobs = await storedObjects(w.server.chips.services.database);
+      expect(blobs.length).toBeGreaterThan(0);
+      for (const b of blobs) expect(b.includes(value)).toBe(false);
       expect(printed.join("\n")).not.toContain(value);
       expect(w.logs.join("\n")).not.toContain(value);
       expect(frames.join("\n")).toContain("[masked:SECRET]");

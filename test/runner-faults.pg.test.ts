@@ -4,6 +4,7 @@ import path from "node:path";
 import { io } from "socket.io-client";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { jobProcesses, killJobProcesses } from "../lib/runner/process";
+import { storedObjects } from "./support/dump";
 import { recordingFeed, until } from "./support/feed";
 import { lastUserText, outputsSinceUser, say, shell } from "./support/model-server";
 import { runnerWorld, type World } from "./support/runner-world";
@@ -133,9 +134,10 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     expect(frames.join("\n")).toContain("[masked:SECRET]");
 
     // Artifacts: the diff (the agent wrote it into a file) and the check's output.
-    const files = fs.readdirSync(path.join(w.server.chips.services.config.dataDir, "objects"), { recursive: true, withFileTypes: true }).filter((d) => d.isFile());
-    expect(files.length).toBeGreaterThanOrEqual(2);
-    for (const f of files) expect(fs.readFileSync(path.join(f.parentPath, f.name)).toString("latin1")).not.toContain(SECRET);
+    // With DATABASE_URL the store is the objects table (every node reads it); pg_dump shows bytea as hex, so read the bytes.
+    const blobs = await storedObjects(w.server.chips.services.database);
+    expect(blobs.length).toBeGreaterThanOrEqual(2);
+    for (const b of blobs) expect(b.toString("latin1")).not.toContain(SECRET);
     const cs = run.change_set;
     expect((await w.object(runId, cs.diff.sha256)).toString()).toContain("+[masked:SECRET]");
     expect((await w.object(runId, cs.checks[0].output.sha256)).toString()).toBe("check sees [masked:SECRET]\n");

@@ -1,5 +1,6 @@
 const MESSAGES: Record<string, string> = {
   link_used: "That login link was already used (each link works once) or has expired.",
+  invite_used: "That invite was already used, has expired, or was withdrawn. Ask for a new one.",
   other_workspace: "You are logged in to another workspace. Open a link for this one.",
 };
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { resolveAdminToken, resolveToken, resolveUrl } from "../config";
 import { CliError, EXIT, UsageError } from "../errors";
 import { call } from "../http";
+import { workspaceOf } from "./people";
 import type { CommandContext, Options } from "./context";
 
 /** The options of `chips runner`. */
@@ -132,12 +133,7 @@ export async function runner(ctx: CommandContext): Promise<void> {
 async function mintToken({ opts, env, io }: CommandContext) {
   const o = opts as RunnerCliOptions;
   const url = resolveUrl(opts, env);
-  let ws = opts.workspace;
-  if (!ws) {
-    // The default workspace: the one the server's own harness token belongs to.
-    const me = await call<{ workspace_id: string }>({ url, token: resolveToken({ ...opts, token: undefined }, env) }, "GET", "/api/v1/me");
-    ws = me.workspace_id;
-  }
+  const ws = await workspaceOf(opts, env, url);
   const made = await call<{ harness_id: string; token: string }>(
     { url, token: resolveAdminToken(opts, env) },
     "POST",

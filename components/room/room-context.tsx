@@ -10,6 +10,8 @@ export interface RoomActions {
   presenceOf(run: Run): "online" | "unresponsive" | undefined;
   send: SendCommand;
   forceFinish(runId: string): Promise<string | null>;
+  /** False for a viewer: no buttons (the API refuses their commands anyway). */
+  canAct: boolean;
 }
 
 export const RoomActionsContext = createContext<RoomActions | null>(null);

@@ -7,11 +7,12 @@ const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
   connecting: { text: "Connecting", dot: "bg-zinc-400" },
   reconnecting: { text: "Reconnecting", dot: "bg-amber-500" },
   storage: { text: "Reconnecting to storage", dot: "bg-amber-500" },
+  revoked: { text: "Access revoked", dot: "bg-red-600" },
   error: { text: "Disconnected", dot: "bg-red-600" },
 };
 
 /** Room name, workspace, a calm live dot, the runs going, and goals no person's words carry ([UI3]). */
-export function RoomHeader({ roomName, workspaceName, status, active, actions }: { roomName: string; workspaceName: string; status: FeedStatus; active: Run[]; actions?: ReactNode }) {
+export function RoomHeader({ roomName, workspaceName, status, active, present = [], actions }: { roomName: string; workspaceName: string; status: FeedStatus; active: Run[]; present?: { id: string; name: string }[]; actions?: ReactNode }) {
   const live = LIVE[status];
   const saying = active.filter((r) => r.goal_from === null);
   return (
@@ -23,6 +24,17 @@ export function RoomHeader({ roomName, workspaceName, status, active, actions }:
           <span aria-hidden className={`h-2 w-2 rounded-full ${live.dot}`} />
           {live.text}
         </span>
+        {present.length > 0 && (
+          <span data-testid="present-people" className="text-xs text-zinc-600 dark:text-zinc-400" aria-label="People in this room">
+            Here:{" "}
+            {present.map((x, i) => (
+              <span key={x.id} data-person-id={x.id}>
+                {i > 0 ? ", " : ""}
+                {x.name}
+              </span>
+            ))}
+          </span>
+        )}
         <span className="text-xs text-zinc-600 dark:text-zinc-400">
           {active.length} {active.length === 1 ? "run" : "runs"} going
         </span>

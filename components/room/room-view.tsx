@@ -18,6 +18,8 @@ import { Timeline } from "./timeline";
 import { TypingIndicators, typingRuns } from "./typing-indicator";
 
 export interface RoomViewProps {
+  /** A member or owner may post and steer; a viewer watches and reviews. */
+  canAct: boolean;
   workspaceId: string;
   workspaceName: string;
   spaceId: string;
@@ -47,6 +49,7 @@ export function RoomView(p: RoomViewProps) {
   const [panelOpen, setPanelOpen] = useState(false);
   const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
+  const [present, setPresent] = useState<{ id: string; name: string }[]>([]);
   const [focusRun, setFocusRun] = useState<string | null>(null);
   const [railOpen, setRailOpen] = useState(false);
   const feed = useRef<RoomFeed | null>(null);
@@ -59,6 +62,7 @@ export function RoomView(p: RoomViewProps) {
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
       onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s.room)),
       onStatus: setStatus,
+      onPeople: (people) => setPresent(people),
       onPresence: (x) => setPresence((prev) => ({ ...prev, [x.harness_id]: { online: x.online, since: x.since } })),
     });
     feed.current = f;
@@ -113,9 +117,10 @@ export function RoomView(p: RoomViewProps) {
             body: JSON.stringify({ command, ...(text ? { text } : {}), idempotency_key: `btn_${ulid()}` }),
           }).catch(() => null),
         ),
+      canAct: p.canAct,
       forceFinish: async (runId) => problemText(await fetch(`/api/v1/runs/${runId}/force-finish`, { method: "POST" }).catch(() => null)),
     }),
-    [room.receipts, unresponsive],
+    [room.receipts, unresponsive, p.canAct],
   );
   const runs = useMemo(() => Object.values(room.runs), [room.runs]);
   // Runners that took a run after the page was drawn are named by their run.assigned.
@@ -134,7 +139,13 @@ export function RoomView(p: RoomViewProps) {
   return (
     <RoomActionsContext.Provider value={actions}>
     <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <RoomHeader roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} actions={
+      <RoomHeader
+        roomName={p.roomName}
+        workspaceName={p.workspaceName}
+        status={status}
+        active={active}
+        present={present}
+        actions={
           <>
             <button
               type="button"
@@ -145,9 +156,16 @@ export function RoomView(p: RoomViewProps) {
             >
               Intent &amp; outcome{room.room.revision ? ` · r${room.room.revision}` : ""}
             </button>
-            <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
+            {p.canAct ? (
+              <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
+            ) : (
+              <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+                viewer
+              </span>
+            )}
           </>
-        } />
+        }
+      />
       <div className="relative flex min-h-0 flex-1">
         <main className="flex min-w-0 flex-1 flex-col">
           <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
@@ -158,11 +176,11 @@ export function RoomView(p: RoomViewProps) {
             </button>
             {railOpen && <RunsRail runs={active} dir={dir} onPick={setFocusRun} />}
           </div>
-          <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />
+          {p.canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
         </main>
         {panelOpen ? (
           <RoomPanel onClose={() => setPanelOpen(false)}>
-            <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} />
+            <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={p.canAct} />
           </RoomPanel>
         ) : (
           <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">

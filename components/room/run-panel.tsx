@@ -75,7 +75,7 @@ export function RunPanel({ run, dir }: { run: Run; dir: Directory }) {
       <RunnerLines run={run} />
       <PlanDots plan={run.plan} />
       {changeSet && <ChangeSet runId={run.id} cs={changeSet} />}
-      {actions && <RunControls run={run} unresponsive={presence === "unresponsive"} send={actions.send} forceFinish={actions.forceFinish} />}
+      {actions?.canAct && <RunControls run={run} unresponsive={presence === "unresponsive"} send={actions.send} forceFinish={actions.forceFinish} />}
       {actions && <Receipts receipts={actions.receipts[run.id] ?? []} dir={dir} />}
       {(run.summary || tokens !== null) && (
         <div className="mt-2 flex flex-wrap gap-x-4 text-xs text-zinc-600 dark:text-zinc-400">

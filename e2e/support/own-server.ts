@@ -40,6 +40,7 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
       CHIPS_DATA_DIR: dataDir,
       DATABASE_URL: process.env.CHIPS_E2E_DATABASE_URL ?? "",
       CHIPS_RATE_LIMIT: "0",
+      CHIPS_AUTH_ATTEMPTS: "0",
       CHIPS_BANNER: "0",
       CHIPS_SECRET: E2E_SECRET,
       ...env,

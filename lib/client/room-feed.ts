@@ -6,7 +6,7 @@ export type FeedEvent = Frame;
 export type { RoomSnapshot };
 
 /** `storage`: connected, but the server cannot reach its database; the feed rejoins by itself when it can. */
-export type FeedStatus = "connecting" | "live" | "reconnecting" | "storage" | "error";
+export type FeedStatus = "connecting" | "live" | "reconnecting" | "storage" | "revoked" | "error";
 
 /** How long a feed waits before asking again while the server's storage is away. */
 const STORAGE_RETRY_MS = 1000;
@@ -26,6 +26,8 @@ export interface RoomFeedOptions {
   /** Called when the server sent the room's state instead of a long catch-up: start over from it. */
   onSnapshot?: (snapshot: RoomSnapshot) => void;
   onStatus?: (status: FeedStatus, detail?: string) => void;
+  /** Who is in the room now (people with it open), on this node. */
+  onPeople?: (people: { id: string; name: string }[]) => void;
   /** A harness of the workspace came or went ([RUN1] presence). */
   onPresence?: (p: PresenceChange) => void;
 }
@@ -64,9 +66,17 @@ export class RoomFeed {
       if (!this.socket.active) this.later(() => this.socket.connect());
     });
     // The server lost (or found again) its database: say so, and catch up once it is back.
+    // The person's access was revoked: the server closes the socket; it must not come back.
+    this.socket.on("revoked", () => {
+      this.status("revoked");
+      this.stopped = true;
+    });
     this.socket.on("storage", (s: { available: boolean }) => (s.available ? void this.join() : this.status("storage")));
     this.socket.on("events", (events: FeedEvent[]) => this.receive(events));
     this.socket.on("snapshot", (s: RoomSnapshot) => this.reset(s));
+    this.socket.on("people", (p: { space_id: string; people: { id: string; name: string }[] }) => {
+      if (p.space_id === opts.spaceId) opts.onPeople?.(p.people);
+    });
     this.socket.on("presence", (p: PresenceChange) => opts.onPresence?.(p));
   }
 

@@ -7,12 +7,23 @@
 import type { Usage } from "@/lib/protocol";
 import type { AgentName, PermissionProfile } from "@/lib/runner";
 
+/** One item of an agent's todo list. */
+export interface PlanItem {
+  text: string;
+  completed: boolean;
+  active?: boolean;
+  activeForm?: string;
+}
+
 /** One thing the agent did, in any CLI's words. */
 export type AgentEvent =
   | { type: "session"; id: string }
-  | { type: "plan"; items: Array<{ text: string; completed: boolean; active?: boolean }> }
+  /** The agent's todo list, whole; `activeForm` is what the agent says while an item is in progress ("Running the tests"). */
+  | { type: "plan"; items: PlanItem[] }
   | { type: "command"; id: string; phase: "started" | "completed"; command: string; output?: string; exitCode?: number | null }
   | { type: "file_change"; id: string; phase: "started" | "completed"; paths: string[] }
+  /** Any other tool (read, search, fetch…): `verb` and `target` make the typing indicator ("Reading" "a.ts"). */
+  | { type: "tool"; id: string; phase: "started" | "completed"; verb: string; target: string }
   | { type: "message"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "usage"; usage: Usage }

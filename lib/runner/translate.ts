@@ -1,11 +1,41 @@
 import type { Usage } from "@/lib/protocol";
-import type { AgentEvent } from "./adapter";
-import { INLINE_MAX, type Outbox } from "./outbox";
+import type { EventInput } from "@/lib/sdk/types";
+import type { AgentEvent, PlanItem } from "./adapter";
+import { INLINE_MAX } from "./outbox";
 
 type StepState = "pending" | "active" | "done" | "skipped";
 interface Step {
   title: string;
   state: StepState;
+  activeForm?: string;
+}
+
+/**
+ * Where translated events go: room events of the run (the sink fills in `run_id` and
+ * `space_id`), and log lines (a runner's `runner.event`; a harness without a runner
+ * identity keeps them local). The runner's Outbox is one; `chips connect`'s spool is another.
+ */
+export interface TranslatorSink {
+  post(...events: EventInput[]): unknown;
+  runnerEvent(kind: "log", message: string, payload?: Record<string, unknown>): unknown;
+}
+
+/** What a Translator must remember across restarts of the process that owns it. */
+export interface TranslatorState {
+  sessionId: string | null;
+  usage: Usage | null;
+  lastMessage: string | null;
+  steps: Step[];
+  progress: number;
+}
+
+export interface TranslatorOptions {
+  /**
+   * Show the in-progress todo's `activeForm` as the typing indicator while a tool runs,
+   * instead of the tool's own words (`chips connect`: a person's own terminal says the
+   * same). Default false: a runner shows the command.
+   */
+  preferActiveForm?: boolean;
 }
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
@@ -32,9 +62,30 @@ export class Translator {
   onWork: (() => void) | null = null;
 
   constructor(
-    private out: Outbox,
+    private out: TranslatorSink,
     private actor: { kind: "harness"; id: string },
-  ) {}
+    private options: TranslatorOptions = {},
+    saved?: TranslatorState,
+  ) {
+    if (saved) {
+      this.sessionId = saved.sessionId;
+      this.usage = saved.usage;
+      this.lastMessage = saved.lastMessage;
+      this.steps = saved.steps;
+      this.progress = saved.progress;
+    }
+  }
+
+  /** What to keep to build this translator again (`new Translator(sink, actor, options, state)`). */
+  state(): TranslatorState {
+    return { sessionId: this.sessionId, usage: this.usage, lastMessage: this.lastMessage, steps: this.steps, progress: this.progress };
+  }
+
+  /** The typing indicator for a tool: the in-progress todo's activeForm when asked to prefer it. */
+  private doingNow(verb: string, what: string): string {
+    const active = this.options.preferActiveForm ? this.steps.find((s) => s.state === "active")?.activeForm : undefined;
+    return active ? `${clip(oneLine(active), 120).replace(/…$/, "")}…` : doing(verb, what);
+  }
 
   /** A new launch (resume): a turn has to complete again. */
   relaunched() {
@@ -51,7 +102,7 @@ export class Translator {
       case "plan":
         return this.plan(e.items);
       case "command":
-        if (e.phase === "started") return this.status("running", doing("Running", e.command));
+        if (e.phase === "started") return this.status("running", this.doingNow("Running", e.command));
         void this.out.runnerEvent("log", `$ ${clip(oneLine(e.command), 300)} (exit ${e.exitCode ?? "?"})`, {
           command: e.command,
           exit_code: e.exitCode ?? null,
@@ -62,11 +113,14 @@ export class Translator {
         return;
       case "file_change": {
         const names = e.paths.map((p) => p.split("/").pop()).join(", ");
-        if (e.phase === "started") return this.status("editing", doing("Editing", names));
+        if (e.phase === "started") return this.status("editing", this.doingNow("Editing", names));
         void this.out.runnerEvent("log", `changed ${clip(names, 300)}`, { paths: e.paths });
         this.onWork?.();
         return;
       }
+      case "tool":
+        if (e.phase === "started") this.status("working", this.doingNow(e.verb, e.target));
+        return;
       case "message":
         this.lastMessage = e.text;
         void this.out.post({ type: "message.posted", text: e.text, actor: this.actor });
@@ -100,11 +154,12 @@ export class Translator {
     });
   }
 
-  private plan(items: Array<{ text: string; completed: boolean; active?: boolean }>) {
+  private plan(items: PlanItem[]) {
     const firstOpen = items.findIndex((i) => !i.completed);
     const next: Step[] = items.map((i, n) => ({
       title: clip(i.text, 500) || `Step ${n + 1}`,
       state: i.completed ? "done" : i.active || n === firstOpen ? "active" : "pending",
+      ...(i.activeForm ? { activeForm: i.activeForm } : {}),
     }));
     const events = [];
     for (let n = 0; n < Math.max(next.length, this.steps.length); n++) {
@@ -125,6 +180,7 @@ export class Translator {
     this.progress = Math.max(this.progress, next.length ? done / next.length : 0);
     if (!events.length) return; // the same plan again (item.updated, then item.completed)
     void this.out.post(...events);
-    if (next.length) this.status("planning", `Working on: ${clip(next[firstOpen]?.title ?? "wrapping up", 120)}`);
+    const now = next[firstOpen];
+    if (next.length) this.status("planning", this.options.preferActiveForm && now?.activeForm ? `${clip(oneLine(now.activeForm), 120).replace(/…$/, "")}…` : `Working on: ${clip(now?.title ?? "wrapping up", 120)}`);
   }
 }

@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { credentials } from "@/db/schema";
+import { credentials, persons } from "@/db/schema";
 import { sha256 } from "./hash";
+import type { Role } from "./roles";
 
 /** What a bearer token or session proves. `workspaceId` is null only for the admin. */
 export interface Credential {
@@ -11,7 +12,13 @@ export interface Credential {
   workspaceId: string | null;
   /** The harness, runner or person id; "admin" for the admin. */
   subjectId: string;
+  /** A person's role in the workspace (lib/server/roles.ts). */
+  role?: Role;
 }
+
+/** How long a resolved credential is trusted without asking the database again: revocations reach
+ * every node at once by NOTIFY (lib/server/revoke.ts); this bounds a missed one. */
+export const CACHE_MS = 30_000;
 
 const PREFIX: Record<Exclude<Credential["kind"], "system">, string> = {
   admin: "chips_adm_",
@@ -31,19 +38,25 @@ export async function storeCredential(db: Db, token: string, c: Credential): Pro
   await db.insert(credentials).values({ tokenHash: hashToken(token), kind: c.kind, workspaceId: c.workspaceId, subjectId: c.subjectId });
 }
 
+/** A person's role, or null when they were removed from the workspace. */
+export async function personRole(db: Db, personId: string): Promise<Role | null> {
+  const [p] = await db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, personId), isNull(persons.revokedAt))).limit(1);
+  return p ? (p.role as Role) : null;
+}
+
 /**
- * Resolves bearer tokens, caching hits: tokens are high-entropy and not yet revocable, so
- * a hit never goes stale. Misses are not cached (a token minted on another node appears).
+ * Resolves bearer tokens, caching hits for CACHE_MS; `forget` drops a revoked subject's at
+ * once. Misses are not cached (a token minted on another node appears).
  */
 export class CredentialStore {
-  private cache = new Map<string, Credential>();
+  private cache = new Map<string, { cred: Credential; until: number }>();
   constructor(private db: Db) {}
 
   async resolve(token: string | undefined | null): Promise<Credential | null> {
     if (!token || token.length > 200) return null;
     const h = hashToken(token);
     const hit = this.cache.get(h);
-    if (hit) return hit;
+    if (hit && hit.until > Date.now()) return hit.cred;
     const [row] = await this.db
       .select()
       .from(credentials)
@@ -51,7 +64,17 @@ export class CredentialStore {
       .limit(1);
     if (!row || row.kind === "system") return null;
     const c: Credential = { kind: row.kind as Credential["kind"], workspaceId: row.workspaceId, subjectId: row.subjectId };
-    this.cache.set(h, c);
+    if (c.kind === "person") {
+      const role = await personRole(this.db, c.subjectId);
+      if (!role) return null;
+      c.role = role;
+    }
+    this.cache.set(h, { cred: c, until: Date.now() + CACHE_MS });
     return c;
+  }
+
+  /** A subject (person, harness, runner) was revoked: none of its tokens is trusted from memory. */
+  forget(subjectId: string) {
+    for (const [h, e] of this.cache) if (e.cred.subjectId === subjectId) this.cache.delete(h);
   }
 }

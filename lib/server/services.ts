@@ -39,6 +39,10 @@ export interface ChipsServices {
   objects: ObjectStore;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
+  /** Listeners told that a subject (person, harness, runner) was revoked, on this node or another: close its sockets. */
+  revocations: Set<(subjectId: string) => void>;
+  /** Forget a revoked subject's credentials and tell the listeners (lib/server/revoke.ts). */
+  revokedHere(subjectId: string): void;
   roomUrl(workspaceId: string, spaceId: string): string;
   /** A room link that logs its first opener in as `personId` (the workspace's owner by default). */
   loginUrl(workspaceId: string, spaceId: string | null, personId?: string): Promise<string>;
@@ -60,13 +64,22 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
       for (const fn of committed) fn(ws, batch);
     },
   });
+  const revocations: ChipsServices["revocations"] = new Set();
+  const credentialStore = new CredentialStore(database.db);
+  const sessionStore = new SessionStore(database.db);
   return {
+    revocations,
+    revokedHere(subjectId) {
+      credentialStore.forget(subjectId);
+      sessionStore.forget(subjectId);
+      for (const fn of revocations) fn(subjectId);
+    },
     nodeId,
     config,
     database,
     db: database.db,
-    credentials: new CredentialStore(database.db),
-    sessions: new SessionStore(database.db),
+    credentials: credentialStore,
+    sessions: sessionStore,
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
     attempts: new AttemptLimiter(config.authAttemptsPerMinute),

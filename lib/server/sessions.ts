@@ -3,7 +3,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginLinks, persons, sessions } from "@/db/schema";
 import { resultRows } from "@/db/rows";
-import type { Credential } from "./credentials";
+import { CACHE_MS, personRole, type Credential } from "./credentials";
 import { sha256 } from "./hash";
 
 export const SESSION_COOKIE = "chips_session";
@@ -40,35 +40,42 @@ export async function redeemLoginLink(db: Db, secret: string): Promise<{ cookie:
       returning workspace_id, person_id, next_path`),
   );
   if (!used.length) return null;
+  return { ...(await newSession(db, used[0].workspace_id, used[0].person_id)), nextPath: used[0].next_path };
+}
+
+/** A new browser session for a person: the cookie's value (its hash is stored) and its lifetime. */
+export async function newSession(db: Db, workspaceId: string, personId: string) {
   const cookie = randomBytes(32).toString("base64url");
-  await db.insert(sessions).values({
-    tokenHash: sha256(cookie),
-    workspaceId: used[0].workspace_id,
-    personId: used[0].person_id,
-    expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
-  });
-  return { cookie, nextPath: used[0].next_path, maxAgeSeconds: SESSION_TTL_MS / 1000 };
+  await db.insert(sessions).values({ tokenHash: sha256(cookie), workspaceId, personId, expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString() });
+  return { cookie, maxAgeSeconds: SESSION_TTL_MS / 1000 };
 }
 
 /** Session cookies → the person they stand for; hits cached until the session expires. */
 export class SessionStore {
-  private cache = new Map<string, { cred: Credential; expires: number }>();
+  private cache = new Map<string, { cred: Credential; expires: number; until: number }>();
   constructor(private db: Db) {}
 
   async resolve(cookie: string | null | undefined): Promise<Credential | null> {
     if (!cookie || cookie.length > 100) return null;
     const h = sha256(cookie);
     const hit = this.cache.get(h);
-    if (hit && hit.expires > Date.now()) return hit.cred;
+    if (hit && hit.expires > Date.now() && hit.until > Date.now()) return hit.cred;
     const [row] = await this.db
       .select()
       .from(sessions)
       .where(and(eq(sessions.tokenHash, h), gt(sessions.expiresAt, new Date().toISOString())))
       .limit(1);
     if (!row) return null;
-    const cred: Credential = { kind: "person", workspaceId: row.workspaceId, subjectId: row.personId };
-    this.cache.set(h, { cred, expires: Date.parse(row.expiresAt) });
+    const role = await personRole(this.db, row.personId);
+    if (!role) return null;
+    const cred: Credential = { kind: "person", workspaceId: row.workspaceId, subjectId: row.personId, role };
+    this.cache.set(h, { cred, expires: Date.parse(row.expiresAt), until: Date.now() + CACHE_MS });
     return cred;
+  }
+
+  /** A person was revoked: their sessions are not trusted from memory any more. */
+  forget(personId: string) {
+    for (const [h, e] of this.cache) if (e.cred.subjectId === personId) this.cache.delete(h);
   }
 }
 

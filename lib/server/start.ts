@@ -9,6 +9,7 @@ import { createApi } from "./api/app";
 import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";
 import { handleLoginLink } from "./login-route";
+import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime";
 import { API_CSP, baseHeaders, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
@@ -19,6 +20,8 @@ export interface RunningChips {
   services: ChipsServices;
   boot: BootInfo;
   server: http.Server;
+  /** Socket.IO (rooms and /harness). */
+  io: import("socket.io").Server;
   close(): Promise<void>;
 }
 
@@ -53,6 +56,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
 
     const pages = async (req: http.IncomingMessage, res: http.ServerResponse) => {
       if (await handleLoginLink(services, req, res)) return;
+      if (await handleInvite(services, req, res)) return;
       if (web) return web(req, res);
       res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
     };
@@ -101,6 +105,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       services,
       boot,
       server,
+      io: realtime.io,
       async close() {
         if (closed) return;
         closed = true;

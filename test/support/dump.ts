@@ -36,3 +36,9 @@ export async function dumpDatabase(database: Database): Promise<Dump> {
   }
   return out;
 }
+
+/** Every artifact's bytes in the objects table (the store with DATABASE_URL). */
+export async function storedObjects(database: Database): Promise<Buffer[]> {
+  const rows = await database.query<{ body: Uint8Array }>(sql`select body from objects`);
+  return rows.map((r) => Buffer.from(r.body));
+}

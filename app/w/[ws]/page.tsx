@@ -1,6 +1,7 @@
 import Link from "next/link";
-import { and, asc, eq, ne } from "drizzle-orm";
-import { harnesses, runs, spaces, workspaces } from "@/db/schema";
+import { and, asc, eq, isNull, ne } from "drizzle-orm";
+import { credentials, harnesses, persons, runs, spaces, workspaces } from "@/db/schema";
+import { PeoplePanel } from "@/components/workspace/people-panel";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { NewRoomForm } from "@/components/workspace/new-room-form";
 
@@ -15,8 +16,18 @@ const STATE_TONE: Record<string, string> = {
 /** The workspace: its rooms, each with the runs going in it; and a form to create a room. */
 export default async function WorkspacePage({ params }: { params: Promise<{ ws: string }> }) {
   const { ws } = await params;
-  await requirePerson(ws);
+  const me = await requirePerson(ws);
   const db = services().db;
+  const [people, allHarnesses, tokens] = await Promise.all([
+    db.select({ id: persons.id, name: persons.name, role: persons.role }).from(persons).where(and(eq(persons.workspaceId, ws), isNull(persons.revokedAt))).orderBy(asc(persons.createdAt)),
+    db.select({ id: harnesses.id, name: harnesses.name, kind: harnesses.kind }).from(harnesses).where(eq(harnesses.workspaceId, ws)).orderBy(asc(harnesses.createdAt)),
+    db.select({ subjectId: credentials.subjectId, revokedAt: credentials.revokedAt }).from(credentials).where(eq(credentials.workspaceId, ws)),
+  ]);
+  const harnessRows = allHarnesses.map((h) => {
+    const mine = tokens.filter((t) => t.subjectId === h.id);
+    const live = mine.filter((t) => t.revokedAt === null).length;
+    return { ...h, tokens: live, revoked: mine.length > 0 && live === 0 };
+  });
   const [[workspace], rooms, live, hs] = await Promise.all([
     db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
     db.select().from(spaces).where(eq(spaces.workspaceId, ws)).orderBy(asc(spaces.createdAt)),
@@ -32,7 +43,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">
       <h1 className="text-xl font-semibold">{workspace?.name}</h1>
-      <NewRoomForm workspaceId={ws} />
+      {me.role !== "viewer" && <NewRoomForm workspaceId={ws} />}
       <h2 className="mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Rooms</h2>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {rooms.map((r) => {
@@ -61,6 +72,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
           );
         })}
       </ul>
+      <PeoplePanel workspaceId={ws} people={people} harnesses={harnessRows} isOwner={me.role === "owner"} />
     </main>
   );
 }

@@ -176,7 +176,7 @@ export class ClaudeAdapter implements Adapter {
 const EDITS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
 
 /** The file an editing tool changes; null for every other tool (Read names a file too, and changes none). */
-function editedFile(tool: string, input: Record<string, unknown>): string | null {
+export function editedFile(tool: string, input: Record<string, unknown>): string | null {
   const p = input.file_path ?? input.notebook_path;
   return EDITS.has(tool) && typeof p === "string" ? p : null;
 }

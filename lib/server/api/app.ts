@@ -16,6 +16,8 @@ import { runRoutes } from "./run-routes";
 import { runnerRoutes } from "./runner-routes";
 import { roomRoutes } from "./room-routes";
 import { healthRoutes } from "./health";
+import { peopleRoutes } from "./people-routes";
+import { may, refusedBecause, type Action } from "../roles";
 import { log } from "../log";
 import { unavailable } from "../storage";
 
@@ -92,6 +94,7 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.post("/api/v1/events", async (c) => {
+    if (!may(c.get("cred"), "write")) return fail("forbidden", refusedBecause("write"));
     const body = await readJson(c);
     if (!body.ok) return body.response;
     const r = await ingest(svc, c.get("cred"), body.value);
@@ -156,7 +159,7 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.post("/api/v1/workspaces/:ws/spaces", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"]);
+    const ws = workspaceParam(c, ["admin", "person"], "write");
     if (ws instanceof Response) return ws;
     const body = await readJson(c, 64 * 1024);
     if (!body.ok) return body.response;
@@ -167,7 +170,7 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.post("/api/v1/workspaces/:ws/harnesses", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"]);
+    const ws = workspaceParam(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const body = await readJson(c, 64 * 1024);
     if (!body.ok) return body.response;
@@ -180,11 +183,14 @@ export function createApi(svc: ChipsServices) {
   runRoutes(app, svc);
   runnerRoutes(app, svc);
   roomRoutes(app, svc);
+  peopleRoutes(app, svc, workspaceParam);
 
   /** The `:ws` path parameter, checked against the caller's credential. */
-  function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][]): string | Response {
+  function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][], action?: Action): string | Response {
     const raw = c.req.param("ws") ?? "";
     const cred = c.get("cred");
+    if (action && cred.workspaceId && cred.workspaceId !== canonicalOrRaw(raw)) return fail("forbidden", "this credential belongs to another workspace");
+    if (action && !may(cred, action)) return fail("forbidden", refusedBecause(action));
     if (kinds && !kinds.includes(cred.kind)) return fail("forbidden", `this needs a ${kinds.join(" or ")} credential`);
     if (!isId("workspace", raw)) return fail("validation_failed", "not a workspace id", "/path/ws");
     const ws = canonicalId(raw);
@@ -195,3 +201,5 @@ export function createApi(svc: ChipsServices) {
   return app;
 }
 
+
+const canonicalOrRaw = (raw: string) => (isId("workspace", raw) ? canonicalId(raw) : raw);

@@ -5,6 +5,7 @@ import { forceFinish, pollCommands, receiptsOf, sendCommand } from "../commands"
 import type { IngestAnswer } from "../ingest";
 import { getRun } from "../read";
 import type { ChipsServices } from "../services";
+import { may, refusedBecause } from "../roles";
 import { fail, intParam, json, problemResponse, readJson } from "./http";
 
 type Env = { Variables: { cred: Credential } };
@@ -18,6 +19,7 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
   app.post("/api/v1/runs/:run/commands", async (c) => {
     const cred = c.get("cred");
     if (cred.kind !== "person") return fail("forbidden", "commands come from people: use a session or a person token");
+    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
     const body = await readJson(c, 128 * 1024);
     if (!body.ok) return body.response;
     const input = CommandBody.safeParse(body.value);
@@ -35,7 +37,10 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
     return json(answer);
   });
 
-  app.post("/api/v1/runs/:run/force-finish", async (c) => answer(await forceFinish(svc, c.get("cred"), c.req.param("run"))));
+  app.post("/api/v1/runs/:run/force-finish", async (c) => {
+    if (!may(c.get("cred"), "write")) return fail("forbidden", refusedBecause("write"));
+    return answer(await forceFinish(svc, c.get("cred"), c.req.param("run")));
+  });
 
   // A harness without sockets polls its runs' commands ([RT3]); polling is its presence.
   app.get("/api/v1/commands", async (c) => {

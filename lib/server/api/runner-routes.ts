@@ -9,6 +9,7 @@ import { getRun } from "../read";
 import { startRun } from "../runners/start-run";
 import { ObjectStore } from "../runners/objects";
 import type { ChipsServices } from "../services";
+import { may, refusedBecause } from "../roles";
 import { fail, intParam, json, problemResponse, readBytes, readJson } from "./http";
 
 type Env = { Variables: { cred: Credential } };
@@ -18,6 +19,7 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
   app.post("/api/v1/runs", async (c) => {
     const cred = c.get("cred");
     if (cred.kind !== "person") return fail("forbidden", "runs are started by people: use a session or a person token");
+    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
     const body = await readJson(c, 128 * 1024);
     if (!body.ok) return body.response;
     const input = StartRunBody.safeParse(body.value);

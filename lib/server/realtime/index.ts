@@ -1,8 +1,8 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import { inArray } from "drizzle-orm";
-import { workspaces } from "@/db/schema";
+import { eq, inArray } from "drizzle-orm";
+import { persons, workspaces } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { getRoom, listRuns } from "../read";
@@ -15,6 +15,7 @@ import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { log } from "../log";
 import { API_CSP, baseHeaders } from "../http-policy";
+import { REVOKED_CHANNEL } from "../revoke";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 export const CATCH_UP_MAX = 1000;
@@ -97,8 +98,35 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       next(new Error(svc.storage.refuse(e, "socket handshake")));
     }
   });
+  // A revoked person's rooms, or a revoked harness's /harness socket, close at once (on every node).
+  const closeRevoked = (subjectId: string) => {
+    for (const nsp of [io.of("/"), io.of("/harness")]) {
+      for (const s of nsp.sockets.values()) {
+        if ((s.data.cred as Credential | undefined)?.subjectId !== subjectId) continue;
+        s.emit("revoked", { reason: "your access to this workspace was revoked" });
+        s.disconnect(true);
+      }
+    }
+  };
+  svc.revocations.add(closeRevoked);
+  const revokedElsewhere = svc.database
+    .listen?.(REVOKED_CHANNEL, (subjectId) => svc.revokedHere(subjectId))
+    .catch((e) => {
+      log.error({ err: e }, "LISTEN for revocations failed: other nodes' revocations reach this one within the credential cache time");
+      return null;
+    });
   // Rooms say "reconnecting to storage" while the database is away, and rejoin when it is back.
   const stopStorage = svc.storage.onChange((s) => io.emit("storage", { available: s.available, since: s.since }));
+
+  // People with a room open, per space on this node: the room shows who is present.
+  const here = new Map<string, Map<string, { id: string; name: string }>>();
+  const announce = (spaceId: string) => {
+    const people = [...new Map([...(here.get(spaceId)?.values() ?? [])].map((p) => [p.id, p])).values()];
+    io.to(room(spaceId)).emit("people", { space_id: spaceId, people });
+  };
+  const leaveHere = (spaceId: string, socketId: string) => {
+    if (here.get(spaceId)?.delete(socketId)) announce(spaceId);
+  };
 
   io.on("connection", (socket) => {
     const cred = socket.data.cred as Credential;
@@ -124,6 +152,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       // Another workspace's space answers exactly like a missing one.
       if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
 
+      const [person] = await svc.db.select({ name: persons.name }).from(persons).where(eq(persons.id, cred.subjectId)).limit(1);
+      const name = person?.name;
       // A join on a joined space (gap repair) starts over from the client's seq.
       socket.leave(room(spaceId));
       hub.left(spaceId, socket.id);
@@ -154,6 +184,9 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         socket.join(room(spaceId));
         hub.joined(spaceId, socket.id, lastSent);
         joinedSpaces.add(spaceId);
+        if (!here.has(spaceId)) here.set(spaceId, new Map());
+        here.get(spaceId)!.set(socket.id, { id: cred.subjectId, name: name ?? "someone" });
+        announce(spaceId);
         reply({ ok: true, head_seq: lastSent });
       } finally {
         hub.endCatchUp(catchUp);
@@ -182,10 +215,14 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       socket.leave(room(spaceId));
       hub.left(spaceId, socket.id);
       joinedSpaces.delete(spaceId);
+      leaveHere(spaceId, socket.id);
     });
 
     socket.on("disconnect", () => {
-      for (const s of joinedSpaces) hub.left(s, socket.id);
+      for (const s of joinedSpaces) {
+        hub.left(s, socket.id);
+        leaveHere(s, socket.id);
+      }
     });
   });
 
@@ -198,6 +235,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       svc.committed.delete(onCommit);
       stopPresence();
       stopStorage();
+      svc.revocations.delete(closeRevoked);
+      await (await revokedElsewhere)?.unlisten().catch(() => {});
       svc.presence.close();
       await (await listening)?.unlisten().catch(() => {});
       io.disconnectSockets(true);

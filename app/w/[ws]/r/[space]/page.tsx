@@ -14,7 +14,7 @@ const FIRST_PAGE = 100;
 
 export default async function RoomPage({ params }: { params: Promise<{ ws: string; space: string }> }) {
   const { ws, space } = await params;
-  await requirePerson(ws);
+  const me = await requirePerson(ws);
   const svc = services();
   const db = svc.db;
   const [room] = await db
@@ -34,6 +34,7 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
   ]);
   return (
     <RoomView
+      canAct={me.role !== "viewer"}
       workspaceId={ws}
       workspaceName={workspace?.name ?? ws}
       spaceId={room.id}

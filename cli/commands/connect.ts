@@ -1,0 +1,140 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { resolveToken, resolveUrl } from "../config";
+import { CliError, EXIT, UsageError } from "../errors";
+import { call } from "../http";
+import type { CommandContext, Options } from "./context";
+import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/connect/home";
+
+/** The options of `chips connect` / `chips disconnect`. */
+export type ConnectOptions = Options & { settings?: string; user?: boolean; "hold-seconds"?: string };
+
+const PKG = path.resolve(import.meta.dirname, "../..");
+
+interface Me {
+  kind: string;
+  id: string;
+  workspace_id: string;
+  spaces: { id: string; name: string }[];
+}
+
+/** The harness behind the token, and the room chosen by --space (id or name; default the first). */
+export async function harnessAndRoom(ctx: CommandContext): Promise<{ url: string; token: string; me: Me; space: { id: string; name: string } }> {
+  const url = resolveUrl(ctx.opts, ctx.env);
+  const token = resolveToken(ctx.opts, ctx.env);
+  const me = await call<Me>({ url, token }, "GET", "/api/v1/me");
+  if (me.kind !== "harness") throw new CliError([`error: this token is a ${me.kind}'s; connect needs a harness token (chips init prints one)`]);
+  const want = ctx.opts.space;
+  const space = want ? me.spaces.find((s) => s.id.toUpperCase() === want.toUpperCase() || s.name === want) : me.spaces[0];
+  if (!space) throw new CliError([want ? `error: no room "${want}" in ${me.workspace_id} (rooms: ${me.spaces.map((s) => s.name).join(", ") || "none"})` : `error: ${me.workspace_id} has no room yet`]);
+  return { url, token, me, space };
+}
+
+/** Which Claude Code settings file: --settings, --user (the user's), else the project's own local one. */
+export function claudeSettingsFile(o: ConnectOptions, env: Record<string, string | undefined>): string {
+  if (o.settings) return path.resolve(o.settings);
+  if (o.user) return path.join(env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), ".claude"), "settings.json");
+  return path.resolve(".claude", "settings.local.json");
+}
+
+function setsidPath(): string | null {
+  for (const p of ["/usr/bin/setsid", "/bin/setsid"]) if (fs.existsSync(p)) return p;
+  return null;
+}
+
+/** `chips connect claude|codex …` (and the internal `chips connect drain DIR`). */
+export async function connect(ctx: CommandContext): Promise<void> {
+  const [agent, ...rest] = ctx.args;
+  if (agent === "drain") {
+    const { runDrainer } = await import("@/lib/connect/claude/drainer");
+    if (!rest[0]) throw new UsageError("connect drain takes the connection directory");
+    await runDrainer(path.resolve(rest[0]));
+    return;
+  }
+  if (agent === "codex") return (await import("./connect-codex")).connectCodex(ctx);
+  if (agent !== "claude") throw new UsageError(`connect takes claude or codex (got "${agent ?? ""}")`);
+  if (rest.length) throw new UsageError(`connect claude takes options only (got "${rest[0]}")`);
+  const o = ctx.opts as ConnectOptions;
+  const hold = Number(o["hold-seconds"] ?? 600);
+  if (!Number.isInteger(hold) || hold < 1 || hold > 86_400) throw new UsageError("--hold-seconds is a whole number from 1 to 86400");
+  const { url, token, me, space } = await harnessAndRoom(ctx);
+  const settings = claudeSettingsFile(o, ctx.env);
+  const root = privateDir(connectionDir(chipsHome(ctx.env), "claude", settings));
+  for (const d of ["spool", "sessions", "state"]) privateDir(path.join(root, d));
+  writeAtomic(path.join(root, "token"), token + "\n", 0o600);
+  const conn: Connection = {
+    agent: "claude",
+    url,
+    workspace_id: me.workspace_id,
+    space_id: space.id,
+    harness_id: me.id,
+    project: process.cwd(),
+    settings_file: settings,
+    hold_seconds: hold,
+    created_at: new Date().toISOString(),
+  };
+  writeAtomic(path.join(root, "connection.json"), JSON.stringify(conn, null, 2) + "\n", 0o600);
+  const { hookScript } = await import("@/lib/connect/claude/hook-script");
+  const script = path.join(root, "hook.sh");
+  writeAtomic(
+    script,
+    hookScript({
+      root,
+      node: process.execPath,
+      gate: path.join(PKG, "lib/connect/claude/gate.mjs"),
+      drainer: [path.join(PKG, "bin/chips.mjs"), "connect", "drain", root],
+      setsid: setsidPath(),
+    }),
+    0o700,
+  );
+  try {
+    execFileSync("/bin/sh", ["-n", script]); // never install a hook the shell cannot read
+  } catch (e) {
+    throw new CliError([`error: the hook script did not parse: ${(e as Error).message}`]);
+  }
+  const { installHooks } = await import("@/lib/connect/claude/settings");
+  try {
+    installHooks(settings, path.join(root, "settings-backup.json"), script, hold);
+  } catch (e) {
+    throw new CliError([`error: ${(e as Error).message}`]);
+  }
+  ctx.io.out(
+    [
+      `Claude Code in ${path.dirname(path.dirname(settings))} now shows up in room "${space.name}" (${space.id}).`,
+      `  hooks added to  ${settings} (the hooks already there are kept)`,
+      `  token stored in ${path.join(root, "token")} (mode 0600, outside the repository)`,
+      `  each prompt you type becomes a run; the room may pause, steer and cancel it`,
+      `  undo:           chips disconnect claude${o.user ? " --user" : o.settings ? ` --settings ${o.settings}` : ""}`,
+      "",
+    ].join("\n"),
+  );
+}
+
+/** `chips disconnect claude`: the settings back as they were; the token and queue go once nothing is left to send. */
+export async function disconnect(ctx: CommandContext): Promise<void> {
+  const [agent, ...rest] = ctx.args;
+  if (agent === "codex") return (await import("./connect-codex")).connectCodex(ctx);
+  if (agent !== "claude") throw new UsageError(`disconnect takes claude (got "${agent ?? ""}"); a Codex watcher stops with Ctrl-C`);
+  if (rest.length) throw new UsageError(`disconnect claude takes options only (got "${rest[0]}")`);
+  const settings = claudeSettingsFile(ctx.opts as ConnectOptions, ctx.env);
+  const root = connectionDir(chipsHome(ctx.env), "claude", settings);
+  if (!fs.existsSync(root)) throw new CliError([`error: ${settings} is not connected (nothing in ${root})`], EXIT.failed);
+  const { removeHooks } = await import("@/lib/connect/claude/settings");
+  const r = removeHooks(path.join(root, "settings-backup.json"), path.join(root, "hook.sh"));
+  if (r.restored === "exact") ctx.io.out(`${r.file} is back exactly as it was before chips connect.\n`);
+  else if (r.restored === "entries-only") ctx.io.out(`${r.file} was changed since chips connect: only Chips' hooks were taken out.\n`);
+  const { pending } = await import("@/lib/connect/spool");
+  const { DurableStore } = await import("@/lib/connect/outbox");
+  const stateDir = path.join(root, "state");
+  const store = fs.existsSync(stateDir) ? new DurableStore(stateDir, { workspaceId: "", actor: { kind: "harness", id: "" } }) : null;
+  const owed = store ? store.keys().reduce((n, k) => n + (store.load(k)?.outbox.length ?? 0), 0) : 0;
+  const queued = pending(path.join(root, "spool")).length + owed;
+  if (queued) {
+    ctx.io.out(`${queued} event(s) are still on their way to Chips; the token stays in ${root} until they are sent (run this again later to remove it).\n`);
+    return;
+  }
+  fs.rmSync(root, { recursive: true, force: true });
+  ctx.io.out(`The token and queue in ${root} are removed.\n`);
+}

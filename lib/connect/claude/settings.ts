@@ -1,0 +1,160 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { writeAtomic } from "../home";
+
+/** The Claude Code hook events Chips listens to, and how long Claude Code lets each hook run (seconds). */
+export const HOOK_EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+interface HookCommand {
+  type: string;
+  command?: string;
+  timeout?: number;
+  [k: string]: unknown;
+}
+interface MatcherGroup {
+  matcher?: string;
+  hooks?: HookCommand[];
+  [k: string]: unknown;
+}
+type Settings = Record<string, unknown> & { hooks?: Record<string, MatcherGroup[]> };
+
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** The command line Claude Code runs for one event: the hook script with the event's name. */
+export function hookCommand(script: string, event: HookEvent): string {
+  return `/bin/sh ${shQuote(script)} ${event}`;
+}
+
+const isOurs = (script: string) => (h: HookCommand) => typeof h.command === "string" && h.command.includes(shQuote(script));
+
+function parse(text: string | null, file: string): Settings {
+  if (text === null || !text.trim()) return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it first — Chips never overwrites settings it cannot read`);
+  }
+  if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} does not hold a JSON object`);
+  const s = v as Settings;
+  if (s.hooks !== undefined && (typeof s.hooks !== "object" || s.hooks === null || Array.isArray(s.hooks))) throw new Error(`${file}: "hooks" is not an object`);
+  return s;
+}
+
+/** The settings without Chips' hooks (groups left empty by that are dropped; other hooks stay as they were). */
+function without(s: Settings, script: string): Settings {
+  if (!s.hooks) return s;
+  const hooks: Record<string, MatcherGroup[]> = {};
+  for (const [event, groups] of Object.entries(s.hooks)) {
+    if (!Array.isArray(groups)) {
+      hooks[event] = groups;
+      continue;
+    }
+    const kept = groups
+      .map((g) => (Array.isArray(g?.hooks) && g.hooks.some(isOurs(script)) ? { ...g, hooks: g.hooks.filter((h) => !isOurs(script)(h)) } : g))
+      .filter((g) => !Array.isArray(g?.hooks) || g.hooks.length > 0);
+    if (kept.length) hooks[event] = kept;
+  }
+  const { hooks: _old, ...rest } = s;
+  return Object.keys(hooks).length ? { ...rest, hooks } : rest;
+}
+
+/**
+ * The settings text with Chips' hooks added after whatever hooks are there (never
+ * replacing one): one matcher group per event, running `script`. Connecting again
+ * replaces only Chips' own entries.
+ */
+export function withChipsHooks(text: string | null, file: string, script: string, holdSeconds: number): string {
+  const s = without(parse(text, file), script);
+  const hooks: Record<string, MatcherGroup[]> = { ...(s.hooks ?? {}) };
+  for (const event of HOOK_EVENTS) {
+    // A pause holds PreToolUse up to holdSeconds; the hook itself gives up a little before Claude Code would kill it.
+    const timeout = event === "PreToolUse" ? holdSeconds + 30 : 30;
+    const group: MatcherGroup = {
+      ...(event === "PreToolUse" || event === "PostToolUse" ? { matcher: "*" } : {}),
+      hooks: [{ type: "command", command: hookCommand(script, event), timeout }],
+    };
+    hooks[event] = [...(Array.isArray(hooks[event]) ? hooks[event] : []), group];
+  }
+  return JSON.stringify({ ...s, hooks }, null, 2) + "\n";
+}
+
+const sha = (b: Buffer | string) => crypto.createHash("sha256").update(b).digest("hex");
+
+function readOrNull(file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+/** What connect remembers to undo itself byte for byte (settings-backup.json in the connection dir). */
+interface Backup {
+  file: string;
+  /** The file's bytes before the first connect (base64), or null: there was no file. */
+  before: string | null;
+  /** Directories connect created for the file (removed again when left empty). */
+  made_dirs: string[];
+  /** sha256 of what connect wrote: disconnect restores `before` only while the file is still exactly that. */
+  after_sha256: string;
+}
+
+/** Install the hooks into `file`, remembering the original bytes in `backupFile` (kept from the first connect). */
+export function installHooks(file: string, backupFile: string, script: string, holdSeconds: number): void {
+  const current = readOrNull(file);
+  const old = readOrNull(backupFile);
+  const prior: Backup | null = old ? (JSON.parse(old.toString("utf8")) as Backup) : null;
+  const next = withChipsHooks(current?.toString("utf8") ?? null, file, script, holdSeconds);
+  const madeDirs: string[] = [];
+  for (let d = path.dirname(file); !fs.existsSync(d); d = path.dirname(d)) madeDirs.push(d);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const keepBefore = prior && prior.file === file && current !== null && sha(current) === prior.after_sha256;
+  // Connected before and edited since: the "before" is today's file less Chips' old entries.
+  const stale = prior && !keepBefore && current !== null ? Buffer.from(JSON.stringify(without(parse(current.toString("utf8"), file), script), null, 2) + "\n") : null;
+  const backup: Backup = {
+    file,
+    before: keepBefore ? prior.before : (stale ?? current)?.toString("base64") ?? null,
+    made_dirs: keepBefore ? prior.made_dirs : madeDirs,
+    after_sha256: sha(next),
+  };
+  writeAtomic(backupFile, JSON.stringify(backup));
+  writeAtomic(file, next, current ? fs.statSync(file).mode & 0o777 : 0o644);
+}
+
+/**
+ * Take the hooks out again. When the file is still exactly what connect wrote, the
+ * original comes back byte for byte (or goes, if there was none); when someone changed it
+ * since, only Chips' entries are removed and the answer says so.
+ */
+export function removeHooks(backupFile: string, script: string): { file: string; restored: "exact" | "entries-only" | "nothing" } {
+  const raw = readOrNull(backupFile);
+  if (!raw) return { file: "", restored: "nothing" };
+  const b = JSON.parse(raw.toString("utf8")) as Backup;
+  const current = readOrNull(b.file);
+  if (current !== null && sha(current) === b.after_sha256) {
+    if (b.before === null) {
+      fs.unlinkSync(b.file);
+      for (const d of b.made_dirs) {
+        try {
+          fs.rmdirSync(d); // only when empty: anything else put there stays
+        } catch {
+          break;
+        }
+      }
+    } else {
+      writeAtomic(b.file, Buffer.from(b.before, "base64"), fs.statSync(b.file).mode & 0o777);
+    }
+    fs.unlinkSync(backupFile);
+    return { file: b.file, restored: "exact" };
+  }
+  if (current !== null) {
+    const s = without(parse(current.toString("utf8"), b.file), script);
+    writeAtomic(b.file, JSON.stringify(s, null, 2) + "\n", fs.statSync(b.file).mode & 0o777);
+  }
+  fs.unlinkSync(backupFile);
+  return { file: b.file, restored: "entries-only" };
+}

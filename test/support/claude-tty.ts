@@ -1,0 +1,51 @@
+import fs from "node:fs";
+import path from "node:path";
+import { defaultClaudeBin } from "../../lib/runner/adapters/claude";
+import { Tty } from "./tty";
+
+/**
+ * The REAL Claude Code CLI, interactive, in a pseudo-terminal, talking to a scripted
+ * Messages API at `modelUrl` — as a person runs `claude` in their project.
+ *
+ * Its first-run onboarding cannot be passed offline: it checks that api.anthropic.com
+ * answers and stops at "Unable to connect to Anthropic services" (measured with 2.1.141).
+ * So the config dir is seeded with `hasCompletedOnboarding: true` — what it holds on any
+ * machine where Claude Code ran once. The screens after it are answered as a person would:
+ * trust this folder (Enter), use the API key from the environment (Up, Enter).
+ */
+export async function startClaudeTty(o: { project: string; configDir: string; home: string; modelUrl: string }): Promise<Tty> {
+  fs.mkdirSync(o.configDir, { recursive: true });
+  const seeded = path.join(o.configDir, ".claude.json");
+  if (!fs.existsSync(seeded)) fs.writeFileSync(seeded, JSON.stringify({ hasCompletedOnboarding: true, theme: "dark" }));
+  fs.mkdirSync(o.home, { recursive: true });
+  const tty = new Tty(o.project, [defaultClaudeBin()], {
+    CLAUDE_CONFIG_DIR: o.configDir,
+    ANTHROPIC_BASE_URL: o.modelUrl,
+    ANTHROPIC_API_KEY: "sk-ant-mock",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    DISABLE_AUTOUPDATER: "1",
+    // A clean HOME: a login shell's rc files (pyenv here) must not slow the agent's commands.
+    HOME: o.home,
+    PATH: process.env.PATH ?? "",
+    TERM: "xterm-256color",
+  });
+  const TRUST = /Yes, I trust this folder/;
+  const KEY = /Do you want to use this API key/;
+  for (;;) {
+    const screen = await tty.waitFor(/Yes, I trust this folder|Do you want to use this API key|\? for shortcuts/, "Claude Code's next screen");
+    if (TRUST.test(screen)) {
+      tty.press("Enter");
+      await tty.waitScreen((s) => !TRUST.test(s), "the trust question answered");
+    } else if (KEY.test(screen)) {
+      tty.press("Up"); // "1. Yes"
+      tty.press("Enter");
+      await tty.waitScreen((s) => !KEY.test(s), "the API key question answered");
+    } else return tty;
+  }
+}
+
+/** Type a prompt into the session and send it. */
+export function typePrompt(tty: Tty, text: string): void {
+  tty.type(text);
+  tty.press("Enter");
+}
