@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { CommandName, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
+import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -276,3 +276,23 @@ export const rooms = pgTable("rooms", {
   ts: timestamp("ts", { withTimezone: true, mode: "string" }),
   seq: bigint("seq", { mode: "number" }),
 });
+
+/** A room's decisions (lib/protocol/models.ts `Decision`; db/room-rows.ts maps it), written by the ingest writer. */
+export const decisions = pgTable(
+  "decisions",
+  {
+    spaceId: text("space_id").notNull(),
+    decisionId: text("decision_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    title: text("title").notNull(),
+    text: text("text").notNull(),
+    status: text("status").$type<DecisionStatus>().notNull(),
+    supersedes: text("supersedes"),
+    supersededBy: text("superseded_by"),
+    actor: jsonb("actor").$type<StoredActor>().notNull(),
+    ts: timestamp("ts", { withTimezone: true, mode: "string" }).notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    updatedSeq: bigint("updated_seq", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.spaceId, t.decisionId] })],
+);

@@ -57,4 +57,35 @@ test.describe("[ROOM1] a room's intent and outcome, edited by people in two brow
     await expect(diff.locator('[data-change="removed"]').filter({ hasText: "Sam: and a password reset" })).toHaveCount(1);
     await otherContext.close();
   });
+
+  test("[DEC1] decisions appear live in the other browser; superseding one moves it to the superseded list there too", async ({ page, browser, loginAs }) => {
+    const dana = await loginAs(page);
+    const otherContext = await browser.newContext();
+    const sam = await loginAs(otherContext);
+    await new RoomStateView(dana.page).open();
+    await new RoomStateView(sam.page).open();
+    const record = async (p: typeof page, title: string, text: string) => {
+      await p.getByTestId("decision-title-input").fill(title);
+      await p.getByTestId("decision-text-input").fill(text);
+      await p.getByTestId("decision-record").click();
+      await expect(p.getByTestId("decision-form")).toHaveCount(0);
+    };
+    await dana.page.getByTestId("decision-new").click();
+    await record(dana.page, "Use PostgreSQL", "One store for *everything*.");
+    const samSees = sam.page.getByTestId("decision").filter({ hasText: "Use PostgreSQL" });
+    await expect(samSees).toHaveAttribute("data-status", "active");
+    await expect(samSees.getByTestId("decision-meta")).toContainText(/\d/);
+    await expect(samSees.locator("em")).toHaveText("everything");
+
+    await samSees.getByTestId("decision-supersede").click();
+    await record(sam.page, "Use PostgreSQL 17", "Pinned to 17.");
+    const active = dana.page.locator('[data-testid="decision"][data-status="active"]');
+    await expect(active).toHaveCount(1);
+    await expect(active.getByTestId("decision-title")).toHaveText("Use PostgreSQL 17");
+    await expect(active.getByTestId("decision-meta")).toContainText("replaces “Use PostgreSQL”");
+    const old = dana.page.locator('[data-testid="decision"][data-status="superseded"]');
+    await expect(old).toHaveCount(1);
+    await expect(old).toContainText("superseded by “Use PostgreSQL 17”");
+    await otherContext.close();
+  });
 });

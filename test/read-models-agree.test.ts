@@ -47,15 +47,21 @@ async function threeViews(intents: Intent[]) {
     }
     const room = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/room`, { token: ws.token })).body.room;
     const history = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/revisions`, { token: ws.token })).body.revisions;
-    return { runs: views, room: { stored: room, live: live.room, replay: replay.room, newest: history.at(-1) ?? room, saved: world.revision } };
+    const decided = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/decisions`, { token: ws.token })).body.decisions;
+    const byId = (ds: any[]) => Object.fromEntries(ds.map((d) => [d.decision_id, d]));
+    return {
+      runs: views,
+      room: { stored: room, live: live.room, replay: replay.room, newest: history.at(-1) ?? room, saved: world.revision },
+      decisions: { stored: byId(decided), live: live.decisions, replay: replay.decisions, active: [...world.decisions].filter(([, a]) => a).map(([id]) => id).sort() },
+    };
   } finally {
     feed.stop();
     raw.close();
   }
 }
 
-describe("[RUN1][UI1][UI5][RN2][ROOM1] one projection: stored read models, the live room and a replay of the log agree", () => {
-  it("[RUN1][UI1][UI5][RN2][ROOM1] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, finishes and room saves", async () => {
+describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] one projection: stored read models, the live room and a replay of the log agree", () => {
+  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, finishes, room saves and decisions", async () => {
     await fc.assert(
       fc.asyncProperty(Sequence, async (intents) => {
         const views = await threeViews(intents);
@@ -63,6 +69,9 @@ describe("[RUN1][UI1][UI5][RN2][ROOM1] one projection: stored read models, the l
         expect(views.room.live, "live room vs GET /api/v1/spaces/:space/room").toEqual(views.room.stored);
         expect(views.room.stored, "the current revision is the history's newest").toEqual(views.room.newest);
         expect(views.room.stored.revision).toBe(views.room.saved);
+        expect(views.decisions.live, "live room vs replay: decisions").toEqual(views.decisions.replay);
+        expect(views.decisions.live, "live room vs GET /api/v1/spaces/:space/decisions").toEqual(views.decisions.stored);
+        expect(Object.values(views.decisions.stored).filter((d: any) => d.status === "active").map((d: any) => d.decision_id).sort()).toEqual(views.decisions.active);
         for (const v of views.runs) {
           expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
           expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);

@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
-import type { Receipt, RoomRevision, Run } from "@/lib/protocol";
+import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
+import { DecisionsView } from "../room-state/decisions";
 import { RoomBrief } from "../room-state/room-brief";
 import { RoomPanel } from "../room-state/room-panel";
 import { RoomActionsContext, type RoomActions } from "./room-context";
@@ -30,6 +31,7 @@ export interface RoomViewProps {
   initialReceipts: Receipt[];
   /** The room's intent and outcome, read after the events (so never older than them). */
   initialRoom: RoomRevision;
+  initialDecisions: Decision[];
   initialPresence: Record<string, PresenceView>;
   statusTtlSeconds: number;
   presenceGraceSeconds: number;
@@ -45,7 +47,7 @@ async function problemText(res: Response | null): Promise<string | null> {
 
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
-  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, p.initialRoom));
+  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, { room: p.initialRoom, decisions: p.initialDecisions }));
   const [panelOpen, setPanelOpen] = useState(false);
   const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
@@ -60,7 +62,7 @@ export function RoomView(p: RoomViewProps) {
       spaceId: p.spaceId,
       afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
-      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s.room)),
+      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s)),
       onStatus: setStatus,
       onPeople: (people) => setPresent(people),
       onPresence: (x) => setPresence((prev) => ({ ...prev, [x.harness_id]: { online: x.online, since: x.since } })),
@@ -181,6 +183,7 @@ export function RoomView(p: RoomViewProps) {
         {panelOpen ? (
           <RoomPanel onClose={() => setPanelOpen(false)}>
             <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={p.canAct} />
+            <DecisionsView workspaceId={p.workspaceId} spaceId={p.spaceId} decisions={room.decisions} dir={dir} canEdit={p.canAct} />
           </RoomPanel>
         ) : (
           <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">

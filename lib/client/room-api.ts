@@ -47,3 +47,9 @@ export async function roomRevisions(spaceId: string): Promise<RoomRevision[]> {
   if (!res.ok) throw new Error(`could not read the room's history (${res.status})`);
   return ((await res.json()) as RoomRevisionsAnswer).revisions;
 }
+
+/** Record a decision in the room, superseding an active one when `supersedes` names it ([DEC1]). */
+export async function recordDecision(workspaceId: string, spaceId: string, d: { title: string; text: string; supersedes?: string }): Promise<string | null> {
+  const res = await postEvent(workspaceId, { type: "decision.recorded", space_id: spaceId, decision_id: `dec_${ulid()}`, status: "active", ...d });
+  return refusal(res);
+}

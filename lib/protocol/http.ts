@@ -3,7 +3,7 @@ import { canonicalId, isId } from "./ids";
 import { LIMITS } from "./limits";
 import { text } from "./fields";
 import { CommandName, type StoredEvent } from "./events";
-import type { Receipt, RoomRevision, Run } from "./models";
+import type { Decision, Receipt, RoomRevision, Run } from "./models";
 
 /**
  * The bodies of the HTTP API (docs/API.md): what each endpoint takes (zod schemas, parsed
@@ -109,4 +109,9 @@ export interface RoomAnswer {
 /** `GET /api/v1/spaces/:space/revisions`: every revision of the room, oldest first. */
 export interface RoomRevisionsAnswer {
   revisions: RoomRevision[];
+}
+
+/** `GET /api/v1/spaces/:space/decisions`: the room's decisions, active and superseded, oldest first. */
+export interface DecisionsAnswer {
+  decisions: Decision[];
 }

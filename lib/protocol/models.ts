@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AckResult, CommandName, Outcome, RunRequest, StepState } from "./events";
+import { AckResult, CommandName, DecisionStatus, Outcome, RunRequest, StepState } from "./events";
 import { ActorKind, GoalFrom, Usage } from "./fields";
 
 /**
@@ -138,3 +138,23 @@ export const RoomRevision = z.object({
   seq: z.number().int().nullable(),
 });
 export type RoomRevision = z.infer<typeof RoomRevision>;
+
+/** A decision of a room ([DEC1], [DEC2]): who recorded it and when, and what superseded it. */
+export const Decision = z.object({
+  workspace_id: z.string(),
+  space_id: z.string(),
+  decision_id: z.string(),
+  title: z.string(),
+  text: z.string(),
+  status: DecisionStatus,
+  /** The decision this one replaced, and the one that replaced this (null while active, or when withdrawn). */
+  supersedes: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  /** Who recorded it, when, and the seq of that `decision.recorded`. */
+  actor: StoredActor,
+  ts: z.string(),
+  seq: z.number().int(),
+  /** Seq of the event that last changed it (its recording, a supersede, a withdrawal). */
+  updated_seq: z.number().int(),
+});
+export type Decision = z.infer<typeof Decision>;

@@ -1,10 +1,10 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { events, rooms, runs } from "@/db/schema";
+import { decisions, events, rooms, runs } from "@/db/schema";
 import { runOf } from "@/db/run-rows";
-import { roomOf } from "@/db/room-rows";
+import { decisionOf, roomOf } from "@/db/room-rows";
 import { firstRevision, roomHistory } from "@/lib/projection/room";
-import type { RoomRevision, Run, StoredEvent } from "@/lib/protocol";
+import type { Decision, RoomRevision, Run, StoredEvent } from "@/lib/protocol";
 
 export const PAGE_DEFAULT = 100;
 export const PAGE_MAX = 1000;
@@ -45,4 +45,15 @@ export async function roomRevisions(db: Db, workspaceId: string, spaceId: string
     .orderBy(asc(events.seq))
     .limit(10_000);
   return roomHistory(workspaceId, spaceId, rows.map((r) => JSON.parse(r.body) as StoredEvent));
+}
+
+/** A room's decisions, active and superseded, oldest first ([DEC1]). */
+export async function listDecisions(db: Db, workspaceId: string, spaceId: string): Promise<Decision[]> {
+  const rows = await db
+    .select()
+    .from(decisions)
+    .where(and(eq(decisions.workspaceId, workspaceId), eq(decisions.spaceId, spaceId)))
+    .orderBy(asc(decisions.seq))
+    .limit(5000);
+  return rows.map(decisionOf);
 }

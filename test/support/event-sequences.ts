@@ -58,6 +58,8 @@ export const Intent = fc.oneof(
       stale: fc.boolean(),
     }),
   ),
+  // Decisions ([DEC1], [DEC2]): a new one, one superseding an active one, or a withdrawal.
+  w(2, fc.record({ t: fc.constant("decide"), how: fc.constantFrom("new", "supersede", "withdraw"), pick: fc.nat(5) })),
 );
 export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
 
@@ -120,6 +122,8 @@ export class SequenceWorld {
   readonly runs: (RunSlot | undefined)[] = [];
   /** The room's revision as the world saved it ([ROOM1]). */
   revision = 0;
+  /** Decision id → whether it is still active. */
+  readonly decisions = new Map<string, boolean>();
   private readonly agentId = newId("agent");
 
   constructor(
@@ -297,6 +301,26 @@ export class SequenceWorld {
         if (r.status === 201) this.revision = revision;
         return;
       }
+      case "decide": {
+        const active = [...this.decisions].filter(([, a]) => a).map(([id]) => id);
+        const target = active.length ? active[i.pick % active.length] : undefined;
+        if (i.how !== "new" && !target) return;
+        const id = i.how === "withdraw" ? target! : `dec-${this.decisions.size}`;
+        await this.post("person", {
+          ...ev(this.ws, "decision.recorded", {
+            space_id: this.ws.space_id,
+            decision_id: id,
+            title: `Decision ${id}`,
+            text: "Because we said so.",
+            status: i.how === "withdraw" ? "superseded" : "active",
+            ...(i.how === "supersede" ? { supersedes: target } : {}),
+          }),
+          actor: undefined,
+        });
+        if (i.how !== "new") this.decisions.set(target!, false);
+        if (i.how !== "withdraw") this.decisions.set(id, true);
+        return;
+      }
       case "message":
         if (!i.text) return;
         await this.post("harness", ev(this.ws, "message.posted", { space_id: this.ws.space_id, text: i.text }));
@@ -322,8 +346,8 @@ export class SequenceWorld {
     return e;
   }
 
-  private async post(by: "harness" | "runner", event: Record<string, unknown>) {
-    const token = by === "runner" ? this.runner.token : this.ws.token;
+  private async post(by: "harness" | "runner" | "person", event: Record<string, unknown>) {
+    const token = by === "runner" ? this.runner.token : by === "person" ? this.ws.person_token : this.ws.token;
     await this.call("POST", "/api/v1/events", token, event);
   }
 

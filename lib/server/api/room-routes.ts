@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
-import { canonicalId, isId, type RoomAnswer, type RoomRevisionsAnswer } from "@/lib/protocol";
+import { canonicalId, isId, type DecisionsAnswer, type RoomAnswer, type RoomRevisionsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { getRoom, roomRevisions } from "../read";
+import { getRoom, listDecisions, roomRevisions } from "../read";
 import { spaceInfo } from "../realtime/frames";
 import type { ChipsServices } from "../services";
 import { fail, json } from "./http";
@@ -23,6 +23,12 @@ export function roomRoutes(app: Hono<Env>, svc: ChipsServices) {
     const space = await spaceOf(c);
     if (space instanceof Response) return space;
     return json({ revisions: await roomRevisions(svc.db, space.workspaceId, space.id) } satisfies RoomRevisionsAnswer);
+  });
+
+  app.get("/api/v1/spaces/:space/decisions", async (c) => {
+    const space = await spaceOf(c);
+    if (space instanceof Response) return space;
+    return json({ decisions: await listDecisions(svc.db, space.workspaceId, space.id) } satisfies DecisionsAnswer);
   });
 
   /** The `:space` path parameter: a space of the caller's workspace (another's answers like a missing one). */

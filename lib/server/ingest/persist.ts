@@ -2,9 +2,9 @@ import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
 import { readBatch, writeBatch } from "@/db/ingest-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
-import { roomOf, roomRow } from "@/db/room-rows";
+import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
 import { firstRevision } from "@/lib/projection/room";
-import { BatchState } from "./batch-state";
+import { BatchState, decisionKey } from "./batch-state";
 import type { Committed, IngestRequest } from "./writer";
 
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
@@ -20,6 +20,8 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
   const all = reqs.flatMap((r) => r.events);
   const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
   const roomSpaces = uniq(all.filter((e) => e.type === "room.updated").map((e) => e.space_id).filter(present));
+  const decided = all.filter((e) => e.type === "decision.recorded" && e.space_id) as Extract<IncomingEvent, { type: "decision.recorded" }>[];
+  const decisions = decided.flatMap((e) => [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((decisionId) => ({ spaceId: e.space_id!, decisionId })));
   const read = await readBatch(run, {
     workspaceId,
     keys: uniq(all.map((e) => e.idempotency_key).filter(present)),
@@ -34,6 +36,7 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
     ),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
     roomSpaces,
+    decisions,
   });
   if (read.head === null) return "gone";
   if (!read.consistent) return "moved";
@@ -52,6 +55,7 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
   // A room nobody edited has no row: it is at revision 0 (rooms of other workspaces are never read).
   for (const id of roomSpaces) if (s.spaceHeads.has(id)) s.rooms.set(id, firstRevision(workspaceId, id));
   for (const r of read.rooms) s.rooms.set(r.spaceId, roomOf(r));
+  for (const d of read.decisions) s.decisions.set(decisionKey(d.spaceId, d.decisionId), decisionOf(d));
   return s;
 }
 
@@ -96,6 +100,12 @@ export function write(
       .filter(present)
       .map(receiptRow),
     rooms: uniq(stored.filter((e) => e.type === "room.updated").map((e) => e.space_id!)).map((id) => roomRow(s.rooms.get(id)!)),
+    decisions: uniq(
+      stored.flatMap((e) => (e.type === "decision.recorded" ? [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((d) => decisionKey(e.space_id!, d)) : [])),
+    )
+      .map((k) => s.decisions.get(k))
+      .filter(present)
+      .map(decisionRow),
     runEvents: runnerEvents.map((e) => ({
       runId: e.run_id!,
       sequence: e.sequence,

@@ -2,6 +2,7 @@ import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEv
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./commands";
+import { judgeDecision, judgeRoomUpdate } from "./room-rules";
 
 export type Verdict =
   | { kind: "replay"; body: string }
@@ -11,12 +12,6 @@ export type Verdict =
 const refuse = (code: ProblemError["code"], detail: string, pointer: string): Verdict => ({
   kind: "refuse",
   problem: problem(code, detail, [{ pointer, message: detail }]),
-});
-
-/** [ROOM1] a save based on an older revision is refused with the room as it now is: nothing is lost. */
-const conflict = (detail: string, pointer: string, extensions: Record<string, unknown>): Verdict => ({
-  kind: "refuse",
-  problem: { ...problem("revision_conflict", detail, [{ pointer, message: detail }]), extensions },
 });
 
 /**
@@ -41,12 +36,8 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
 
   if (e.space_id && !s.spaceHeads.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
 
-  if (e.type === "room.updated") {
-    const room = s.rooms.get(e.space_id!)!;
-    if (e.revision !== room.revision + 1) {
-      return conflict(`the room is at revision ${room.revision}: this save was based on revision ${e.revision - 1}`, `${base}/revision`, { current: room });
-    }
-  }
+  const roomProblem = e.type === "room.updated" ? judgeRoomUpdate(s, e, base) : e.type === "decision.recorded" ? judgeDecision(s, e, base) : null;
+  if (roomProblem) return { kind: "refuse", problem: roomProblem };
   if (!e.run_id) return { kind: "accept", run: null, event: e };
   const run = s.runs.get(e.run_id) ?? null;
   if (e.type === "run.started") {
