@@ -1,6 +1,6 @@
 import type { Run } from "./client";
 import { rowCodec } from "./row-codec";
-import { commands, runEvents, runs } from "./schema";
+import { commands, decisions, rooms, runEvents, runs } from "./schema";
 
 /**
  * The writer's statements (lib/server/ingest/writer.ts): a commit reads everything the
@@ -13,10 +13,14 @@ import { commands, runEvents, runs } from "./schema";
 const runRows = rowCodec(runs);
 const commandRows = rowCodec(commands);
 const runEventRows = rowCodec(runEvents);
+const roomRows = rowCodec(rooms);
+const decisionRows = rowCodec(decisions);
 
 export type RunRow = typeof runs.$inferSelect;
 export type CommandRow = typeof commands.$inferSelect;
 export type RunEventRow = typeof runEvents.$inferSelect;
+export type RoomRow = typeof rooms.$inferSelect;
+export type DecisionRow = typeof decisions.$inferSelect;
 
 /** What a stored event tells a dedupe: the hash it was sent with, its stored JSON, its workspace. */
 export interface StoredRef {
@@ -79,6 +83,10 @@ export interface BatchAsk {
   /** Runs whose open commands the batch may settle. */
   finishing: string[];
   runnerSeqs: { runId: string; sequence: number }[];
+  /** Spaces whose room state (intent, outcome, revision) the batch's events judge or change. */
+  roomSpaces: string[];
+  /** Decisions the batch's events name (recorded, superseded): their room and id. */
+  decisions: { spaceId: string; decisionId: string }[];
 }
 
 /** The store as one batch sees it. `head` is null when the workspace is gone. */
@@ -99,6 +107,9 @@ export interface BatchRead {
   ackBodies: Map<string, string>;
   /** Seq heads of the spaces named and of the spaces of the runs named (run events may leave space_id out). */
   spaceHeads: Map<string, number>;
+  /** The `rooms` rows of the room spaces asked for (a room nobody edited has none). */
+  rooms: RoomRow[];
+  decisions: DecisionRow[];
 }
 
 const list = (select: string) => `(select coalesce(json_agg(x), '[]') from (${select}) x)`;
@@ -129,12 +140,18 @@ const READ_MODELS = `with named_runs as (
       cross join lateral (select event_id from run_events where run_id = k.run_id and sequence = k.sequence limit 1) r
       cross join lateral (select body_hash, body, workspace_id from events where id = r.event_id limit 1) e`)} as runner`;
 
+// Room state (issue 14), read only for a batch that judges or changes it.
+const READ_ROOMS = `select ${HEAD},
+  ${list(perKey("$2", "rooms", "space_id = k.key and workspace_id = $1", roomRows.jsonColumns))} as rooms,
+  ${list(`select d.* from unnest($3::text[], $4::text[]) as k(space_id, decision_id)
+      cross join lateral (select ${decisionRows.jsonColumns} from decisions where space_id = k.space_id and decision_id = k.decision_id and workspace_id = $1 limit 1) d`)} as decisions`;
+
 type J = Record<string, unknown>;
 
 /** The store as the batch sees it: its read statements go out together. */
 export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
   const needsModels = a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0;
-  const [[ev], models] = await Promise.all([
+  const [[ev], models, room] = await Promise.all([
     run<J>(READ_EVENTS, [a.workspaceId, a.keys, a.ids, a.spaceIds]),
     needsModels
       ? run<J>(READ_MODELS, [
@@ -147,13 +164,16 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
           a.runnerSeqs.map((p) => p.sequence),
         ]).then((r) => r[0])
       : null,
+    a.roomSpaces.length + a.decisions.length
+      ? run<J>(READ_ROOMS, [a.workspaceId, a.roomSpaces, a.decisions.map((d) => d.spaceId), a.decisions.map((d) => d.decisionId)]).then((r) => r[0])
+      : null,
   ]);
   const rows = (row: J | null, k: string) => (row ? (row[k] as J[]) : []);
   const ref = (r: J): StoredRef => ({ hash: r.body_hash as string, body: r.body as string, workspaceId: (r.workspace_id as string) ?? a.workspaceId });
   const head = ev.head === null ? null : num(ev.head);
   return {
     head,
-    consistent: !models || num(models.head) === head || head === null,
+    consistent: head === null || ((!models || num(models.head) === head) && (!room || num(room.head) === head)),
     byKey: new Map(rows(ev, "by_key").map((r) => [r.idempotency_key as string, ref(r)])),
     byId: new Map(rows(ev, "by_id").map((r) => [r.id as string, ref(r)])),
     byRunnerSeq: new Map(rows(models, "runner").map((r) => [`${r.run_id}:${num(r.sequence)}`, ref(r)])),
@@ -162,6 +182,8 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     commands: rows(models, "commands").map(commandRows.decode),
     ackBodies: new Map(rows(models, "acks").map((r) => [r.id as string, r.body as string])),
     spaceHeads: new Map([...rows(ev, "spaces"), ...rows(models, "spaces")].map((r) => [r.id as string, num(r.seq_head)])),
+    rooms: rows(room, "rooms").map(roomRows.decode),
+    decisions: rows(room, "decisions").map(decisionRows.decode),
   };
 }
 
@@ -190,6 +212,8 @@ export interface BatchWrite {
   runs: RunRow[];
   commands: CommandRow[];
   runEvents: RunEventRow[];
+  rooms: RoomRow[];
+  decisions: DecisionRow[];
   /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
   agents: Map<string, string>;
   /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
@@ -224,6 +248,10 @@ const writeBatchSql = (models: boolean) => `with head as (
     ${commandRows.insertFrom("$21")} ${whenHeld} ${commandRows.onConflictReplace("id")}
   ), runner_rows as (
     ${runEventRows.insertFrom("$22")} ${whenHeld}
+  ), room_rows as (
+    ${roomRows.insertFrom("$23")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
+  ), decision_rows as (
+    ${decisionRows.insertFrom("$24")} ${whenHeld} on conflict (space_id, decision_id) do update set status = excluded.status, superseded_by = excluded.superseded_by, updated_seq = excluded.updated_seq
   )`
       : ""
   }
@@ -234,7 +262,7 @@ const WRITE_ALL = writeBatchSql(true);
 /** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
 export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
   const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
-  const models = w.runs.length + w.commands.length + w.runEvents.length > 0;
+  const models = w.runs.length + w.commands.length + w.runEvents.length + w.rooms.length + w.decisions.length > 0;
   const params = [
     w.workspaceId,
     w.head,
@@ -257,7 +285,7 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
     w.notify?.payload ?? "",
   ];
   const [row] = await (models
-    ? run<{ stored: number }>(WRITE_ALL, [...params, runRows.encode(w.runs), commandRows.encode(w.commands), runEventRows.encode(w.runEvents)])
+    ? run<{ stored: number }>(WRITE_ALL, [...params, runRows.encode(w.runs), commandRows.encode(w.commands), runEventRows.encode(w.runEvents), roomRows.encode(w.rooms), decisionRows.encode(w.decisions)])
     : run<{ stored: number }>(WRITE_EVENTS, params));
   return num(row.stored) === 1;
 }

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { CommandName, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
+import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
 import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -115,6 +115,8 @@ export const events = pgTable(
     uniqueIndex("events_workspace_key").on(sql`(${t.workspaceId} || ' ' || ${t.idempotencyKey})`).where(sql`${t.idempotencyKey} is not null`),
     index("events_space_seq_idx").on(t.workspaceId, t.spaceId, t.seq),
     index("events_run_seq_idx").on(t.runId, t.seq),
+    // A room's revision history (db/migrations/0014_room_state.sql).
+    index("events_room_updates_idx").on(t.workspaceId, t.spaceId, t.seq).where(sql`${t.type} = 'room.updated'`),
   ],
 );
 
@@ -323,4 +325,39 @@ export const savedViews = pgTable(
     createdAt: created(),
   },
   (t) => [index("saved_views_person_idx").on(t.personId, t.createdAt)],
+);
+
+/**
+ * A room's current intent and outcome (lib/protocol/models.ts `RoomRevision`; db/room-rows.ts
+ * maps it), written by the ingest writer with its `room.updated`. Its history is the log's.
+ */
+export const rooms = pgTable("rooms", {
+  spaceId: text("space_id").primaryKey(),
+  workspaceId: text("workspace_id").notNull(),
+  revision: bigint("revision", { mode: "number" }).notNull(),
+  intent: text("intent").notNull(),
+  outcome: text("outcome").notNull(),
+  actor: jsonb("actor").$type<StoredActor>(),
+  ts: timestamp("ts", { withTimezone: true, mode: "string" }),
+  seq: bigint("seq", { mode: "number" }),
+});
+
+/** A room's decisions (lib/protocol/models.ts `Decision`; db/room-rows.ts maps it), written by the ingest writer. */
+export const decisions = pgTable(
+  "decisions",
+  {
+    spaceId: text("space_id").notNull(),
+    decisionId: text("decision_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    title: text("title").notNull(),
+    text: text("text").notNull(),
+    status: text("status").$type<DecisionStatus>().notNull(),
+    supersedes: text("supersedes"),
+    supersededBy: text("superseded_by"),
+    actor: jsonb("actor").$type<StoredActor>().notNull(),
+    ts: timestamp("ts", { withTimezone: true, mode: "string" }).notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    updatedSeq: bigint("updated_seq", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.spaceId, t.decisionId] })],
 );

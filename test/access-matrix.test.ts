@@ -60,6 +60,9 @@ const ROUTES: Record<string, Row> = {
   "GET /api/v1/runs/:run/objects/:sha": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/objects/${SHA}` }), expect: { ...all(404), revoked: 401 } },
   // The signature is the credential: without a valid one everybody is refused alike.
   "GET /objects/:ws/:run/:sha": { req: (c) => ({ path: `/objects/${c.ws.workspace_id}/${c.runId}/${SHA}?exp=1&sig=${SHA}` }), expect: all(403) },
+  "GET /api/v1/spaces/:space/room": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/room` }), expect: read(404) },
+  "GET /api/v1/spaces/:space/revisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/revisions` }), expect: read(404) },
+  "GET /api/v1/spaces/:space/decisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/decisions` }), expect: read(404) },
   "GET /api/v1/workspaces/:ws/people": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people` }), expect: read(403) },
   "POST /api/v1/workspaces/:ws/invites": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/invites`, body: { role: "viewer" } }), expect: manage(201) },
   "DELETE /api/v1/workspaces/:ws/people/:person": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people/${await c.freshPerson()}` }), expect: manage(200) },

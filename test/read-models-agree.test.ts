@@ -20,7 +20,7 @@ async function threeViews(intents: Intent[]) {
   const made = await newHarness(server, ws, "runner", "runner");
   const raw = await rawRunner(server.url, made.token);
   // The browser: a real Socket.IO client through the room feed, folding with the room's state.
-  let live: RoomState = emptyRoom();
+  let live: RoomState = emptyRoom(ws.workspace_id, ws.space_id);
   let status: FeedStatus = "connecting";
   const feed = new RoomFeed({
     url: server.url,
@@ -36,7 +36,7 @@ async function threeViews(intents: Intent[]) {
     await world.settle();
     // The log as the catch-up API serves it, folded from scratch (a replay).
     const log = await readEvents(server, ws, 0, 1000, ws.token);
-    const replay = applyEvents(emptyRoom(), log);
+    const replay = applyEvents(emptyRoom(ws.workspace_id, ws.space_id), log);
     const head = log.length ? log[log.length - 1].seq : 0;
     await until(() => feed.lastSeq >= head, `the live room reaches seq ${head}`);
     const views = [];
@@ -45,18 +45,34 @@ async function threeViews(intents: Intent[]) {
       const receipts = (await request(`${server.url}/api/v1/runs/${id}/commands`, { token: ws.token })).body.commands;
       views.push({ id, stored: { run, receipts }, live: { run: live.runs[id], receipts: live.receipts[id] ?? [] }, replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [] } });
     }
-    return views;
+    const room = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/room`, { token: ws.token })).body.room;
+    const history = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/revisions`, { token: ws.token })).body.revisions;
+    const decided = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/decisions`, { token: ws.token })).body.decisions;
+    const byId = (ds: any[]) => Object.fromEntries(ds.map((d) => [d.decision_id, d]));
+    return {
+      runs: views,
+      room: { stored: room, live: live.room, replay: replay.room, newest: history.at(-1) ?? room, saved: world.revision },
+      decisions: { stored: byId(decided), live: live.decisions, replay: replay.decisions, active: [...world.decisions].filter(([, a]) => a).map(([id]) => id).sort() },
+    };
   } finally {
     feed.stop();
     raw.close();
   }
 }
 
-describe("[RUN1][UI1][UI5][RN2] one projection: stored read models, the live room and a replay of the log agree", () => {
-  it("[RUN1][UI1][UI5][RN2] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events and finishes", async () => {
+describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] one projection: stored read models, the live room and a replay of the log agree", () => {
+  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, finishes, room saves and decisions", async () => {
     await fc.assert(
       fc.asyncProperty(Sequence, async (intents) => {
-        for (const v of await threeViews(intents)) {
+        const views = await threeViews(intents);
+        expect(views.room.live, "live room vs replay: intent and outcome").toEqual(views.room.replay);
+        expect(views.room.live, "live room vs GET /api/v1/spaces/:space/room").toEqual(views.room.stored);
+        expect(views.room.stored, "the current revision is the history's newest").toEqual(views.room.newest);
+        expect(views.room.stored.revision).toBe(views.room.saved);
+        expect(views.decisions.live, "live room vs replay: decisions").toEqual(views.decisions.replay);
+        expect(views.decisions.live, "live room vs GET /api/v1/spaces/:space/decisions").toEqual(views.decisions.stored);
+        expect(Object.values(views.decisions.stored).filter((d: any) => d.status === "active").map((d: any) => d.decision_id).sort()).toEqual(views.decisions.active);
+        for (const v of views.runs) {
           expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
           expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);
           expect(v.live.receipts, `live room vs GET /api/v1/runs/${v.id}/commands`).toEqual(v.stored.receipts);

@@ -4,7 +4,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
-import type { Receipt, Run } from "@/lib/protocol";
+import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
+import { DecisionsView } from "../room-state/decisions";
+import { RoomBrief } from "../room-state/room-brief";
+import { RoomPanel } from "../room-state/room-panel";
 import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/client/use-now";
 import { Composer } from "./composer";
@@ -26,6 +29,9 @@ export interface RoomViewProps {
   initialRuns: Run[];
   initialEvents: FeedEvent[];
   initialReceipts: Receipt[];
+  /** The room's intent and outcome, read after the events (so never older than them). */
+  initialRoom: RoomRevision;
+  initialDecisions: Decision[];
   initialPresence: Record<string, PresenceView>;
   statusTtlSeconds: number;
   presenceGraceSeconds: number;
@@ -41,7 +47,8 @@ async function problemText(res: Response | null): Promise<string | null> {
 
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
-  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts));
+  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, { room: p.initialRoom, decisions: p.initialDecisions }));
+  const [panelOpen, setPanelOpen] = useState(false);
   const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
   const [present, setPresent] = useState<{ id: string; name: string }[]>([]);
@@ -55,7 +62,7 @@ export function RoomView(p: RoomViewProps) {
       spaceId: p.spaceId,
       afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
-      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts)),
+      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s)),
       onStatus: setStatus,
       onPeople: (people) => setPresent(people),
       onPresence: (x) => setPresence((prev) => ({ ...prev, [x.harness_id]: { online: x.online, since: x.since } })),
@@ -134,8 +141,35 @@ export function RoomView(p: RoomViewProps) {
   return (
     <RoomActionsContext.Provider value={actions}>
     <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <RoomHeader runsHref={`/w/${p.workspaceId}/runs?space=${p.spaceId}`} roomName={p.roomName} workspaceName={p.workspaceName} status={status} active={active} present={present} actions={p.canAct ? <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} /> : <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">viewer</span>} />
-      <div className="flex min-h-0 flex-1">
+      <RoomHeader
+        runsHref={`/w/${p.workspaceId}/runs?space=${p.spaceId}`}
+        roomName={p.roomName}
+        workspaceName={p.workspaceName}
+        status={status}
+        active={active}
+        present={present}
+        actions={
+          <>
+            <button
+              type="button"
+              data-testid="room-state-open"
+              aria-expanded={panelOpen}
+              onClick={() => setPanelOpen(!panelOpen)}
+              className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
+            >
+              Intent &amp; outcome{room.room.revision ? ` · r${room.room.revision}` : ""}
+            </button>
+            {p.canAct ? (
+              <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
+            ) : (
+              <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
+                viewer
+              </span>
+            )}
+          </>
+        }
+      />
+      <div className="relative flex min-h-0 flex-1">
         <main className="flex min-w-0 flex-1 flex-col">
           <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
           <TypingIndicators runs={typing} now={now} dir={dir} />
@@ -147,9 +181,16 @@ export function RoomView(p: RoomViewProps) {
           </div>
           {p.canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
         </main>
-        <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
-          <RunsRail runs={active} dir={dir} onPick={setFocusRun} />
-        </div>
+        {panelOpen ? (
+          <RoomPanel onClose={() => setPanelOpen(false)}>
+            <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={p.canAct} />
+            <DecisionsView workspaceId={p.workspaceId} spaceId={p.spaceId} decisions={room.decisions} dir={dir} canEdit={p.canAct} />
+          </RoomPanel>
+        ) : (
+          <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
+            <RunsRail runs={active} dir={dir} onPick={setFocusRun} />
+          </div>
+        )}
       </div>
     </div>
     </RoomActionsContext.Provider>

@@ -1,5 +1,7 @@
-import type { Actor, Frame, Receipt, Run, StoredEvent } from "@/lib/protocol";
+import type { Actor, Decision, Frame, Receipt, RoomRevision, Run, StoredEvent } from "@/lib/protocol";
 import { emptyRuns, foldEvents } from "@/lib/projection/fold";
+import { firstRevision, foldRoom } from "@/lib/projection/room";
+import { foldDecisions, type Decisions } from "@/lib/projection/decisions";
 
 export type TimelineItem =
   | { kind: "message"; seq: number; id: string; ts: string; actor: Actor; text: string; goalOf?: string }
@@ -24,9 +26,19 @@ export interface RoomState {
   receipts: Record<string, Receipt[]>;
   /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
   oldest: { seq: number; prev_seq: number } | null;
+  /** The room's intent and outcome at its current revision (PROTOCOL §6), folded like the runs. */
+  room: RoomRevision;
+  /** The room's decisions by id ([DEC1]). */
+  decisions: Decisions;
 }
 
-export const emptyRoom = (): RoomState => ({ items: [], ...emptyRuns(), oldest: null });
+export const emptyRoom = (workspaceId = "", spaceId = ""): RoomState => ({ items: [], ...emptyRuns(), oldest: null, room: firstRevision(workspaceId, spaceId), decisions: {} });
+
+/** What the page (or a snapshot) says of the room's own state, read after its events. */
+export interface RoomStateSnapshot {
+  room: RoomRevision;
+  decisions: Decision[];
+}
 
 export const hasOlder = (s: RoomState) => s.oldest !== null && s.oldest.prev_seq > 0;
 /** An event the room folds: live or paged ones carry their space's previous seq; a replayed log's need not. */
@@ -34,11 +46,11 @@ type RoomEvent = StoredEvent & { prev_seq?: number };
 const edge = (e: RoomEvent | undefined) => (e ? { seq: e.seq, prev_seq: e.prev_seq ?? 0 } : null);
 
 /** The room from the server's snapshot (or the page): its runs' read models and a page of events. */
-export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt[]): RoomState {
+export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt[], state: RoomStateSnapshot): RoomState {
   // The read models are already current: the page only contributes timeline items.
   const byRun: Record<string, Receipt[]> = {};
   for (const r of receipts) (byRun[r.run_id] ??= []).push(r);
-  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null }, events);
+  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null, room: state.room, decisions: Object.fromEntries(state.decisions.map((d) => [d.decision_id, d])) }, events);
 }
 
 /** Apply live events (ascending, new) to the room. */
@@ -54,7 +66,9 @@ export function applyEvents(state: RoomState, events: readonly RoomEvent[]): Roo
     if (item) items.push(item);
   }
   const { runs, receipts } = foldEvents(state, events);
-  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]) };
+  const room = events.reduce(foldRoom, state.room);
+  const decisions = events.reduce(foldDecisions, state.decisions);
+  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]), room, decisions };
 }
 
 /** Older history (ascending, all before what is held) goes in front; run read models are not rewound. */
@@ -86,7 +100,7 @@ function timelineItem(e: StoredEvent): TimelineItem | null {
     case "run.started":
       return { kind: "run", ...base, runId: e.run_id! };
     case "room.updated":
-      return { kind: "notice", ...base, actor: e.actor, text: "updated the room's intent and outcome" };
+      return { kind: "notice", ...base, actor: e.actor, text: `saved revision ${e.revision} of the room's intent and outcome` };
     case "decision.recorded":
       return { kind: "notice", ...base, actor: e.actor, text: `recorded a decision: ${e.title}` };
     case "task.saved":

@@ -23,6 +23,12 @@ export const ERROR_STATUS = {
   run_paused: 409,
   invalid_transition: 409,
   command_pending: 409,
+  revision_conflict: 409,
+  prerequisites_unmet: 409,
+  scope_overlap: 409,
+  budget_exhausted: 409,
+  task_not_found: 404,
+  harness_not_found: 404,
   rate_limited: 429,
   overloaded: 503,
   unavailable: 503,
@@ -51,6 +57,12 @@ export const ERROR_TITLES: Record<ErrorCode, string> = {
   run_paused: "Run paused",
   invalid_transition: "Invalid transition",
   command_pending: "Command pending",
+  revision_conflict: "Saved over a newer revision",
+  prerequisites_unmet: "Prerequisites unmet",
+  scope_overlap: "Write scope overlaps a running task",
+  budget_exhausted: "Budget exhausted",
+  task_not_found: "Task not found",
+  harness_not_found: "Harness not found",
   rate_limited: "Rate limited",
   overloaded: "Overloaded",
   unavailable: "Storage unavailable",
@@ -69,6 +81,11 @@ export interface ProblemError {
   detail: string;
   errors?: FieldError[];
   retryAfter?: number;
+  /**
+   * RFC 9457 extension members: what the caller needs to act on a refusal, e.g. the room as
+   * it now is for `revision_conflict`, the figures for `budget_exhausted`.
+   */
+  extensions?: Record<string, unknown>;
 }
 
 export function problem(code: ErrorCode, detail: string, errors?: FieldError[]): ProblemError {
@@ -102,6 +119,7 @@ export function problemBody(p: ProblemError) {
     title: ERROR_TITLES[p.code],
     status,
     detail: p.detail,
+    ...p.extensions,
     code: p.code,
     ...(p.errors ? { errors: p.errors } : {}),
   };

@@ -139,11 +139,18 @@ export const RoomUpdated = event("room.updated", {
   outcome: optionalText(LIMITS.text).optional(),
 });
 
+export const DecisionStatus = z.enum(["active", "superseded"]);
+export type DecisionStatus = z.infer<typeof DecisionStatus>;
+/**
+ * A decision of the room ([DEC1], [DEC2]): recorded `active`, optionally superseding an active
+ * one (`supersedes`, Chips' v1 minor addition); re-recorded `superseded` to withdraw it.
+ */
 export const DecisionRecorded = event("decision.recorded", {
   decision_id: text(LIMITS.stepId),
   title: text(LIMITS.title),
   text: text(LIMITS.text),
-  status: z.enum(["active", "superseded"]),
+  status: DecisionStatus,
+  supersedes: text(LIMITS.stepId).optional(),
 });
 
 export const TaskSaved = event("task.saved", {

@@ -3,7 +3,7 @@ import { canonicalId, isId } from "./ids";
 import { LIMITS } from "./limits";
 import { text } from "./fields";
 import { CommandName, type StoredEvent } from "./events";
-import type { Receipt, Run } from "./models";
+import type { Decision, Receipt, RoomRevision, Run } from "./models";
 
 /**
  * The bodies of the HTTP API (docs/API.md): what each endpoint takes (zod schemas, parsed
@@ -99,4 +99,19 @@ export interface RunCommandsAnswer {
 export interface CommandsPage {
   commands: Extract<StoredEvent, { type: "run.command" }>[];
   next_after: number;
+}
+
+/** `GET /api/v1/spaces/:space/room`: the room's intent and outcome at its current revision ([ROOM1]). */
+export interface RoomAnswer {
+  room: RoomRevision;
+}
+
+/** `GET /api/v1/spaces/:space/revisions`: every revision of the room, oldest first. */
+export interface RoomRevisionsAnswer {
+  revisions: RoomRevision[];
+}
+
+/** `GET /api/v1/spaces/:space/decisions`: the room's decisions, active and superseded, oldest first. */
+export interface DecisionsAnswer {
+  decisions: Decision[];
 }

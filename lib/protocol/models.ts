@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AckResult, CommandName, Outcome, RunRequest, StepState } from "./events";
+import { AckResult, CommandName, DecisionStatus, Outcome, RunRequest, StepState } from "./events";
 import { ActorKind, GoalFrom, Usage } from "./fields";
 
 /**
@@ -119,3 +119,42 @@ export const Receipt = z.object({
   acked_at: z.string().nullable(),
 });
 export type Receipt = z.infer<typeof Receipt>;
+
+/**
+ * A room's intent and outcome at one revision (PROTOCOL §6): what the people want and what
+ * done looks like, in markdown. The room's current state is its newest revision; its history
+ * is every revision in order. Revision 0 is the empty room nobody has edited yet ([ROOM1]).
+ */
+export const RoomRevision = z.object({
+  workspace_id: z.string(),
+  space_id: z.string(),
+  /** Gap-free per room: each save makes the one after the revision it was based on. */
+  revision: z.number().int().min(0),
+  intent: z.string(),
+  outcome: z.string(),
+  /** Who saved it, when, and the seq of its `room.updated`; null for revision 0. */
+  actor: StoredActor.nullable(),
+  ts: z.string().nullable(),
+  seq: z.number().int().nullable(),
+});
+export type RoomRevision = z.infer<typeof RoomRevision>;
+
+/** A decision of a room ([DEC1], [DEC2]): who recorded it and when, and what superseded it. */
+export const Decision = z.object({
+  workspace_id: z.string(),
+  space_id: z.string(),
+  decision_id: z.string(),
+  title: z.string(),
+  text: z.string(),
+  status: DecisionStatus,
+  /** The decision this one replaced, and the one that replaced this (null while active, or when withdrawn). */
+  supersedes: z.string().nullable(),
+  superseded_by: z.string().nullable(),
+  /** Who recorded it, when, and the seq of that `decision.recorded`. */
+  actor: StoredActor,
+  ts: z.string(),
+  seq: z.number().int(),
+  /** Seq of the event that last changed it (its recording, a supersede, a withdrawal). */
+  updated_seq: z.number().int(),
+});
+export type Decision = z.infer<typeof Decision>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { StoredEvent } from "./events";
-import type { Receipt, Run } from "./models";
+import type { Decision, Receipt, RoomRevision, Run } from "./models";
 
 /**
  * The Socket.IO messages of a room (default namespace, PROTOCOL §4): what a browser sends
@@ -34,6 +34,9 @@ export interface RoomSnapshot {
   runs: Run[];
   receipts: Receipt[];
   events: Frame[];
+  /** The room's intent and outcome at its current revision (PROTOCOL §6). */
+  room: RoomRevision;
+  decisions: Decision[];
 }
 
 /** `presence`: a harness of the workspace came or went ([RUN1]: presence is not a state). */

@@ -48,6 +48,18 @@ export const Intent = fc.oneof(
   ),
   w(1, fc.record({ t: fc.constant("finish"), run: slot, outcome: fc.constantFrom("succeeded", "failed", "cancelled"), usage: fc.boolean(), summary: fc.boolean() })),
   w(1, fc.record({ t: fc.constant("message"), text: fc.constantFrom("hello", "**bold** move", "") })),
+  // Room state (PROTOCOL §6): a save on top of the current revision, or one left stale (refused: [ROOM1]).
+  w(
+    2,
+    fc.record({
+      t: fc.constant("room"),
+      intent: fc.constantFrom(undefined, "", "Ship *it*", "Make the tests pass"),
+      outcome: fc.constantFrom(undefined, "", "CI green"),
+      stale: fc.boolean(),
+    }),
+  ),
+  // Decisions ([DEC1], [DEC2]): a new one, one superseding an active one, or a withdrawal.
+  w(2, fc.record({ t: fc.constant("decide"), how: fc.constantFrom("new", "supersede", "withdraw"), pick: fc.nat(5) })),
 );
 export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
 
@@ -108,6 +120,10 @@ type RawRunner = Awaited<ReturnType<typeof rawRunner>>;
 /** One workspace's world: turns intents into real requests, keeping track of what is legal. */
 export class SequenceWorld {
   readonly runs: (RunSlot | undefined)[] = [];
+  /** The room's revision as the world saved it ([ROOM1]). */
+  revision = 0;
+  /** Decision id → whether it is still active. */
+  readonly decisions = new Map<string, boolean>();
   private readonly agentId = newId("agent");
 
   constructor(
@@ -270,6 +286,41 @@ export class SequenceWorld {
         run.state = "finished";
         return;
       }
+      case "room": {
+        const revision = i.stale && this.revision > 0 ? this.revision : this.revision + 1;
+        const sent = { ...ev(this.ws, "room.updated", { space_id: this.ws.space_id, revision }), actor: undefined } as Record<string, unknown>;
+        if (i.intent !== undefined) sent.intent = i.intent;
+        if (i.outcome !== undefined) sent.outcome = i.outcome;
+        const r = await request(`${this.server.url}/api/v1/events`, {
+          method: "POST",
+          token: this.ws.person_token,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(sent),
+        });
+        if (revision === this.revision + 1 ? r.status !== 201 : r.status !== 409) throw new Error(`room.updated r${revision} answered ${r.status}: ${r.text}`);
+        if (r.status === 201) this.revision = revision;
+        return;
+      }
+      case "decide": {
+        const active = [...this.decisions].filter(([, a]) => a).map(([id]) => id);
+        const target = active.length ? active[i.pick % active.length] : undefined;
+        if (i.how !== "new" && !target) return;
+        const id = i.how === "withdraw" ? target! : `dec-${this.decisions.size}`;
+        await this.post("person", {
+          ...ev(this.ws, "decision.recorded", {
+            space_id: this.ws.space_id,
+            decision_id: id,
+            title: `Decision ${id}`,
+            text: "Because we said so.",
+            status: i.how === "withdraw" ? "superseded" : "active",
+            ...(i.how === "supersede" ? { supersedes: target } : {}),
+          }),
+          actor: undefined,
+        });
+        if (i.how !== "new") this.decisions.set(target!, false);
+        if (i.how !== "withdraw") this.decisions.set(id, true);
+        return;
+      }
       case "message":
         if (!i.text) return;
         await this.post("harness", ev(this.ws, "message.posted", { space_id: this.ws.space_id, text: i.text }));
@@ -295,8 +346,8 @@ export class SequenceWorld {
     return e;
   }
 
-  private async post(by: "harness" | "runner", event: Record<string, unknown>) {
-    const token = by === "runner" ? this.runner.token : this.ws.token;
+  private async post(by: "harness" | "runner" | "person", event: Record<string, unknown>) {
+    const token = by === "runner" ? this.runner.token : by === "person" ? this.ws.person_token : this.ws.token;
     await this.call("POST", "/api/v1/events", token, event);
   }
 

@@ -15,6 +15,7 @@ import { bearer, fail, intParam, json, problemResponse, readJson } from "./http"
 import { runRoutes } from "./run-routes";
 import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
+import { roomRoutes } from "./room-routes";
 import { healthRoutes } from "./health";
 import { peopleRoutes } from "./people-routes";
 import { may, refusedBecause, type Action } from "../roles";
@@ -182,6 +183,7 @@ export function createApi(svc: ChipsServices) {
 
   runRoutes(app, svc);
   runnerRoutes(app, svc);
+  roomRoutes(app, svc);
   peopleRoutes(app, svc, workspaceParam);
   reviewRoutes(app, svc, workspaceParam);
 

@@ -2,6 +2,9 @@ import { problem, type IncomingEvent, type ProblemError, type Receipt, type Stor
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { foldRunEvent } from "@/lib/projection/fold";
+import { foldRoom } from "@/lib/projection/room";
+import { foldDecisions, type Decisions } from "@/lib/projection/decisions";
+import { decisionKey } from "./batch-state";
 import type { RunRecord } from "@/lib/projection/receipts";
 import { derivedEvents } from "./commands";
 import { judge, stamp } from "./rules";
@@ -92,6 +95,8 @@ function accept(
     const sys = systemOf(e.workspace_id);
     for (const f of derivedEvents(before, e)) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
   }
+  if (e.type === "room.updated") state.set(state.rooms, e.space_id!, foldRoom(state.rooms.get(e.space_id!)!, e));
+  if (e.type === "decision.recorded") foldDecisionsInto(state, e);
   let prevSeq: number | null = null;
   if (e.space_id) {
     prevSeq = state.spaceHeads.get(e.space_id)!;
@@ -105,4 +110,15 @@ function receiptsOf(state: BatchState, runId: string): Receipt[] {
   const out: Receipt[] = [];
   for (const r of state.commands.values()) if (r && r.run_id === runId) out.push(r);
   return out;
+}
+
+/** The decisions an event names, folded by the one projection and kept for the write. */
+function foldDecisionsInto(state: BatchState, e: Extract<StoredEvent, { type: "decision.recorded" }>) {
+  const named: Decisions = {};
+  for (const id of [e.decision_id, e.supersedes]) {
+    const d = id && state.decisions.get(decisionKey(e.space_id!, id));
+    if (d) named[d.decision_id] = d;
+  }
+  const after = foldDecisions(named, e);
+  for (const d of Object.values(after)) if (after[d.decision_id] !== named[d.decision_id]) state.set(state.decisions, decisionKey(e.space_id!, d.decision_id), d);
 }

@@ -1,4 +1,4 @@
-import type { Receipt, Run } from "@/lib/protocol";
+import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
 
 /** What the batch knows of an already-stored (or just-accepted) event. */
 export interface KnownEvent {
@@ -6,6 +6,9 @@ export interface KnownEvent {
   body: string;
   workspaceId: string;
 }
+
+/** The key of a room's decision in {@link BatchState.decisions}: ids are unique per room. */
+export const decisionKey = (spaceId: string, decisionId: string) => `${spaceId} ${decisionId}`;
 
 /**
  * The writer's view of the store for one group-commit batch: what it loaded before the
@@ -29,6 +32,10 @@ export class BatchState {
   readonly ackBodies = new Map<string, string>();
   /** Commands a run's end settled (rejected: the run finished first); written with the batch. */
   readonly settled = new Map<string, true>();
+  /** Space id → its room's current revision, for the rooms the batch's events judge or change ([ROOM1]). */
+  readonly rooms = new Map<string, RoomRevision>();
+  /** `${space_id} ${decision_id}` → the decision, for the decisions the batch's events name ([DEC1]). */
+  readonly decisions = new Map<string, Decision>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

@@ -2,7 +2,9 @@ import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
 import { readBatch, writeBatch } from "@/db/ingest-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
-import { BatchState } from "./batch-state";
+import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
+import { firstRevision } from "@/lib/projection/room";
+import { BatchState, decisionKey } from "./batch-state";
 import type { Committed, IngestRequest } from "./writer";
 
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
@@ -17,6 +19,9 @@ const commandIdOf = (e: { type: string; command_id?: string }) => (e.type.starts
 export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | "gone" | "moved"> {
   const all = reqs.flatMap((r) => r.events);
   const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
+  const roomSpaces = uniq(all.filter((e) => e.type === "room.updated").map((e) => e.space_id).filter(present));
+  const decided = all.filter((e) => e.type === "decision.recorded" && e.space_id) as Extract<IncomingEvent, { type: "decision.recorded" }>[];
+  const decisions = decided.flatMap((e) => [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((decisionId) => ({ spaceId: e.space_id!, decisionId })));
   const read = await readBatch(run, {
     workspaceId,
     keys: uniq(all.map((e) => e.idempotency_key).filter(present)),
@@ -30,6 +35,8 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
       all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked" || (e.type === "run.command" && e.command === "cancel")).map((e) => e.run_id).filter(present),
     ),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
+    roomSpaces,
+    decisions,
   });
   if (read.head === null) return "gone";
   if (!read.consistent) return "moved";
@@ -45,6 +52,10 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
   for (const c of read.commands) s.commands.set(c.id, receiptOf(c));
   for (const [k, v] of read.ackBodies) s.ackBodies.set(k, v);
   for (const [k, v] of read.spaceHeads) s.spaceHeads.set(k, v);
+  // A room nobody edited has no row: it is at revision 0 (rooms of other workspaces are never read).
+  for (const id of roomSpaces) if (s.spaceHeads.has(id)) s.rooms.set(id, firstRevision(workspaceId, id));
+  for (const r of read.rooms) s.rooms.set(r.spaceId, roomOf(r));
+  for (const d of read.decisions) s.decisions.set(decisionKey(d.spaceId, d.decisionId), decisionOf(d));
   return s;
 }
 
@@ -88,6 +99,13 @@ export function write(
       .map((id) => s.commands.get(id))
       .filter(present)
       .map(receiptRow),
+    rooms: uniq(stored.filter((e) => e.type === "room.updated").map((e) => e.space_id!)).map((id) => roomRow(s.rooms.get(id)!)),
+    decisions: uniq(
+      stored.flatMap((e) => (e.type === "decision.recorded" ? [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((d) => decisionKey(e.space_id!, d)) : [])),
+    )
+      .map((k) => s.decisions.get(k))
+      .filter(present)
+      .map(decisionRow),
     runEvents: runnerEvents.map((e) => ({
       runId: e.run_id!,
       sequence: e.sequence,

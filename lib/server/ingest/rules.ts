@@ -2,6 +2,7 @@ import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEv
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./commands";
+import { judgeDecision, judgeRoomUpdate } from "./room-rules";
 
 export type Verdict =
   | { kind: "replay"; body: string }
@@ -35,6 +36,8 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
 
   if (e.space_id && !s.spaceHeads.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
 
+  const roomProblem = e.type === "room.updated" ? judgeRoomUpdate(s, e, base) : e.type === "decision.recorded" ? judgeDecision(s, e, base) : null;
+  if (roomProblem) return { kind: "refuse", problem: roomProblem };
   if (!e.run_id) return { kind: "accept", run: null, event: e };
   const run = s.runs.get(e.run_id) ?? null;
   if (e.type === "run.started") {

@@ -5,7 +5,7 @@ import { eq, inArray } from "drizzle-orm";
 import { persons, workspaces } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { listRuns } from "../read";
+import { getRoom, listDecisions, listRuns } from "../read";
 import { receiptsOf } from "../commands";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
@@ -164,10 +164,15 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         let lastSent = after;
         if (!missing || missing.length > CATCH_UP_MAX) {
           // Too far behind (or ahead of a reset store): the room's state, then its newest page.
-          const [page, runs] = await Promise.all([spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX), listRuns(svc.db, info.workspaceId, spaceId)]);
+          const [page, runs, current, decided] = await Promise.all([
+            spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
+            listRuns(svc.db, info.workspaceId, spaceId),
+            getRoom(svc.db, info.workspaceId, spaceId),
+            listDecisions(svc.db, info.workspaceId, spaceId),
+          ]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs, receipts, events: page } satisfies RoomSnapshot);
+          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs, receipts, events: page, room: current, decisions: decided } satisfies RoomSnapshot);
         } else if (missing.length) {
           socket.emit("events", missing);
           lastSent = missing[missing.length - 1].seq;

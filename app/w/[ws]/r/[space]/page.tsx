@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { notFound } from "next/navigation";
 import { harnesses, persons, spaces, workspaces } from "@/db/schema";
 import { requirePerson, services } from "@/lib/server/page-context";
-import { listRuns } from "@/lib/server/read";
+import { getRoom, listDecisions, listRuns } from "@/lib/server/read";
 import { spaceEventsBefore } from "@/lib/server/realtime/frames";
 import { RoomView } from "@/components/room/room-view";
 import { receiptsOf } from "@/lib/server/commands";
@@ -25,8 +25,10 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
   if (!room) notFound();
   // Events first, then runs: a run read a moment later is at least as new as the page.
   const events = await spaceEventsBefore(db, ws, room.id, null, FIRST_PAGE);
-  const [runs, [workspace], people, hs] = await Promise.all([
+  const [runs, current, decided, [workspace], people, hs] = await Promise.all([
     listRuns(db, ws, room.id),
+    getRoom(db, ws, room.id),
+    listDecisions(db, ws, room.id),
     db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
     db.select({ id: persons.id, name: persons.name }).from(persons).where(eq(persons.workspaceId, ws)),
     db.select({ id: harnesses.id, name: harnesses.name }).from(harnesses).where(eq(harnesses.workspaceId, ws)),
@@ -42,6 +44,8 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
       initialRuns={runs}
       initialEvents={events}
       initialReceipts={await receiptsOf(db, runs.map((r) => r.id))}
+      initialRoom={current}
+      initialDecisions={decided}
       initialPresence={Object.fromEntries(
         [...new Set(runs.map((r) => r.harness_id).filter((h): h is string => !!h))].map((h) => {
           const s = svc.presence.state(h);
