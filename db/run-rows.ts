@@ -38,6 +38,7 @@ export function runRow(r: Run): RunRow {
     changeSet: r.change_set,
     runnerError: r.runner_error,
     lastLog: r.last_log,
+    review: r.review,
   };
 }
 
@@ -71,6 +72,7 @@ export function runOf(r: RunRow): Run {
     change_set: r.changeSet,
     runner_error: r.runnerError,
     last_log: r.lastLog,
+    review: r.review,
   };
 }
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunState, Step, StoredActor, Usage } from "../lib/protocol";
+import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunReview, RunState, Step, StoredActor, Usage } from "../lib/protocol";
 import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
@@ -153,6 +153,8 @@ export const runs = pgTable(
     changeSet: jsonb("change_set").$type<Record<string, unknown>>(),
     runnerError: text("runner_error"),
     lastLog: text("last_log"),
+    /** People's annotations of it (run.annotated, docs/REVIEW.md). */
+    review: jsonb("review").$type<RunReview>(),
   },
   (t) => [index("runs_space_idx").on(t.workspaceId, t.spaceId, t.createdAt)],
 );

@@ -215,3 +215,29 @@ test.describe("[RPL1] replay", () => {
   });
 });
 
+
+test.describe("[ANN1] annotations", () => {
+  test("an annotation made on the run page shows live in the room: the run's verdict and a notice", async ({ page, context, request, workspace, loginAs }) => {
+    const harness = new Harness(request, workspace);
+    await loginAs(page, workspace);
+    const run = new TestRun(harness, workspace);
+    await run.start({ goal: "Tidy the mailer", plan: [{ step_id: "a", title: "Read" }] });
+    await run.finish("succeeded", "Tidied.");
+    await expect(page.locator(`section[data-run-id="${run.id}"]`)).toHaveAttribute("data-run-state", "finished");
+
+    const review = await context.newPage();
+    await review.goto(`/w/${workspace.workspace_id}/runs/${run.id}`);
+    await review.getByTestId("annotation-verdict").selectOption("approved");
+    await review.getByTestId("annotation-comment").fill("Ship it");
+    await review.getByTestId("annotation-send").click();
+    await expect(review.getByTestId("annotation")).toHaveAttribute("data-verdict", "approved");
+
+    await expect(page.locator(`section[data-run-id="${run.id}"] [data-testid=run-verdict]`)).toHaveAttribute("data-verdict", "approved");
+    await expect(page.getByTestId("timeline")).toContainText("approved a run: Ship it");
+    // And the runs page files it under approved, no longer unreviewed.
+    await review.goto(`/w/${workspace.workspace_id}/runs?review=approved`);
+    await expect(review.getByTestId("run-row")).toHaveAttribute("data-run-id", run.id);
+    await review.goto(`/w/${workspace.workspace_id}/runs?review=unreviewed`);
+    await expect(review.getByTestId("runs-count")).toHaveAttribute("data-count", "0");
+  });
+});

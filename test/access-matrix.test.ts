@@ -73,6 +73,7 @@ const ROUTES: Record<string, Row> = {
   "GET /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views` }), expect: read(403) },
   "POST /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views`, body: { name: "mine", query: "status=failed" } }), expect: { ...read(403), owner: 201, member: 201, viewer: 201 } },
   "DELETE /api/v1/workspaces/:ws/review/views/:view": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views/view_none` }), expect: { ...read(403), owner: 404, member: 404, viewer: 404 } },
+  "POST /api/v1/runs/:run/annotations": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/annotations`, body: { verdict: "approved", idempotency_key: key() } }), expect: write(201, 404) },
   "GET /api/v1/runs/:run/export": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/export?format=ndjson` }), expect: read(404) },
   "GET /api/v1/workspaces/:ws/review/export": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/export?status=running` }), expect: read(403) },
   "POST /api/v1/workspaces/:ws/import": {

@@ -10,6 +10,13 @@ import { RunnerLines } from "./run-request";
 import { ChangeSetPayload } from "@/lib/runner";
 import { useMemo } from "react";
 
+const VERDICT_LABEL = { approved: "approved", needs_work: "needs work", rejected: "rejected" } as const;
+const VERDICT_TONE = {
+  approved: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200",
+  needs_work: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200",
+  rejected: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200",
+} as const;
+
 const PENDING_LABEL: Record<string, string> = { pausing: "pausing…", resuming: "resuming…", cancelling: "cancelling…" };
 
 function stateLabel(run: Run): { text: string; tone: string } {
@@ -59,6 +66,11 @@ export function RunPanel({ run, dir }: { run: Run; dir: Directory }) {
         {presence === "unresponsive" && (
           <span data-testid="run-unresponsive" className="rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-900 dark:bg-amber-950 dark:text-amber-200">
             harness unresponsive
+          </span>
+        )}
+        {run.review?.verdict && (
+          <span data-testid="run-verdict" data-verdict={run.review.verdict} className={`rounded-full px-2 py-0.5 text-xs font-medium ${VERDICT_TONE[run.review.verdict]}`}>
+            {VERDICT_LABEL[run.review.verdict]}
           </span>
         )}
         {run.session_ref && (

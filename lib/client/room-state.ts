@@ -105,9 +105,21 @@ function timelineItem(e: StoredEvent): TimelineItem | null {
       return { kind: "notice", ...base, actor: e.actor, text: `recorded a decision: ${e.title}` };
     case "task.saved":
       return { kind: "notice", ...base, actor: e.actor, text: `saved a task: ${e.title}` };
+    case "run.annotated":
+      return { kind: "notice", ...base, actor: e.actor, text: annotationText(e) };
     default:
       return null; // statuses, steps, commands, assignments and runner events live on the run panel, never as messages ([UI2])
   }
+}
+
+const VERDICT = { approved: "approved", needs_work: "asked for more work on", rejected: "rejected" } as const;
+
+/** "approved a run: Looks right", "commented on a run's step (seq 12): …" — a notice, never markdown. */
+function annotationText(e: Extract<StoredEvent, { type: "run.annotated" }>): string {
+  const what = e.target.kind === "event" ? `a run's event #${e.target.seq}` : e.target.kind === "diff" ? `${e.target.path}:${e.target.line} of a run's diff` : "a run";
+  const verb = e.verdict ? VERDICT[e.verdict] : "commented on";
+  const comment = e.comment ? `: ${e.comment.length > 200 ? `${e.comment.slice(0, 199)}…` : e.comment}` : "";
+  return `${verb} ${what}${comment}`;
 }
 
 /** The goal message of a goal_from:harness run, drawn just before its run card. */

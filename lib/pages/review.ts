@@ -4,6 +4,7 @@ import { agentsOf, BadCursor, countReviewRuns, listReviewRuns, namesOf, runEvent
 import { receiptsOf } from "@/lib/server/commands";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { getRun } from "@/lib/server/read";
+import { may } from "@/lib/server/roles";
 
 /** Names the review pages show: people, harnesses and runners, rooms. */
 export interface ReviewNames extends Directory {
@@ -60,16 +61,18 @@ export interface RunPageData {
   names: ReviewNames;
   /** The server's clock when the page was drawn (a live run's open bars end here). */
   now: string;
+  /** A member or owner: may annotate. */
+  canAct: boolean;
 }
 
 /** A run of the workspace with its whole log and receipts, or null. */
 export async function runPage(ws: string, runId: string): Promise<RunPageData | null> {
-  await requirePerson(ws);
+  const person = await requirePerson(ws);
   const db = services().db;
   const run = await getRun(db, runId);
   if (!run || run.workspace_id !== ws) return null;
   const [bodies, receipts, n] = await Promise.all([runEventBodies(db, run.id), receiptsOf(db, [run.id]), names(ws)]);
-  return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), receipts, names: n, now: new Date().toISOString() };
+  return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), receipts, names: n, now: new Date().toISOString(), canAct: may(person, "write") };
 }
 
 export interface ReplayData {

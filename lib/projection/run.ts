@@ -28,6 +28,8 @@ export function foldRun(run: Run | null, e: StoredEvent): Run | null {
     case "run.command_delivered":
     case "run.command_acked":
       return run && touch(run, e, {});
+    case "run.annotated":
+      return run && touch(run, e, { review: reviewed(run.review, e) });
     case "message.posted":
     case "room.updated":
     case "decision.recorded":
@@ -78,6 +80,7 @@ function queued(e: Stored<"run.queued">): Run {
     change_set: null,
     runner_error: null,
     last_log: null,
+    review: null,
   };
 }
 
@@ -114,6 +117,7 @@ function started(run: Run | null, e: Stored<"run.started">): Run {
     change_set: null,
     runner_error: null,
     last_log: null,
+    review: null,
     ...fields,
   };
 }
@@ -160,6 +164,15 @@ function finished(run: Run, e: Stored<"run.finished">): Run {
     ...(e.usage ? { usage: e.usage } : {}),
     plan: run.plan.map((s) => (s.state === "active" ? { ...s, state: ended, finished_at: e.ts } : s)),
   });
+}
+
+/** An annotation counts; one with a verdict makes it the run's verdict ([ANN1]). */
+function reviewed(review: Run["review"], e: Stored<"run.annotated">): Run["review"] {
+  const was = review ?? { verdict: null, verdict_by: null, verdict_at: null, annotations: 0 };
+  return {
+    ...(e.verdict ? { verdict: e.verdict, verdict_by: e.actor.id, verdict_at: e.ts } : { verdict: was.verdict, verdict_by: was.verdict_by, verdict_at: was.verdict_at }),
+    annotations: was.annotations + 1,
+  };
 }
 
 /** What a runner's own event says about its run: newest checkpoint, change-set, failure, log line ([RN2]). */

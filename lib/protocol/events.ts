@@ -162,6 +162,32 @@ export const TaskSaved = event("task.saved", {
   prerequisites: z.array(idOf("task")).max(100),
 });
 
+/** A person's verdict on a run ([ANN1]). */
+export const Verdict = z.enum(["approved", "needs_work", "rejected"]);
+export type Verdict = z.infer<typeof Verdict>;
+
+/** What an annotation is about: the whole run, one event of it (by seq), or one line of its diff. */
+export const AnnotationTarget = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("run") }),
+  z.object({ kind: z.literal("event"), seq: z.number().int().min(1) }),
+  z.object({ kind: z.literal("diff"), path: text(4096), line: z.number().int().min(1), side: z.enum(["old", "new"]).optional() }),
+]);
+export type AnnotationTarget = z.infer<typeof AnnotationTarget>;
+
+/**
+ * A reviewer's verdict and/or comment on a run, one of its events or a line of its diff
+ * ([ANN1]–[ANN3], docs/REVIEW.md): in the log, so it replays, exports and reaches the room.
+ * People send it through `POST /api/v1/runs/:run/annotations` only.
+ */
+export const RunAnnotated = event("run.annotated", {
+  annotation_id: idOf("annotation"),
+  verdict: Verdict.optional(),
+  comment: text(LIMITS.text).optional(),
+  target: AnnotationTarget,
+}).superRefine((e, ctx) => {
+  if (!e.verdict && !e.comment) ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
+});
+
 /** Who may send a type ([ENV10] "sent by"). A runner is a harness that may also send runner.event. */
 export type SenderKind = "harness" | "runner" | "person" | "system";
 
@@ -187,6 +213,7 @@ export const CATALOGUE = {
   "run.assigned": { schema: RunAssigned, sentBy: ["system"], requiresRun: true, requiresSpace: false },
   "room.updated": { schema: RoomUpdated, sentBy: ["person"], requiresRun: false, requiresSpace: true },
   "decision.recorded": { schema: DecisionRecorded, sentBy: ["person"], requiresRun: false, requiresSpace: true },
+  "run.annotated": { schema: RunAnnotated, sentBy: ["system"], requiresRun: true, requiresSpace: false },
   "task.saved": { schema: TaskSaved, sentBy: ["person"], requiresRun: false, requiresSpace: true },
 } as const satisfies Record<string, CatalogueEntry>;
 
@@ -212,6 +239,7 @@ export const IncomingEvent = z.discriminatedUnion("type", [
   RoomUpdated,
   DecisionRecorded,
   TaskSaved,
+  RunAnnotated,
 ]);
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 

@@ -12,6 +12,7 @@ export const ID_PREFIX = {
   person: "usr_",
   command: "cmd_",
   task: "tsk_",
+  annotation: "ann_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

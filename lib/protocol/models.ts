@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AckResult, CommandName, DecisionStatus, Outcome, RunRequest, StepState } from "./events";
+import { AckResult, CommandName, DecisionStatus, Outcome, RunRequest, StepState, Verdict } from "./events";
 import { ActorKind, GoalFrom, Usage } from "./fields";
 
 /**
@@ -58,6 +58,15 @@ export type RunnerRef = z.infer<typeof RunnerRef>;
 /** A runner's payload as it sent it (`runner.event`); lib/runner.ts's schemas read it. */
 const RunnerPayload = z.record(z.string(), z.unknown());
 
+/** Where a run's review stands ([ANN1]): its newest verdict, by whom and when, and how many annotations it has. */
+export const RunReview = z.object({
+  verdict: Verdict.nullable(),
+  verdict_by: z.string().nullable(),
+  verdict_at: z.string().nullable(),
+  annotations: z.number().int(),
+});
+export type RunReview = z.infer<typeof RunReview>;
+
 /** A run as the room draws it and the API serves it. Times are ISO 8601, seqs the log's. */
 export const Run = z.object({
   id: z.string(),
@@ -92,6 +101,8 @@ export const Run = z.object({
   change_set: RunnerPayload.nullable(),
   runner_error: z.string().nullable(),
   last_log: z.string().nullable(),
+  /** People's annotations of it (run.annotated); null until the first. */
+  review: RunReview.nullable(),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { Outcome, type StoredEvent } from "./events";
+import { AnnotationTarget, Outcome, Verdict, type StoredEvent } from "./events";
+import { LIMITS } from "./limits";
+import { text } from "./fields";
 import { canonicalId } from "./ids";
 import { RunState, type Run } from "./models";
 
@@ -13,9 +15,7 @@ import { RunState, type Run } from "./models";
 export const RunStatusFilter = z.enum([...RunState.options.filter((s) => s !== "finished"), ...Outcome.options]);
 export type RunStatusFilter = z.infer<typeof RunStatusFilter>;
 
-/** A person's verdict on a run ([ANN1]); `unreviewed` filters finished runs without one. */
-export const Verdict = z.enum(["approved", "needs_work", "rejected"]);
-export type Verdict = z.infer<typeof Verdict>;
+/** `unreviewed` filters finished runs without a verdict ([ANN1]). */
 export const ReviewFilter = z.enum(["annotated", "unreviewed", ...Verdict.options]);
 
 export const RunSort = z.enum(["started", "duration", "cost"]);
@@ -169,3 +169,16 @@ export interface ImportAnswer {
   stored: number;
   replayed: number;
 }
+
+/** `POST /api/v1/runs/:run/annotations`: a verdict and/or a comment on the run, one of its events, or a line of its diff ([ANN1]). */
+export const AnnotationBody = z
+  .object({
+    verdict: Verdict.optional(),
+    comment: text(LIMITS.text).optional(),
+    target: AnnotationTarget.default({ kind: "run" }),
+    idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
+  })
+  .superRefine((b, ctx) => {
+    if (!b.verdict && !b.comment) ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
+  });
+export type AnnotationBody = z.infer<typeof AnnotationBody>;

@@ -58,6 +58,8 @@ export function searchTextOf(e: StoredEvent): string | null {
       return e.summary ?? null;
     case "runner.event":
       return e.kind === "failed" ? e.message : null;
+    case "run.annotated":
+      return e.comment ?? null;
     default:
       return null;
   }

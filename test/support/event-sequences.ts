@@ -58,6 +58,8 @@ export const Intent = fc.oneof(
       stale: fc.boolean(),
     }),
   ),
+  // Annotations ([ANN1], [ANN2]): a verdict and/or comment, in any state of a run.
+  w(2, fc.record({ t: fc.constant("annotate"), run: slot, verdict: fc.constantFrom(undefined, "approved", "needs_work", "rejected"), comment: fc.boolean() })),
   // Decisions ([DEC1], [DEC2]): a new one, one superseding an active one, or a withdrawal.
   w(2, fc.record({ t: fc.constant("decide"), how: fc.constantFrom("new", "supersede", "withdraw"), pick: fc.nat(5) })),
 );
@@ -110,6 +112,8 @@ function applies(i: Intent, r: RunSlot): boolean {
       return r.taken && r.state !== "finished";
     case "finish":
       return r.state === "running" || r.state === "paused";
+    case "annotate":
+      return true;
     default:
       return false;
   }
@@ -217,6 +221,15 @@ export class SequenceWorld {
           ...(i.eta ? { estimate_seconds: 30 } : {}),
           ...(i.usage ? { usage: { input_tokens: run.tokens, output_tokens: Math.floor(run.tokens / 2), cost_usd: run.tokens / 1000 } } : {}),
         }));
+        return;
+      }
+      case "annotate": {
+        if (!run) return;
+        await this.call("POST", `/api/v1/runs/${run.id}/annotations`, this.ws.person_token, {
+          ...(i.verdict ? { verdict: i.verdict } : {}),
+          ...(i.comment || !i.verdict ? { comment: "Looked at it" } : {}),
+          idempotency_key: key(),
+        });
         return;
       }
       case "command": {

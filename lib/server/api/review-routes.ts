@@ -1,9 +1,10 @@
 import type { Context, Hono } from "hono";
-import { canonicalId, ExportDocument, isId, newId, parseRunFilter, problem, SavedViewBody, zodErrors, type Run, type RunFilter } from "@/lib/protocol";
+import { AnnotationBody, canonicalId, ExportDocument, isId, newId, parseRunFilter, problem, SavedViewBody, zodErrors, type Run, type RunFilter } from "@/lib/protocol";
 import { BadCursor, countReviewRuns, deleteView, listReviewRuns, saveView, savedViewsOf } from "@/lib/queries/review";
 import { getRun } from "../read";
 import type { Credential } from "../credentials";
-import type { Action } from "../roles";
+import { may, refusedBecause, type Action } from "../roles";
+import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
 import { importRuns } from "../review/import";
 import type { ChipsServices } from "../services";
@@ -68,6 +69,22 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     if (ws instanceof Response) return ws;
     if (!(await deleteView(svc.db, c.get("cred").subjectId, c.req.param("view")))) return fail("not_found", "you have no saved view by that id");
     return json({ deleted: c.req.param("view") });
+  });
+
+  // A verdict or comment on a run, one of its events or a line of its diff ([ANN1]): members and owners.
+  app.post("/api/v1/runs/:run/annotations", async (c) => {
+    const cred = c.get("cred");
+    if (cred.kind !== "person") return fail("forbidden", "annotations come from people: use a session or a person token");
+    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+    // [HTTP2]: the body's 415/413/400/422 before the run's 404.
+    const body = await readJson(c, 128 * 1024);
+    if (!body.ok) return body.response;
+    const input = AnnotationBody.safeParse(body.value);
+    if (!input.success) return problemResponse(problem("validation_failed", "bad annotation", zodErrors("", input.error)));
+    const run = await runOf(c);
+    if (run instanceof Response) return run;
+    const r = await annotate(svc, { ...cred, kind: "person" }, run, input.data);
+    return r.ok ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } }) : problemResponse(r.problem);
   });
 
   // One run: NDJSON of its events in seq order, or the one JSON document ([EXP1]).

@@ -108,8 +108,8 @@ function indexRow(run: Run, t: { words: Set<string>; person: string | null }): I
     started_at: run.started_at,
     finished_at: run.finished_at,
     ...facetsOf(run),
-    verdict: null,
-    annotations: 0,
+    verdict: run.review?.verdict ?? null,
+    annotations: run.review?.annotations ?? 0,
     last_seq: run.last_seq,
     words: [...t.words],
   };

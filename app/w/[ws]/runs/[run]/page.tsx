@@ -10,6 +10,7 @@ import { ReviewNav } from "@/components/review/review-nav";
 import { StepGantt } from "@/components/review/step-gantt";
 import { PlanVsActual } from "@/components/review/plan-vs-actual";
 import { CommandAuditTable } from "@/components/review/command-audit";
+import { Annotations } from "@/components/review/annotations";
 import { Messages, RunnerLog, StatusHistory } from "@/components/review/run-record";
 import { link, muted, STATUS_TONE, statusText, took, tokens, usd, when } from "@/components/review/format";
 
@@ -113,6 +114,9 @@ export default async function RunReviewPage({ params }: { params: Promise<{ ws: 
           </div>
         )}
       </dl>
+      <Section title="Review" id="review">
+        <Annotations runId={run.id} events={events} dir={names} files={changeSet?.files.map((f) => f.path) ?? []} canAct={d.canAct} />
+      </Section>
       <Section title="Plan timeline" id="gantt">
         <StepGantt bars={bars} from={from} to={to} />
       </Section>
