@@ -128,6 +128,7 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
         [`/w/${workspace.workspace_id}/runs?limit=12`, `review-runs-${scheme}.png`],
         [`/w/${workspace.workspace_id}/runs/${id}`, `review-run-${scheme}.png`],
         [`/w/${workspace.workspace_id}/runs/${id}/replay`, `review-replay-${scheme}.png`],
+        [`/w/${workspace.workspace_id}/compare?run=${id}&run=${[...s.ids.values()].find((x) => x !== id)}`, `review-compare-${scheme}.png`],
       ] as const) {
         await page.goto(url);
         await expect(page.locator("main").first()).toBeVisible();
@@ -239,5 +240,34 @@ test.describe("[ANN1] annotations", () => {
     await expect(review.getByTestId("run-row")).toHaveAttribute("data-run-id", run.id);
     await review.goto(`/w/${workspace.workspace_id}/runs?review=unreviewed`);
     await expect(review.getByTestId("runs-count")).toHaveAttribute("data-count", "0");
+  });
+});
+
+test.describe("[CMP1] compare", () => {
+  test("two runs ticked on the runs page compare side by side, steps aligned by id, else by title", async ({ page, request, workspace, loginAs }) => {
+    const harness = new Harness(request, workspace);
+    await loginAs(page, workspace);
+    const a = new TestRun(harness, workspace);
+    await a.start({ goal: "Balance March", plan: [{ step_id: "read", title: "Read the ledger" }, { step_id: "fix", title: "Fix the totals" }] });
+    const b = new TestRun(harness, workspace);
+    await b.start({ goal: "Balance April", plan: [{ step_id: "read", title: "Read the ledger" }, { step_id: "repair", title: "Fix the totals" }, { step_id: "mail", title: "Email Dana" }] });
+    for (const [run, steps] of [[a, ["read", "fix"]], [b, ["read", "repair", "mail"]]] as const) {
+      for (const s of steps) {
+        await run.step(s, "active");
+        await run.step(s, "done");
+      }
+      await run.finish("succeeded");
+    }
+    await page.goto(`/w/${workspace.workspace_id}/runs`);
+    for (const id of [a.id, b.id]) await page.locator(`[data-testid=run-row][data-run-id="${id}"] [data-testid=compare-pick]`).check();
+    await Promise.all([page.waitForURL(/\/compare\?/), page.getByTestId("compare-selected").click()]);
+    const rows = page.getByTestId("compare-step");
+    await expect(rows).toHaveCount(3);
+    const row = (title: string) => rows.filter({ has: page.getByRole("rowheader", { name: title, exact: true }) });
+    await expect(row("Read the ledger").locator("td")).toHaveText([/done/, /done/]);
+    // "fix" and "repair" share a row: the same title.
+    await expect(row("Fix the totals").locator("td")).toHaveText([/done/, /done/]);
+    await expect(row("Email Dana").locator("td[data-state=absent]")).toHaveCount(1);
+    await expect(page.getByTestId("compare-summary")).toContainText("succeeded");
   });
 });

@@ -1,18 +1,21 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/protocol";
 import type { ReviewNames } from "@/lib/pages/review";
-import { link, muted, STATUS_TONE, statusText, took, tokens, usd, VERDICT_TEXT, when } from "./format";
+import { button, link, muted, STATUS_TONE, statusText, took, tokens, usd, VERDICT_TEXT, when } from "./format";
 
 /** One row per run: what it was, who and what ran it, how long, how far, what it cost and changed, its review. */
 export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]; names: ReviewNames }) {
   if (!runs.length) return <p className={`mt-6 text-sm ${muted}`}>No runs match this view.</p>;
   const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
   return (
-    <div className="mt-4 overflow-x-auto">
+    <form method="get" action={`/w/${ws}/compare`} className="mt-4 overflow-x-auto" aria-label="Compare runs">
       <table className="w-full min-w-[64rem] border-collapse text-sm" data-testid="runs-table">
         <caption className="sr-only">Runs</caption>
         <thead className="border-b border-zinc-200 dark:border-zinc-800">
           <tr>
+            <th scope="col" className={th}>
+              <span className="sr-only">Compare</span>
+            </th>
             <th scope="col" className={th}>State</th>
             <th scope="col" className={th}>Goal</th>
             <th scope="col" className={th}>Room</th>
@@ -31,6 +34,9 @@ export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]
             const status = statusText(r);
             return (
               <tr key={r.id} data-testid="run-row" data-run-id={r.id} data-status={status} className="align-top">
+                <td className="px-2 py-2">
+                  <input type="checkbox" name="run" value={r.id} aria-label={`Compare: ${r.goal}`} data-testid="compare-pick" />
+                </td>
                 <td className="px-2 py-2">
                   <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status] ?? ""}`}>{status}</span>
                 </td>
@@ -69,6 +75,9 @@ export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]
           })}
         </tbody>
       </table>
-    </div>
+      <button type="submit" className={`${button} mt-2`} data-testid="compare-selected">
+        Compare the runs ticked
+      </button>
+    </form>
   );
 }

@@ -94,3 +94,24 @@ export async function replayPage(ws: string, runId: string): Promise<ReplayData 
   const bodies = await spaceEventsBetween(svc.db, ws, run.space_id, first, run.last_seq);
   return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), names: await names(ws), statusTtlSeconds: svc.config.statusTtlSeconds };
 }
+
+export interface CompareData {
+  runs: Run[];
+  names: ReviewNames;
+  /** Ids asked for that are not runs of this workspace. */
+  missing: string[];
+}
+
+/** Runs of the workspace to compare (`?run=A&run=B…`, at most 6). */
+export async function comparePage(ws: string, ids: string[]): Promise<CompareData> {
+  await requirePerson(ws);
+  const db = services().db;
+  const runs: Run[] = [];
+  const missing: string[] = [];
+  for (const id of ids.slice(0, 6)) {
+    const run = /^run_[0-9A-Za-z]{26}$/.test(id) ? await getRun(db, "run_" + id.slice(4).toUpperCase()) : null;
+    if (run && run.workspace_id === ws) runs.push(run);
+    else missing.push(id);
+  }
+  return { runs, names: await names(ws), missing };
+}
