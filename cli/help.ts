@@ -10,6 +10,13 @@ Usage:
   chips events --workspace WS [--after N] [--space SPACE] [--limit L] [--token TOKEN]
       Print the workspace's events after seq N (default 0) as JSON lines, in seq order,
       paging through all of them; --limit is the page size (1-1000, default 1000).
+  chips export RUN [--format json|ndjson] [--output FILE] [--token PERSON_TOKEN]
+  chips export --workspace WS [--filter "status=failed&q=invoice"] [--format …] [--output FILE]
+      Export a run, or the runs of a runs-page view, as one JSON document (default) or as
+      NDJSON of the events in seq order (docs/REVIEW.md).
+  chips import FILE --workspace WS [--token PERSON_TOKEN]
+      Re-ingest a JSON or NDJSON export into a workspace (new seqs, ids mapped); importing
+      the same file again stores nothing. Prints each run's old and new id.
   chips login [--workspace WS] [--space SPACE] [--json]
       Print a fresh one-time login link (needs the admin token): for the default room, or
       for a workspace's rooms. Each link works once; give each browser its own.

@@ -69,3 +69,23 @@ export async function call<T = unknown>(client: Client, method: "GET" | "POST" |
   }
   return parsed as T;
 }
+
+/** A GET whose answer is text (an NDJSON export); an error answer becomes a CliError like `call`'s. */
+export async function getText(client: Client, path: string): Promise<string> {
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(client.url + path, { headers: { authorization: `Bearer ${client.token}` } });
+    text = await res.text();
+  } catch (err) {
+    throw unreachable(client.url, err);
+  }
+  if (res.ok) return text;
+  let problem: Problem = {};
+  try {
+    problem = JSON.parse(text) as Problem;
+  } catch {
+    // not a problem+json: the status says it
+  }
+  throw new CliError(problemLines(res.status, problem, res.headers.get("retry-after")));
+}

@@ -58,6 +58,10 @@ const OPTIONS = {
   user: { type: "boolean" },
   "hold-seconds": { type: "string" },
   project: { type: "string" },
+  // chips export / import
+  format: { type: "string" },
+  filter: { type: "string" },
+  output: { type: "string" },
 } as const;
 
 const GLOBAL = ["url", "data-dir", "help"];
@@ -71,6 +75,8 @@ const COMMANDS: Record<string, Command> = {
   init: { run: init, options: ["workspace", "space", "harness", "owner", "json"] },
   post: { run: post, options: ["token"] },
   events: { run: events, options: ["token", "workspace", "space", "after", "limit"] },
+  export: { run: async (ctx) => (await import("./commands/review")).exportRuns(ctx), options: ["token", "workspace", "format", "filter", "output"] },
+  import: { run: async (ctx) => (await import("./commands/review")).importRuns(ctx), options: ["token", "workspace"] },
   login: { run: login, options: ["workspace", "space", "json"] },
   run: {
     run: runCommand,
