@@ -37,7 +37,7 @@ export class RawRunner {
 
   /** Connect and say hello; answers the hello's ack (which must be ok). */
   async connect(hello: Partial<RunnerHello> = {}): Promise<RunnerHelloAck & { ok: true }> {
-    const socket = io(`${baseURL()}/harness`, { auth: { token: this.token }, transports: ["websocket"], reconnection: false, timeout: 10_000 });
+    const socket = io(`${baseURL()}/harness`, { auth: { token: this.token }, transports: ["websocket"], forceNew: true, reconnection: false, timeout: 10_000 });
     this.socket = socket;
     socket.on("runner.start", (req: StartRequest, ack?: (a: unknown) => void) => {
       this.starts.push(req);

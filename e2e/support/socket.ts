@@ -11,10 +11,12 @@ export async function cookieHeader(context: BrowserContext): Promise<string> {
 /**
  * A raw Socket.IO connection from Node, as the browser's feed makes it (path /socket.io,
  * websocket) but with the headers we choose. Answers the socket once connected, or the
- * connect error's message.
+ * connect error's message. `forceNew`: socket.io-client keeps one Manager per URL for the whole
+ * worker process, so without it a spec that ran earlier (a RawRunner on /harness) would lend
+ * this socket its connection — and its headers, without our cookie.
  */
 export async function connectSocket(headers: Record<string, string>): Promise<{ socket: Socket } | { error: string }> {
-  const socket = io(baseURL(), { path: "/socket.io", transports: ["websocket"], extraHeaders: headers, reconnection: false, timeout: 10_000 });
+  const socket = io(baseURL(), { path: "/socket.io", transports: ["websocket"], forceNew: true, extraHeaders: headers, reconnection: false, timeout: 10_000 });
   return new Promise((resolve) => {
     socket.once("connect", () => resolve({ socket }));
     socket.once("connect_error", (e) => {
