@@ -68,13 +68,17 @@ export const credentials = pgTable(
   "credentials",
   {
     tokenHash: text("token_hash").primaryKey(),
+    /** The token's public id (tok_…): listed and revoked by it, never by its hash. */
+    id: text("id").notNull(),
     kind: text("kind").notNull(),
     workspaceId: text("workspace_id"),
     subjectId: text("subject_id").notNull(),
     createdAt: created(),
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+    /** Written when a node resolves it from the database: exact to about the credential cache time. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "string" }),
   },
-  (t) => [index("credentials_subject_idx").on(t.subjectId)],
+  (t) => [index("credentials_subject_idx").on(t.subjectId), uniqueIndex("credentials_id_key").on(t.id)],
 );
 
 /** [ENV11] an agent id belongs to the harness that first spoke for it. */
@@ -216,6 +220,8 @@ export const sessions = pgTable(
     personId: text("person_id").notNull(),
     createdAt: created(),
     expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+    /** As for credentials: exact to about the cache time. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true, mode: "string" }),
   },
   (t) => [index("sessions_person_idx").on(t.personId)],
 );

@@ -8,9 +8,11 @@ import { startTestServer, type TestServer } from "./support/server";
 /**
  * The role matrix (issue 15), generated from the route table and the socket events: for
  * every route and event, each of owner / member / viewer / revoked / other-workspace gets
- * exactly the answer below. A route or event without a row fails the test.
+ * exactly the answer below. A route or event without a row fails the test. `token` is the
+ * workspace's first owner by their person API token (a bearer, no cookie): it gets what an
+ * owner gets. The harnesses' namespace has its own rows below.
  */
-const WHO = ["owner", "member", "viewer", "revoked", "other"] as const;
+const WHO = ["owner", "member", "viewer", "revoked", "other", "token"] as const;
 type Who = (typeof WHO)[number];
 type Expect = Record<Who, number>;
 
@@ -20,17 +22,20 @@ interface Ctx {
   /** A member of ws made for this one request (a target to revoke). */
   freshPerson(): Promise<string>;
   freshHarness(): Promise<string>;
+  freshInvite(): Promise<string>;
+  /** A new token of a new harness: its public id. */
+  freshToken(): Promise<string>;
 }
 interface Row {
   req: (c: Ctx) => Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown };
   expect: Expect;
 }
 
-const all = (n: number): Expect => ({ owner: n, member: n, viewer: n, revoked: n, other: n });
-const read = (otherStatus: number): Expect => ({ owner: 200, member: 200, viewer: 200, revoked: 401, other: otherStatus });
-const write = (ok: number, otherStatus = 403): Expect => ({ owner: ok, member: ok, viewer: 403, revoked: 401, other: otherStatus });
-const manage = (ok: number): Expect => ({ owner: ok, member: 403, viewer: 403, revoked: 401, other: 403 });
-const nobody = (): Expect => ({ owner: 403, member: 403, viewer: 403, revoked: 401, other: 403 });
+const all = (n: number): Expect => ({ owner: n, member: n, viewer: n, revoked: n, other: n, token: n });
+const read = (otherStatus: number): Expect => ({ owner: 200, member: 200, viewer: 200, revoked: 401, other: otherStatus, token: 200 });
+const write = (ok: number, otherStatus = 403): Expect => ({ owner: ok, member: ok, viewer: 403, revoked: 401, other: otherStatus, token: ok });
+const manage = (ok: number): Expect => ({ owner: ok, member: 403, viewer: 403, revoked: 401, other: 403, token: ok });
+const nobody = (): Expect => ({ owner: 403, member: 403, viewer: 403, revoked: 401, other: 403, token: 403 });
 const SHA = "a".repeat(64);
 
 const ROUTES: Record<string, Row> = {
@@ -68,11 +73,16 @@ const ROUTES: Record<string, Row> = {
   "DELETE /api/v1/workspaces/:ws/people/:person": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people/${await c.freshPerson()}` }), expect: manage(200) },
   "GET /api/v1/workspaces/:ws/harnesses": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/harnesses` }), expect: manage(200) },
   "DELETE /api/v1/workspaces/:ws/harnesses/:harness": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/harnesses/${await c.freshHarness()}` }), expect: manage(200) },
+  "GET /api/v1/workspaces/:ws/access": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/access` }), expect: manage(200) },
+  "PATCH /api/v1/workspaces/:ws/people/:person": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people/${await c.freshPerson()}`, body: { role: "viewer" } }), expect: manage(200) },
+  "DELETE /api/v1/workspaces/:ws/invites/:invite": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/invites/${await c.freshInvite()}` }), expect: manage(200) },
+  "POST /api/v1/workspaces/:ws/harnesses/:harness/tokens": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/harnesses/${await c.freshHarness()}/tokens`, body: {} }), expect: manage(201) },
+  "DELETE /api/v1/workspaces/:ws/tokens/:token": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/tokens/${await c.freshToken()}` }), expect: manage(200) },
   // Review (issue 13): viewers review — they read runs, exports and keep their own views; an import writes.
   "GET /api/v1/workspaces/:ws/review/runs": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/runs?status=running` }), expect: read(403) },
   "GET /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views` }), expect: read(403) },
-  "POST /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views`, body: { name: "mine", query: "status=failed" } }), expect: { ...read(403), owner: 201, member: 201, viewer: 201 } },
-  "DELETE /api/v1/workspaces/:ws/review/views/:view": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views/view_none` }), expect: { ...read(403), owner: 404, member: 404, viewer: 404 } },
+  "POST /api/v1/workspaces/:ws/review/views": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views`, body: { name: "mine", query: "status=failed" } }), expect: { ...read(403), owner: 201, member: 201, viewer: 201, token: 201 } },
+  "DELETE /api/v1/workspaces/:ws/review/views/:view": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/views/view_none` }), expect: { ...read(403), owner: 404, member: 404, viewer: 404, token: 404 } },
   "POST /api/v1/runs/:run/annotations": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/annotations`, body: { verdict: "approved", idempotency_key: key() } }), expect: write(201, 404) },
   "GET /api/v1/runs/:run/export": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/export?format=ndjson` }), expect: read(404) },
   "GET /api/v1/workspaces/:ws/review/export": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/export?status=running` }), expect: read(403) },
@@ -84,9 +94,21 @@ const ROUTES: Record<string, Row> = {
 
 /** Socket events of the people's namespace: what each gets back. `refused`: the handshake is refused. */
 const SOCKET_EVENTS: Record<string, Record<Who, "ok" | "space_not_found" | "refused" | "no answer">> = {
-  join: { owner: "ok", member: "ok", viewer: "ok", revoked: "refused", other: "space_not_found" },
-  history: { owner: "ok", member: "ok", viewer: "ok", revoked: "refused", other: "space_not_found" },
-  leave: { owner: "no answer", member: "no answer", viewer: "no answer", revoked: "refused", other: "no answer" },
+  join: { owner: "ok", member: "ok", viewer: "ok", revoked: "refused", other: "space_not_found", token: "ok" },
+  history: { owner: "ok", member: "ok", viewer: "ok", revoked: "refused", other: "space_not_found", token: "ok" },
+  leave: { owner: "no answer", member: "no answer", viewer: "no answer", revoked: "refused", other: "no answer", token: "no answer" },
+};
+
+/**
+ * Socket events of the harnesses' namespace: a runner of the workspace, a plain harness of it
+ * (`not heard`: it has no such handler), a revoked runner, and another workspace's runner.
+ * The run asked about is the workspace's, leased to nobody.
+ */
+const HARNESS_WHO = ["runner", "harness", "revoked", "other"] as const;
+type HarnessWho = (typeof HARNESS_WHO)[number];
+const HARNESS_EVENTS: Record<string, Record<HarnessWho, string>> = {
+  "runner.hello": { runner: "ok", harness: "not heard", revoked: "refused", other: "ok" },
+  "lease.renew": { runner: "not_your_run", harness: "not heard", revoked: "refused", other: "not_your_run" },
 };
 
 let server: TestServer;
@@ -94,11 +116,12 @@ let ws: Workspace;
 let otherWs: Workspace;
 const cookies = {} as Record<Who, string>;
 
-async function invite(w: Workspace, role: string): Promise<string> {
+async function newInvite(w: Workspace, role: string): Promise<{ url: string; invite_id: string }> {
   const r = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/invites`, { method: "POST", token: server.adminToken, headers: { "content-type": "application/json" }, body: JSON.stringify({ role }) });
   expect(r.status, r.text).toBe(201);
-  return r.body.url;
+  return r.body;
 }
+const invite = async (w: Workspace, role: string) => (await newInvite(w, role)).url;
 
 /** Open an invite as a browser would: answers the session cookie and the new person's id. */
 async function join(w: Workspace, role: string, name = `${role} person`): Promise<{ cookie: string; personId: string }> {
@@ -111,7 +134,7 @@ async function join(w: Workspace, role: string, name = `${role} person`): Promis
 }
 
 function send(who: Who, method: string, path: string, body?: unknown): Promise<Answer> {
-  const headers: Record<string, string> = { cookie: cookies[who], origin: server.url };
+  const headers: Record<string, string> = who === "token" ? { authorization: `Bearer ${ws.person_token}` } : { cookie: cookies[who], origin: server.url };
   if (body !== undefined) headers["content-type"] = typeof body === "string" ? "application/octet-stream" : "application/json";
   return request(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
 }
@@ -144,6 +167,12 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
         runId,
         freshPerson: async () => (await join(ws, "member", "a target")).personId,
         freshHarness: async () => (await newHarness(server, ws, "a target")).harness_id,
+        freshInvite: async () => (await newInvite(ws, "viewer")).invite_id,
+        freshToken: async () => {
+          const h = await newHarness(server, ws, "a token's holder");
+          const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/harnesses/${h.harness_id}/tokens`, { method: "POST", token: server.adminToken, headers: { "content-type": "application/json" }, body: "{}" });
+          return r.body.token_id;
+        },
       };
       const got = {} as Record<Who, number>;
       for (const who of WHO) {
@@ -165,7 +194,7 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
 
     for (const [event, answers] of Object.entries(SOCKET_EVENTS)) {
       for (const who of WHO) {
-        const s: Socket = io(server.url, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: cookies[who] }, reconnection: false });
+        const s: Socket = io(server.url, { path: "/socket.io", transports: ["websocket"], reconnection: false, ...(who === "token" ? { auth: { token: ws.person_token } } : { extraHeaders: { cookie: cookies[who] } }) });
         const connected = await new Promise<boolean>((resolve) => (s.once("connect", () => resolve(true)), s.once("connect_error", () => resolve(false))));
         let got: string;
         if (!connected) got = "refused";
@@ -183,9 +212,41 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
     }
   });
 
+  it("every socket event of the harnesses' namespace has a row, and each harness or runner gets exactly its answer", async () => {
+    const runner = await newHarness(server, ws, "matrix runner", "runner");
+    const plain = await newHarness(server, ws, "matrix harness");
+    const gone = await newHarness(server, ws, "matrix revoked runner", "runner");
+    await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/harnesses/${gone.harness_id}`, { method: "DELETE", token: server.adminToken });
+    const elsewhere = await newHarness(server, otherWs, "other runner", "runner");
+    const tokens: Record<HarnessWho, string> = { runner: runner.token, harness: plain.token, revoked: gone.token, other: elsewhere.token };
+    const runId = await startRun(server, ws);
+    const hello = { v: 1, name: "matrix", adapters: [], repositories: [], capacity: 1 };
+    const nsp = server.chips.io.of("/harness");
+
+    const heard = new Set<string>();
+    for (const who of HARNESS_WHO) {
+      const s = io(`${server.url}/harness`, { path: "/socket.io", transports: ["websocket"], auth: { token: tokens[who] }, reconnection: false });
+      const connected = await new Promise<boolean>((resolve) => (s.once("connect", () => resolve(true)), s.once("connect_error", () => resolve(false))));
+      const serverSide = connected ? nsp.sockets.get(s.id!) : undefined;
+      for (const e of serverSide?.eventNames() ?? []) if (e !== "disconnect" && e !== "disconnecting" && e !== "error") heard.add(String(e));
+      for (const [event, answers] of Object.entries(HARNESS_EVENTS)) {
+        let got: string;
+        if (!connected) got = "refused";
+        else if (!serverSide?.listeners(event).length) got = "not heard";
+        else {
+          const ack = (await s.timeout(5000).emitWithAck(event, event === "runner.hello" ? hello : { run_id: runId })) as { ok?: boolean; error?: string };
+          got = ack.ok ? "ok" : String(ack.error);
+        }
+        expect(`${event} as ${who}: ${got}`).toBe(`${event} as ${who}: ${answers[who]}`);
+      }
+      s.disconnect();
+    }
+    expect([...heard].sort()).toEqual(Object.keys(HARNESS_EVENTS).sort());
+  });
+
   it("people never reach the harnesses' namespace", async () => {
     for (const who of WHO) {
-      const s = io(`${server.url}/harness`, { path: "/socket.io", transports: ["websocket"], extraHeaders: { cookie: cookies[who] }, auth: {}, reconnection: false });
+      const s = io(`${server.url}/harness`, { path: "/socket.io", transports: ["websocket"], reconnection: false, ...(who === "token" ? { auth: { token: ws.person_token } } : { extraHeaders: { cookie: cookies[who] }, auth: {} }) });
       const refused = await new Promise<boolean>((resolve) => (s.once("connect", () => resolve(false)), s.once("connect_error", () => resolve(true))));
       s.disconnect();
       expect(`${who}: ${refused}`).toBe(`${who}: true`);

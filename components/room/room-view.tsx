@@ -53,6 +53,8 @@ export function RoomView(p: RoomViewProps) {
   const [status, setStatus] = useState<FeedStatus>("connecting");
   const [present, setPresent] = useState<{ id: string; name: string }[]>([]);
   const [focusRun, setFocusRun] = useState<string | null>(null);
+  // An owner may change this person's role while the room is open: the controls follow at once.
+  const [canAct, setCanAct] = useState(p.canAct);
   const [railOpen, setRailOpen] = useState(false);
   const feed = useRef<RoomFeed | null>(null);
   const now = useServerNow(p.serverNow);
@@ -65,6 +67,7 @@ export function RoomView(p: RoomViewProps) {
       onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s)),
       onStatus: setStatus,
       onPeople: (people) => setPresent(people),
+      onRole: (role) => setCanAct(role !== "viewer"),
       onPresence: (x) => setPresence((prev) => ({ ...prev, [x.harness_id]: { online: x.online, since: x.since } })),
     });
     feed.current = f;
@@ -119,10 +122,10 @@ export function RoomView(p: RoomViewProps) {
             body: JSON.stringify({ command, ...(text ? { text } : {}), idempotency_key: `btn_${ulid()}` }),
           }).catch(() => null),
         ),
-      canAct: p.canAct,
+      canAct,
       forceFinish: async (runId) => problemText(await fetch(`/api/v1/runs/${runId}/force-finish`, { method: "POST" }).catch(() => null)),
     }),
-    [room.receipts, unresponsive, p.canAct],
+    [room.receipts, unresponsive, canAct],
   );
   const runs = useMemo(() => Object.values(room.runs), [room.runs]);
   // Runners that took a run after the page was drawn are named by their run.assigned.
@@ -159,7 +162,7 @@ export function RoomView(p: RoomViewProps) {
             >
               Intent &amp; outcome{room.room.revision ? ` · r${room.room.revision}` : ""}
             </button>
-            {p.canAct ? (
+            {canAct ? (
               <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
             ) : (
               <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
@@ -179,12 +182,12 @@ export function RoomView(p: RoomViewProps) {
             </button>
             {railOpen && <RunsRail runs={active} dir={dir} onPick={setFocusRun} />}
           </div>
-          {p.canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
+          {canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
         </main>
         {panelOpen ? (
           <RoomPanel onClose={() => setPanelOpen(false)}>
-            <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={p.canAct} />
-            <DecisionsView workspaceId={p.workspaceId} spaceId={p.spaceId} decisions={room.decisions} dir={dir} canEdit={p.canAct} />
+            <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={canAct} />
+            <DecisionsView workspaceId={p.workspaceId} spaceId={p.spaceId} decisions={room.decisions} dir={dir} canEdit={canAct} />
           </RoomPanel>
         ) : (
           <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">

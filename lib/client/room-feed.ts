@@ -28,6 +28,8 @@ export interface RoomFeedOptions {
   onStatus?: (status: FeedStatus, detail?: string) => void;
   /** Who is in the room now (people with it open), on this node. */
   onPeople?: (people: { id: string; name: string }[]) => void;
+  /** An owner changed this person's role (docs/ROLES.md): the server judges by it from now on. */
+  onRole?: (role: string) => void;
   /** A harness of the workspace came or went ([RUN1] presence). */
   onPresence?: (p: PresenceChange) => void;
 }
@@ -78,6 +80,7 @@ export class RoomFeed {
       if (p.space_id === opts.spaceId) opts.onPeople?.(p.people);
     });
     this.socket.on("presence", (p: PresenceChange) => opts.onPresence?.(p));
+    this.socket.on("role", (r: { role: string }) => opts.onRole?.(r.role));
   }
 
   /** The seq of the newest event held. */

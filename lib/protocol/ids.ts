@@ -13,6 +13,8 @@ export const ID_PREFIX = {
   command: "cmd_",
   task: "tsk_",
   annotation: "ann_",
+  /** A bearer token's public id (never the token). */
+  token: "tok_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

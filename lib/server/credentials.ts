@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
+import { newId } from "@/lib/protocol";
 import type { Db } from "@/db/client";
 import { credentials, persons } from "@/db/schema";
 import { sha256 } from "./hash";
+import { log } from "./log";
 import type { Role } from "./roles";
 
 /** What a bearer token or session proves. `workspaceId` is null only for the admin. */
@@ -14,6 +16,8 @@ export interface Credential {
   subjectId: string;
   /** A person's role in the workspace (lib/server/roles.ts). */
   role?: Role;
+  /** The bearer token's public id (tok_…), so it alone can be revoked; absent for sessions. */
+  tokenId?: string;
 }
 
 /** How long a resolved credential is trusted without asking the database again: revocations reach
@@ -34,8 +38,24 @@ export function newToken(kind: Exclude<Credential["kind"], "system">): string {
 
 export const hashToken = (token: string) => sha256(token);
 
-export async function storeCredential(db: Db, token: string, c: Credential): Promise<void> {
-  await db.insert(credentials).values({ tokenHash: hashToken(token), kind: c.kind, workspaceId: c.workspaceId, subjectId: c.subjectId });
+/** Store a token's hash for a subject; answers the token's public id. */
+export async function storeCredential(db: Db, token: string, c: Credential): Promise<string> {
+  const id = newId("token");
+  await db.insert(credentials).values({ tokenHash: hashToken(token), id, kind: c.kind, workspaceId: c.workspaceId, subjectId: c.subjectId });
+  return id;
+}
+
+/**
+ * "Last used" is written only when a credential is read from the database (a cache miss) and
+ * the stored time is older than the cache time: exact to about CACHE_MS, and a busy token
+ * costs one small write per node per CACHE_MS rather than one per request. A failed write
+ * is only logged: it must never refuse the request it rides on.
+ */
+export function touchedLongAgo(lastUsedAt: string | null, now = Date.now()): boolean {
+  return lastUsedAt === null || now - Date.parse(lastUsedAt) >= CACHE_MS;
+}
+export function touchLater(what: string, write: () => Promise<unknown>) {
+  void write().catch((e) => log.warn({ err: e, what }, "could not record when a credential was last used"));
 }
 
 /** A person's role, or null when they were removed from the workspace. */
@@ -63,18 +83,19 @@ export class CredentialStore {
       .where(and(eq(credentials.tokenHash, h), isNull(credentials.revokedAt)))
       .limit(1);
     if (!row || row.kind === "system") return null;
-    const c: Credential = { kind: row.kind as Credential["kind"], workspaceId: row.workspaceId, subjectId: row.subjectId };
+    const c: Credential = { kind: row.kind as Credential["kind"], workspaceId: row.workspaceId, subjectId: row.subjectId, tokenId: row.id };
     if (c.kind === "person") {
       const role = await personRole(this.db, c.subjectId);
       if (!role) return null;
       c.role = role;
     }
     this.cache.set(h, { cred: c, until: Date.now() + CACHE_MS });
+    if (touchedLongAgo(row.lastUsedAt)) touchLater(row.id, () => this.db.update(credentials).set({ lastUsedAt: new Date().toISOString() }).where(eq(credentials.tokenHash, h)));
     return c;
   }
 
-  /** A subject (person, harness, runner) was revoked: none of its tokens is trusted from memory. */
-  forget(subjectId: string) {
-    for (const [h, e] of this.cache) if (e.cred.subjectId === subjectId) this.cache.delete(h);
+  /** A subject (person, harness, runner) or one token (tok_…) was revoked or changed: not trusted from memory. */
+  forget(id: string) {
+    for (const [h, e] of this.cache) if (e.cred.subjectId === id || e.cred.tokenId === id) this.cache.delete(h);
   }
 }

@@ -1,9 +1,26 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { credentials, harnesses, persons, sessions } from "@/db/schema";
-import type { ChipsServices } from "./services";
+import type { Role } from "./roles";
+import type { AccessChange, ChipsServices } from "./services";
 
-/** The Postgres channel on which a node tells the others whom it revoked. */
+/** The Postgres channel on which a node tells the others whom it revoked (or re-roled). */
 export const REVOKED_CHANNEL = "chips_revoked";
+
+/**
+ * A NOTIFY payload: the id (`role:` + id for a role change), a space, and the node that
+ * sent it — which hears its own notification too and has already acted on it.
+ */
+const accessPayload = (id: string, change: AccessChange, node: string) => `${change === "role" ? "role:" : ""}${id} ${node}`;
+export function parseAccessPayload(payload: string): { id: string; change: AccessChange; node: string } {
+  const [what, node = ""] = payload.split(" ");
+  return what.startsWith("role:") ? { id: what.slice(5), change: "role", node } : { id: what, change: "revoked", node };
+}
+
+/** This node first, then every other node on the NOTIFY. */
+async function tellEveryNode(svc: ChipsServices, id: string, change: AccessChange) {
+  svc.revokedHere(id, change);
+  if (svc.database.kind === "postgres") await svc.database.query(sql`select pg_notify(${REVOKED_CHANNEL}, ${accessPayload(id, change, svc.nodeId)})`);
+}
 
 /**
  * Revoke a person (all their sessions and tokens) or a harness/runner (all its tokens) of a
@@ -27,7 +44,37 @@ export async function revoke(svc: ChipsServices, workspaceId: string, subjectId:
     return true;
   });
   if (!found) return false;
-  svc.revokedHere(subjectId);
-  if (svc.database.kind === "postgres") await svc.database.query(sql`select pg_notify(${REVOKED_CHANNEL}, ${subjectId})`);
+  await tellEveryNode(svc, subjectId, "revoked");
+  return true;
+}
+
+/**
+ * Revoke one token (tok_…) of a workspace, leaving its holder's other tokens and sessions:
+ * requests with it are refused at once and the sockets it opened close, on every node.
+ * Answers false when the workspace has no such live token.
+ */
+export async function revokeToken(svc: ChipsServices, workspaceId: string, tokenId: string): Promise<boolean> {
+  const gone = await svc.db
+    .update(credentials)
+    .set({ revokedAt: new Date().toISOString() })
+    .where(and(eq(credentials.id, tokenId), eq(credentials.workspaceId, workspaceId), isNull(credentials.revokedAt)))
+    .returning({ id: credentials.id });
+  if (!gone.length) return false;
+  await tellEveryNode(svc, tokenId, "revoked");
+  return true;
+}
+
+/**
+ * Give a person another role. Their cached credentials are forgotten on every node, so the
+ * next request is judged by the new role; their open rooms are told and keep going.
+ */
+export async function changeRole(svc: ChipsServices, workspaceId: string, personId: string, role: Role): Promise<boolean> {
+  const changed = await svc.db
+    .update(persons)
+    .set({ role })
+    .where(and(eq(persons.id, personId), eq(persons.workspaceId, workspaceId), isNull(persons.revokedAt)))
+    .returning({ id: persons.id });
+  if (!changed.length) return false;
+  await tellEveryNode(svc, personId, "role");
   return true;
 }

@@ -42,14 +42,20 @@ export interface ChipsServices {
   review: ReviewIndexer;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
-  /** Listeners told that a subject (person, harness, runner) was revoked, on this node or another: close its sockets. */
-  revocations: Set<(subjectId: string) => void>;
-  /** Forget a revoked subject's credentials and tell the listeners (lib/server/revoke.ts). */
-  revokedHere(subjectId: string): void;
+  /**
+   * Listeners told that a subject (person, harness, runner) or one token (tok_…) was revoked —
+   * close its sockets — or that a person's role changed, on this node or another.
+   */
+  revocations: Set<(id: string, change: AccessChange) => void>;
+  /** Forget a revoked (or re-roled) subject's or token's credentials and tell the listeners (lib/server/revoke.ts). */
+  revokedHere(id: string, change?: AccessChange): void;
   roomUrl(workspaceId: string, spaceId: string): string;
   /** A room link that logs its first opener in as `personId` (the workspace's owner by default). */
   loginUrl(workspaceId: string, spaceId: string | null, personId?: string): Promise<string>;
 }
+
+/** What happened to someone's access: gone, or their role changed (sockets stay, with the new role). */
+export type AccessChange = "revoked" | "role";
 
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const committed: ChipsServices["committed"] = new Set();
@@ -74,10 +80,10 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const sessionStore = new SessionStore(database.db);
   return {
     revocations,
-    revokedHere(subjectId) {
-      credentialStore.forget(subjectId);
-      sessionStore.forget(subjectId);
-      for (const fn of revocations) fn(subjectId);
+    revokedHere(id, change = "revoked") {
+      credentialStore.forget(id);
+      sessionStore.forget(id);
+      for (const fn of revocations) fn(id, change);
     },
     nodeId,
     config,

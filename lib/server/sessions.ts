@@ -3,7 +3,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { loginLinks, persons, sessions } from "@/db/schema";
 import { resultRows } from "@/db/rows";
-import { CACHE_MS, personRole, type Credential } from "./credentials";
+import { CACHE_MS, personRole, touchedLongAgo, touchLater, type Credential } from "./credentials";
 import { sha256 } from "./hash";
 
 export const SESSION_COOKIE = "chips_session";
@@ -70,10 +70,11 @@ export class SessionStore {
     if (!role) return null;
     const cred: Credential = { kind: "person", workspaceId: row.workspaceId, subjectId: row.personId, role };
     this.cache.set(h, { cred, expires: Date.parse(row.expiresAt), until: Date.now() + CACHE_MS });
+    if (touchedLongAgo(row.lastUsedAt)) touchLater("session", () => this.db.update(sessions).set({ lastUsedAt: new Date().toISOString() }).where(eq(sessions.tokenHash, h)));
     return cred;
   }
 
-  /** A person was revoked: their sessions are not trusted from memory any more. */
+  /** A person was revoked or their role changed: their sessions are not trusted from memory any more. */
   forget(personId: string) {
     for (const [h, e] of this.cache) if (e.cred.subjectId === personId) this.cache.delete(h);
   }

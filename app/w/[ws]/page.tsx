@@ -1,6 +1,7 @@
 import Link from "next/link";
-import { and, asc, eq, isNull, ne } from "drizzle-orm";
-import { credentials, harnesses, persons, runs, spaces, workspaces } from "@/db/schema";
+import { and, asc, eq, ne } from "drizzle-orm";
+import { harnesses, runs, spaces, workspaces } from "@/db/schema";
+import { workspaceAccess } from "@/lib/queries/people";
 import { PeoplePanel } from "@/components/workspace/people-panel";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { NewRoomForm } from "@/components/workspace/new-room-form";
@@ -18,16 +19,9 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
   const { ws } = await params;
   const me = await requirePerson(ws);
   const db = services().db;
-  const [people, allHarnesses, tokens] = await Promise.all([
-    db.select({ id: persons.id, name: persons.name, role: persons.role }).from(persons).where(and(eq(persons.workspaceId, ws), isNull(persons.revokedAt))).orderBy(asc(persons.createdAt)),
-    db.select({ id: harnesses.id, name: harnesses.name, kind: harnesses.kind }).from(harnesses).where(eq(harnesses.workspaceId, ws)).orderBy(asc(harnesses.createdAt)),
-    db.select({ subjectId: credentials.subjectId, revokedAt: credentials.revokedAt }).from(credentials).where(eq(credentials.workspaceId, ws)),
-  ]);
-  const harnessRows = allHarnesses.map((h) => {
-    const mine = tokens.filter((t) => t.subjectId === h.id);
-    const live = mine.filter((t) => t.revokedAt === null).length;
-    return { ...h, tokens: live, revoked: mine.length > 0 && live === 0 };
-  });
+  // Tokens, last uses and invites are the owner's to see; others see who is in the workspace.
+  const access = await workspaceAccess(db, ws);
+  const isOwner = me.role === "owner";
   const [[workspace], rooms, live, hs] = await Promise.all([
     db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
     db.select().from(spaces).where(eq(spaces.workspaceId, ws)).orderBy(asc(spaces.createdAt)),
@@ -77,7 +71,14 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
           );
         })}
       </ul>
-      <PeoplePanel workspaceId={ws} people={people} harnesses={harnessRows} isOwner={me.role === "owner"} />
+      <PeoplePanel
+        workspaceId={ws}
+        myId={me.subjectId}
+        people={isOwner ? access.people : access.people.map((p) => ({ ...p, tokens: [], last_seen_at: null }))}
+        harnesses={isOwner ? access.harnesses : []}
+        invites={isOwner ? access.invites : []}
+        isOwner={isOwner}
+      />
     </main>
   );
 }

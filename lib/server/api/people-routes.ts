@@ -3,10 +3,11 @@ import type { Context, Hono } from "hono";
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
 import { newId, problem, zodErrors } from "@/lib/protocol";
-import { credentials, harnesses, invites, persons } from "@/db/schema";
-import type { Credential } from "../credentials";
+import { harnesses, invites, persons } from "@/db/schema";
+import { workspaceAccess } from "@/lib/queries/people";
+import { newToken, storeCredential, type Credential } from "../credentials";
 import { sha256 } from "../hash";
-import { revoke } from "../revoke";
+import { changeRole, revoke, revokeToken } from "../revoke";
 import { ROLES, type Action } from "../roles";
 import type { ChipsServices } from "../services";
 import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
@@ -20,6 +21,8 @@ const InviteBody = z.object({
   expires_in_seconds: z.number().int().min(60).max(30 * 24 * 3600).default(7 * 24 * 3600),
 });
 
+const RoleBody = z.object({ role: z.enum(ROLES) });
+
 /** The path an invite link opens (lib/server/invite-route.ts redeems it). */
 export const INVITE_PATH = "/invite";
 
@@ -29,6 +32,9 @@ export const INVITE_PATH = "/invite";
  * at once, open sockets included, on every node (lib/server/revoke.ts).
  */
 export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+  const owners = async (ws: string) =>
+    (await svc.db.select({ n: count() }).from(persons).where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt))))[0].n;
+
   app.get("/api/v1/workspaces/:ws/people", async (c) => {
     const ws = workspaceParam(c, ["admin", "person"]);
     if (ws instanceof Response) return ws;
@@ -69,10 +75,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     const id = c.req.param("person");
     const [target] = await svc.db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt))).limit(1);
     if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
-    if (target.role === "owner") {
-      const [{ n }] = await svc.db.select({ n: count() }).from(persons).where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt)));
-      if (n <= 1) return fail("invalid_transition", "the workspace's last owner cannot be revoked", "/path/person");
-    }
+    if (target.role === "owner" && (await owners(ws)) <= 1) return fail("invalid_transition", "the workspace's last owner cannot be revoked", "/path/person");
     await revoke(svc, ws, id);
     return json({ revoked: id });
   });
@@ -81,19 +84,65 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
   app.get("/api/v1/workspaces/:ws/harnesses", async (c) => {
     const ws = workspaceParam(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
-    const hs = await svc.db.select().from(harnesses).where(eq(harnesses.workspaceId, ws)).orderBy(asc(harnesses.createdAt));
-    const tokens = await svc.db
-      .select({ subjectId: credentials.subjectId, createdAt: credentials.createdAt, revokedAt: credentials.revokedAt })
-      .from(credentials)
-      .where(eq(credentials.workspaceId, ws));
-    return json({
-      harnesses: hs.map((h) => ({
-        id: h.id,
-        name: h.name,
-        kind: h.kind,
-        tokens: tokens.filter((t) => t.subjectId === h.id).map((t) => ({ created_at: t.createdAt, revoked: t.revokedAt !== null })),
-      })),
-    });
+    return json({ harnesses: (await workspaceAccess(svc.db, ws)).harnesses });
+  });
+
+  // Everything an owner manages on one page: people with their tokens and last use, harnesses and runners with theirs, open invites.
+  app.get("/api/v1/workspaces/:ws/access", async (c) => {
+    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    if (ws instanceof Response) return ws;
+    return json(await workspaceAccess(svc.db, ws));
+  });
+
+  app.patch("/api/v1/workspaces/:ws/people/:person", async (c) => {
+    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    if (ws instanceof Response) return ws;
+    const body = await readJson(c, 16 * 1024);
+    if (!body.ok) return body.response;
+    const input = RoleBody.safeParse(body.value ?? {});
+    if (!input.success) return problemResponse(problem("validation_failed", "bad role change", zodErrors("", input.error)));
+    const id = c.req.param("person");
+    const [target] = await svc.db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt))).limit(1);
+    if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
+    if (target.role === "owner" && input.data.role !== "owner" && (await owners(ws)) <= 1) return fail("invalid_transition", "the workspace's last owner cannot step down", "/role");
+    await changeRole(svc, ws, id, input.data.role);
+    return json({ id, role: input.data.role });
+  });
+
+  // Withdraw an invite: its link goes to the login page from now on.
+  app.delete("/api/v1/workspaces/:ws/invites/:invite", async (c) => {
+    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    if (ws instanceof Response) return ws;
+    const id = c.req.param("invite");
+    const gone = await svc.db
+      .update(invites)
+      .set({ revokedAt: new Date().toISOString() })
+      .where(and(eq(invites.id, id), eq(invites.workspaceId, ws), isNull(invites.revokedAt)))
+      .returning({ id: invites.id });
+    if (!gone.length) return fail("not_found", "no such open invite in this workspace", "/path/invite");
+    return json({ withdrawn: id });
+  });
+
+  // Another token for a harness or runner (to rotate one: mint, switch, revoke the old).
+  app.post("/api/v1/workspaces/:ws/harnesses/:harness/tokens", async (c) => {
+    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    if (ws instanceof Response) return ws;
+    const id = c.req.param("harness");
+    const [h] = await svc.db.select({ kind: harnesses.kind }).from(harnesses).where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws))).limit(1);
+    if (!h) return fail("not_found", "no such harness or runner in this workspace", "/path/harness");
+    const kind = h.kind === "runner" ? "runner" : "harness";
+    const token = newToken(kind);
+    const tokenId = await storeCredential(svc.db, token, { kind, workspaceId: ws, subjectId: id });
+    return json({ token_id: tokenId, token, harness_id: id }, 201);
+  });
+
+  // One token, leaving its holder's others: what it opened closes at once, on every node.
+  app.delete("/api/v1/workspaces/:ws/tokens/:token", async (c) => {
+    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    if (ws instanceof Response) return ws;
+    const id = c.req.param("token");
+    if (!(await revokeToken(svc, ws, id))) return fail("not_found", "no such live token in this workspace", "/path/token");
+    return json({ revoked: id });
   });
 
   app.delete("/api/v1/workspaces/:ws/harnesses/:harness", async (c) => {

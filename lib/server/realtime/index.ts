@@ -4,10 +4,10 @@ import { z } from "zod";
 import { eq, inArray } from "drizzle-orm";
 import { persons, workspaces } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
-import type { Credential } from "../credentials";
+import { personRole, type Credential } from "../credentials";
 import { getRoom, listDecisions, listRuns } from "../read";
 import { receiptsOf } from "../commands";
-import { COMMITS_CHANNEL, type ChipsServices } from "../services";
+import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./frames";
@@ -15,7 +15,7 @@ import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { log } from "../log";
 import { API_CSP, baseHeaders } from "../http-policy";
-import { REVOKED_CHANNEL } from "../revoke";
+import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 export const CATCH_UP_MAX = 1000;
@@ -98,19 +98,38 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       next(new Error(svc.storage.refuse(e, "socket handshake")));
     }
   });
-  // A revoked person's rooms, or a revoked harness's /harness socket, close at once (on every node).
-  const closeRevoked = (subjectId: string) => {
+  // A revoked person's rooms, or a revoked harness's (or token's) /harness socket, close at once
+  // (on every node); a person whose role changed keeps their rooms and is told the new role.
+  const closeRevoked = (id: string, change: AccessChange) => {
     for (const nsp of [io.of("/"), io.of("/harness")]) {
       for (const s of nsp.sockets.values()) {
-        if ((s.data.cred as Credential | undefined)?.subjectId !== subjectId) continue;
+        const cred = s.data.cred as Credential | undefined;
+        if (cred?.subjectId !== id && cred?.tokenId !== id) continue;
+        if (change === "role") {
+          void retell(s, cred);
+          continue;
+        }
         s.emit("revoked", { reason: "your access to this workspace was revoked" });
         s.disconnect(true);
       }
     }
   };
+  async function retell(s: Socket, cred: Credential) {
+    try {
+      const role = await personRole(svc.db, cred.subjectId);
+      if (!role) return;
+      s.data.cred = { ...cred, role };
+      s.emit("role", { role });
+    } catch (e) {
+      svc.storage.refuse(e, "telling a socket its new role");
+    }
+  }
   svc.revocations.add(closeRevoked);
   const revokedElsewhere = svc.database
-    .listen?.(REVOKED_CHANNEL, (subjectId) => svc.revokedHere(subjectId))
+    .listen?.(REVOKED_CHANNEL, (payload) => {
+      const { id, change, node } = parseAccessPayload(payload);
+      if (node !== svc.nodeId) svc.revokedHere(id, change);
+    })
     .catch((e) => {
       log.error({ err: e }, "LISTEN for revocations failed: other nodes' revocations reach this one within the credential cache time");
       return null;

@@ -1,0 +1,59 @@
+import fs from "node:fs";
+import { io, type Socket } from "socket.io-client";
+import { afterAll, describe, expect, it } from "vitest";
+import { message, newHarness, newWorkspace, request, type Workspace } from "./support/api";
+import { until } from "./support/feed";
+import { freshDatabase, spawnServer, type ServerProcess } from "./support/server";
+
+const procs: ServerProcess[] = [];
+afterAll(() => procs.forEach((p) => p.proc.kill("SIGKILL")));
+
+function connect(url: string, opts: Parameters<typeof io>[1]): Promise<Socket> {
+  const s = io(url, { path: "/socket.io", transports: ["websocket"], reconnection: false, forceNew: true, ...opts });
+  return new Promise((resolve, reject) => (s.once("connect", () => resolve(s)), s.once("connect_error", reject)));
+}
+
+// An owner on node A changes someone's access; their sockets and requests on node B follow (docs/ROLES.md).
+describe("access changes reach every node on one Postgres", () => {
+  it("a token revoked on node A closes its socket on node B; a role changed on A is told to the room on B and judged there", async () => {
+    const db = await freshDatabase();
+    const env = (i: number) => ({ DATABASE_URL: db.databaseUrl!, CHIPS_DATA_DIR: `${db.dataDir}/n${i}`, CHIPS_RATE_LIMIT: "0"});
+    const [a, b] = await Promise.all([spawnServer(env(1)), spawnServer(env(2))]);
+    procs.push(a, b);
+    const adminToken = fs.readFileSync(`${db.dataDir}/n1/admin-token`, "utf8").trim();
+    const server = { url: a.url, adminToken } as never;
+    const ws: Workspace = await newWorkspace(server);
+    const admin = (method: string, path: string, body?: unknown) =>
+      request(`${a.url}/api/v1/workspaces/${ws.workspace_id}${path}`, { method, token: adminToken, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+
+    // A harness with two tokens, both connected to B; one is revoked through A.
+    const h = await newHarness(server, ws, "two tokens");
+    const second = (await admin("POST", `/harnesses/${h.harness_id}/tokens`, {})).body as { token_id: string; token: string };
+    const kept = await connect(`${b.url}/harness`, { auth: { token: h.token } });
+    const gone = await connect(`${b.url}/harness`, { auth: { token: second.token } });
+    expect((await admin("DELETE", `/tokens/${second.token_id}`)).status).toBe(200);
+    await until(() => !gone.connected, "the revoked token's socket on B closed");
+    expect(kept.connected).toBe(true);
+    expect((await request(`${b.url}/api/v1/me`, { token: second.token })).status).toBe(401);
+
+    // A member with a room open on B becomes a viewer through A.
+    const made = (await admin("POST", "/invites", { role: "member" })).body as { url: string };
+    const res = await fetch(`${b.url}/invite?code=${new URL(made.url).searchParams.get("code")}&name=Mo`, { redirect: "manual" });
+    const cookie = res.headers.get("set-cookie")!.split(";")[0];
+    const me = (await request(`${b.url}/api/v1/me`, { headers: { cookie } })).body as { id: string };
+    const write = () =>
+      request(`${b.url}/api/v1/events`, { method: "POST", headers: { cookie, origin: b.url, "content-type": "application/json" }, body: JSON.stringify({ ...message(ws, "from Mo"), actor: undefined }) });
+    expect((await write()).status).toBe(201); // B now holds Mo's session in its cache
+    const room = await connect(b.url, { extraHeaders: { cookie } });
+    expect((await room.timeout(5000).emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: 0 })).ok).toBe(true);
+    const roles: string[] = [];
+    room.on("role", (r: { role: string }) => roles.push(r.role));
+    expect((await admin("PATCH", `/people/${me.id}`, { role: "viewer" })).status).toBe(200);
+    await until(() => roles.length > 0, "the room on B told of the new role");
+    expect(roles).toEqual(["viewer"]);
+    expect((await write()).status).toBe(403);
+    expect(room.connected).toBe(true);
+    for (const s of [kept, room]) s.disconnect();
+    await db.drop();
+  });
+});
