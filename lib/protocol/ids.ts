@@ -13,6 +13,7 @@ export const ID_PREFIX = {
   command: "cmd_",
   task: "tsk_",
   annotation: "ann_",
+  share: "shr_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
