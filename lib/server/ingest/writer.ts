@@ -41,7 +41,7 @@ export interface WriterOptions {
   notify?: { channel: string; node: string };
   /**
    * Refresh the planner's statistics of `events` every this many events committed here
-   * (docs/PERFORMANCE.md: a grown workspace made the dedupe lookup pick the wrong index).
+   * (PERFORMANCE-FACTS.md: a grown workspace made the dedupe lookup pick the wrong index).
    */
   analyzeEvery?: number;
   /** Told when a transaction failed because the database went away (the batch is answered 503). */
@@ -61,7 +61,7 @@ interface Pending {
 }
 
 /**
- * One writer per workspace with group commit (docs/ARCHITECTURE.md): requests queue; the writer takes
+ * One writer per workspace with group commit (DESIGN.md): requests queue; the writer takes
  * what is waiting, judges each against the store and the batch so far, bumps the counter row
  * once, inserts, projects, commits, and only then answers and emits in seq order.
  */
