@@ -16,8 +16,12 @@ const commandIdOf = (e: { type: string; command_id?: string }) => (e.type.starts
  * batch's state, "gone" when the workspace is, "moved" when another commit came between
  * the read's statements (judge again under the lock).
  */
-export async function load(run: Run, workspaceId: string, reqs: IngestRequest[], day: string): Promise<BatchState | "gone" | "moved"> {
+export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | "gone" | "moved"> {
   const all = reqs.flatMap((r) => r.events);
+  // The UTC day whose budgets the batch is judged against ([BUD2]). The writer stamps its
+  // events a moment later: across midnight an event's usage is still added to its own day
+  // (lib/server/ingest/budget-rules.ts), only not judged against this one.
+  const day = new Date().toISOString().slice(0, 10);
   // Budgets are judged by a batch that reports usage or starts (queues, assigns) a run ([BUD1]–[BUD3]).
   const budgeted = all.some((e) => ("usage" in e && e.usage) || e.type === "run.started" || e.type === "run.queued" || e.type === "run.assigned");
   const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];

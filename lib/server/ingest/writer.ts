@@ -169,15 +169,14 @@ export class IngestWriter {
   }
 
   private async attempt(run: Run, workspaceId: string, batch: Pending[]): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
-    const ts = (this.opts.now?.() ?? new Date()).toISOString();
-    // The UTC day of this commit: the day whose budgets the batch is judged against ([BUD2]).
-    const state = await load(run, workspaceId, batch.map((p) => p.req), ts.slice(0, 10));
+    const state = await load(run, workspaceId, batch.map((p) => p.req));
     if (state === "moved") return null;
     if (state === "gone") {
       const p = problem("forbidden", "the workspace of this credential no longer exists");
       return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
     }
     const readHead = state.seq;
+    const ts = (this.opts.now?.() ?? new Date()).toISOString();
     const results: IngestResult[] = [];
     const committed: Committed[] = [];
     const hashes = new Map<string, string>();
