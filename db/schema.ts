@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunReview, RunState, Step, StoredActor, Usage } from "../lib/protocol";
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
@@ -336,6 +336,42 @@ export const savedViews = pgTable(
 );
 
 /**
+ * Share links of runs (docs/REVIEW.md, [SHR1]): a read-only view of one run, optionally a
+ * seq range, until `expires_at` or revocation. The token itself is never stored, only its
+ * SHA-256 (the link is shown once, to whoever made it).
+ */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    runId: text("run_id").notNull(),
+    fromSeq: bigint("from_seq", { mode: "number" }),
+    toSeq: bigint("to_seq", { mode: "number" }),
+    createdBy: text("created_by").notNull(),
+    createdAt: created(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+    revokedBy: text("revoked_by"),
+  },
+  (t) => [uniqueIndex("share_links_token_key").on(t.tokenHash), index("share_links_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/** Every open of a share link: when and from where (the workspace sees them). */
+export const shareOpens = pgTable(
+  "share_opens",
+  {
+    shareId: text("share_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    address: text("address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("share_opens_share_idx").on(t.shareId, t.openedAt)],
+);
+
+/**
  * A room's current intent and outcome (lib/protocol/models.ts `RoomRevision`; db/room-rows.ts
  * maps it), written by the ingest writer with its `room.updated`. Its history is the log's.
  */
@@ -368,4 +404,37 @@ export const decisions = pgTable(
     updatedSeq: bigint("updated_seq", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.spaceId, t.decisionId] })],
+);
+
+/**
+ * A budget (issue 14, docs/ROOM-STATE.md [BUD2]): limits for one harness or runner, or for
+ * the whole workspace (`subject` '*'). Cost is in micro-dollars so that sums stay exact.
+ */
+export const budgets = pgTable(
+  "budgets",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    subject: text("subject").notNull(),
+    tokensPerDay: bigint("tokens_per_day", { mode: "number" }),
+    tokensPerMonth: bigint("tokens_per_month", { mode: "number" }),
+    microUsdPerDay: bigint("micro_usd_per_day", { mode: "number" }),
+    microUsdPerMonth: bigint("micro_usd_per_month", { mode: "number" }),
+    warnAt: doublePrecision("warn_at").notNull(),
+    setBy: text("set_by").notNull(),
+    setAt: timestamp("set_at", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.subject] })],
+);
+
+/** What a harness spent per UTC day ([BUD1]), added to by the ingest writer with each usage report. */
+export const usageDays = pgTable(
+  "usage_days",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    harnessId: text("harness_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    tokens: bigint("tokens", { mode: "number" }).notNull(),
+    microUsd: bigint("micro_usd", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.harnessId, t.day] })],
 );

@@ -63,7 +63,7 @@ async function startFromRoom(page: Page, f: { prompt: string; repository: string
   return { status: res.status(), body: (await res.json()) as { run_id?: string; events?: { type: string }[]; code?: string; detail?: string } };
 }
 
-/** With CHIPS_E2E_SCREENSHOTS=1, what renders is kept in docs/screenshots (as e2e/a11y.spec.ts does). */
+/** With CHIPS_E2E_SCREENSHOTS=1, what renders is kept in docs/screenshots (as e2e/a11y.ui.spec.ts does). */
 async function shot(page: Page, name: string, target?: import("@playwright/test").Locator) {
   if (process.env.CHIPS_E2E_SCREENSHOTS !== "1") return;
   const dir = path.resolve("docs/screenshots");

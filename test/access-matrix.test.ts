@@ -25,6 +25,8 @@ interface Ctx {
   freshInvite(): Promise<string>;
   /** A new token of a new harness: its public id. */
   freshToken(): Promise<string>;
+  /** A share link of the run made by the member (its creator) for this one request. */
+  freshShare(): Promise<string>;
 }
 interface Row {
   req: (c: Ctx) => Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown };
@@ -68,6 +70,9 @@ const ROUTES: Record<string, Row> = {
   "GET /api/v1/spaces/:space/room": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/room` }), expect: read(404) },
   "GET /api/v1/spaces/:space/revisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/revisions` }), expect: read(404) },
   "GET /api/v1/spaces/:space/decisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/decisions` }), expect: read(404) },
+  // Budgets (issue 14): everyone of the workspace sees spend; the owner sets limits (a huge one here, so no other row is refused).
+  "GET /api/v1/workspaces/:ws/budgets": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets` }), expect: read(403) },
+  "PUT /api/v1/workspaces/:ws/budgets/:subject": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets/*`, body: { tokens_per_month: 1e12 } }), expect: manage(200) },
   "GET /api/v1/workspaces/:ws/people": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people` }), expect: read(403) },
   "POST /api/v1/workspaces/:ws/invites": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/invites`, body: { role: "viewer" } }), expect: manage(201) },
   "DELETE /api/v1/workspaces/:ws/people/:person": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people/${await c.freshPerson()}` }), expect: manage(200) },
@@ -89,6 +94,13 @@ const ROUTES: Record<string, Row> = {
   "POST /api/v1/workspaces/:ws/import": {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/import`, body: { chips_export: 1, exported_at: new Date().toISOString(), workspace_id: c.ws.workspace_id, directory: { persons: {}, harnesses: {}, rooms: {} }, runs: [] } }),
     expect: write(200),
+  },
+  // Share links ([SHR1]): members and owners make them, everyone of the workspace sees them, the maker (here the member) or an owner revokes.
+  "POST /api/v1/runs/:run/shares": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/shares`, body: { expires_in_seconds: 3600 } }), expect: write(201, 404) },
+  "GET /api/v1/workspaces/:ws/shares": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/shares` }), expect: read(403) },
+  "DELETE /api/v1/workspaces/:ws/shares/:share": {
+    req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/shares/${await c.freshShare()}` }),
+    expect: { owner: 200, member: 200, viewer: 403, revoked: 401, other: 403, token: 200 },
   },
 };
 
@@ -172,6 +184,11 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
           const h = await newHarness(server, ws, "a token's holder");
           const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/harnesses/${h.harness_id}/tokens`, { method: "POST", token: server.adminToken, headers: { "content-type": "application/json" }, body: "{}" });
           return r.body.token_id;
+        },
+        freshShare: async () => {
+          const made = await send("member", "POST", `/api/v1/runs/${runId}/shares`, { expires_in_seconds: 3600 });
+          expect(made.status, made.text).toBe(201);
+          return made.body.link.id;
         },
       };
       const got = {} as Record<Who, number>;

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** What every answer carries: pages (e2e/headers.spec.ts), API answers, objects, the socket handshake. */
+/** What every answer carries: pages (e2e/headers.ui.spec.ts), API answers, objects, the socket handshake. */
 function expectHardened(h: Headers) {
   expect(h.get("x-frame-options")).toBe("DENY");
   expect(h.get("x-content-type-options")).toBe("nosniff");

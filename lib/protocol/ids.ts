@@ -1,6 +1,6 @@
 import { ulid } from "ulid";
 
-/** Id prefixes of PROTOCOL.md (a prefix + a ULID). */
+/** Id prefixes of docs/PROTOCOL.md (a prefix + a ULID). */
 export const ID_PREFIX = {
   workspace: "ws_",
   space: "spc_",
@@ -15,6 +15,7 @@ export const ID_PREFIX = {
   annotation: "ann_",
   /** A bearer token's public id (never the token). */
   token: "tok_",
+  share: "shr_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 
