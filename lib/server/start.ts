@@ -110,11 +110,12 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
         if (closed) return;
         closed = true;
         services.storage.close();
-        services.review.close();
         await realtime.close();
         server.closeAllConnections?.();
         await new Promise<void>((r) => server.close(() => r()));
         await nextApp?.close?.().catch(() => {});
+        // No request or commit can start a round now; wait for the rounds under way.
+        await services.review.close();
         await database.close();
       },
     };

@@ -50,10 +50,12 @@ export class ReviewIndexer {
     return next;
   }
 
-  close(): void {
+  /** Stop scheduling rounds and wait for the ones under way, so none outlives the database. */
+  async close(): Promise<void> {
     this.closed = true;
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
+    await Promise.allSettled([...this.chains.values()]);
   }
 
   private async catchUp(workspaceId: string): Promise<void> {
@@ -65,7 +67,8 @@ export class ReviewIndexer {
       pos = await indexPosition(run, workspaceId);
     }
     let cursor = pos.cursor ?? 0;
-    while (cursor < (pos.head ?? 0)) {
+    // A closing server stops between rounds (close() waits for the one under way).
+    while (!this.closed && cursor < (pos.head ?? 0)) {
       const events = await eventsAfter(run, workspaceId, cursor, ROUND);
       if (!events.length) return;
       const to = events[events.length - 1].seq;
