@@ -332,6 +332,42 @@ export const savedViews = pgTable(
 );
 
 /**
+ * Share links of runs (docs/REVIEW.md, [SHR1]): a read-only view of one run, optionally a
+ * seq range, until `expires_at` or revocation. The token itself is never stored, only its
+ * SHA-256 (the link is shown once, to whoever made it).
+ */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: text("id").primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    runId: text("run_id").notNull(),
+    fromSeq: bigint("from_seq", { mode: "number" }),
+    toSeq: bigint("to_seq", { mode: "number" }),
+    createdBy: text("created_by").notNull(),
+    createdAt: created(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
+    revokedBy: text("revoked_by"),
+  },
+  (t) => [uniqueIndex("share_links_token_key").on(t.tokenHash), index("share_links_workspace_idx").on(t.workspaceId, t.createdAt)],
+);
+
+/** Every open of a share link: when and from where (the workspace sees them). */
+export const shareOpens = pgTable(
+  "share_opens",
+  {
+    shareId: text("share_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    openedAt: timestamp("opened_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    address: text("address"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("share_opens_share_idx").on(t.shareId, t.openedAt)],
+);
+
+/**
  * A room's current intent and outcome (lib/protocol/models.ts `RoomRevision`; db/room-rows.ts
  * maps it), written by the ingest writer with its `room.updated`. Its history is the log's.
  */

@@ -1,5 +1,5 @@
 /**
- * The runner contract (seed 003, PROTOCOL.md §5): what Chips sends a runner, what a runner
+ * The runner contract (docs/PROTOCOL.md §5): what Chips sends a runner, what a runner
  * advertises, and the payloads of its `runner.event`s. Imported by the server, the runner
  * and the browser alike; zod schemas are the parse at each trust boundary.
  */
@@ -76,7 +76,7 @@ export const LeaseClaims = z.object({
 });
 export type LeaseClaims = z.infer<typeof LeaseClaims>;
 
-/** `runner.start` (Chips → runner on `/harness`): the seed's start request, §6 defaults until rooms have state. */
+/** `runner.start` (Chips → runner on `/harness`): the start request of docs/PROTOCOL.md §5, with §6's defaults where a room has no state. */
 export const StartRequest = z.object({
   v: z.literal(1),
   workspace_id: idOf("workspace"),

@@ -20,6 +20,8 @@ interface Ctx {
   /** A member of ws made for this one request (a target to revoke). */
   freshPerson(): Promise<string>;
   freshHarness(): Promise<string>;
+  /** A share link of the run made by the member (its creator) for this one request. */
+  freshShare(): Promise<string>;
 }
 interface Row {
   req: (c: Ctx) => Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown };
@@ -79,6 +81,13 @@ const ROUTES: Record<string, Row> = {
   "POST /api/v1/workspaces/:ws/import": {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/import`, body: { chips_export: 1, exported_at: new Date().toISOString(), workspace_id: c.ws.workspace_id, directory: { persons: {}, harnesses: {}, rooms: {} }, runs: [] } }),
     expect: write(200),
+  },
+  // Share links ([SHR1]): members and owners make them, everyone of the workspace sees them, the maker (here the member) or an owner revokes.
+  "POST /api/v1/runs/:run/shares": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/shares`, body: { expires_in_seconds: 3600 } }), expect: write(201, 404) },
+  "GET /api/v1/workspaces/:ws/shares": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/shares` }), expect: read(403) },
+  "DELETE /api/v1/workspaces/:ws/shares/:share": {
+    req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/shares/${await c.freshShare()}` }),
+    expect: { owner: 200, member: 200, viewer: 403, revoked: 401, other: 403 },
   },
 };
 
@@ -144,6 +153,11 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
         runId,
         freshPerson: async () => (await join(ws, "member", "a target")).personId,
         freshHarness: async () => (await newHarness(server, ws, "a target")).harness_id,
+        freshShare: async () => {
+          const made = await send("member", "POST", `/api/v1/runs/${runId}/shares`, { expires_in_seconds: 3600 });
+          expect(made.status, made.text).toBe(201);
+          return made.body.link.id;
+        },
       };
       const got = {} as Record<Who, number>;
       for (const who of WHO) {

@@ -1,4 +1,5 @@
 import type { StoredEvent } from "@/lib/protocol";
+import type { ChangeSetPayload } from "@/lib/runner";
 import { actorName, type Directory } from "@/components/room/names";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { muted, when } from "./format";
@@ -61,5 +62,31 @@ export function RunnerLog({ events }: { events: StoredEvent[] }) {
         </li>
       ))}
     </ol>
+  );
+}
+
+/** A change-set without its artifacts (a shared view, [SHR1]): head, files with +/−, checks passed or failed. */
+export function ChangeSetSummary({ cs }: { cs: ChangeSetPayload }) {
+  return (
+    <div data-testid="change-set-summary" className="text-sm">
+      <p>
+        <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{cs.head_sha.slice(0, 7)}</code> on {cs.branch} · {cs.files.length} files · +{cs.additions} −{cs.deletions}
+      </p>
+      <ul className="mt-1 font-mono text-xs">
+        {cs.files.map((f) => (
+          <li key={f.path}>
+            {f.status} {f.path} {f.binary ? "binary" : `+${f.additions ?? 0} −${f.deletions ?? 0}`}
+          </li>
+        ))}
+      </ul>
+      <ul className="mt-1 text-xs">
+        {cs.checks.map((c) => (
+          <li key={c.command}>
+            {c.passed ? "passed" : "failed"}: <code>{c.command}</code>
+          </li>
+        ))}
+      </ul>
+      <p className={`mt-1 text-xs ${muted}`}>The diff and check output are not part of a shared view.</p>
+    </div>
   );
 }

@@ -1,4 +1,4 @@
-import type { SavedView } from "@/lib/protocol";
+import type { SavedView, ShareBody, ShareLink } from "@/lib/protocol";
 
 /**
  * The review pages' calls to the server's HTTP API (components never `fetch`): same
@@ -25,3 +25,7 @@ export const deleteView = (ws: string, id: string) => call<unknown>("DELETE", `/
 /** A person's verdict and/or comment on a run, one of its events, or a line of its diff ([ANN1]); a fresh key per press. */
 export const annotate = (runId: string, body: { verdict?: string; comment?: string; target: { kind: "run" } | { kind: "event"; seq: number } | { kind: "diff"; path: string; line: number } }) =>
   call<unknown>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/annotations`, { ...body, idempotency_key: `ann_${Date.now().toString(36)}_${Math.random().toString(36).slice(2)}` });
+
+/** A read-only link to a run ([SHR1]); its URL (with the token) is answered this once. */
+export const createShare = (runId: string, body: Partial<ShareBody>) => call<{ link: ShareLink; url: string }>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/shares`, body);
+export const revokeShare = (ws: string, id: string) => call<unknown>("DELETE", `/api/v1/workspaces/${encodeURIComponent(ws)}/shares/${encodeURIComponent(id)}`);

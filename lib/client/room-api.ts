@@ -2,7 +2,7 @@ import { ulid } from "ulid";
 import type { RoomRevision, RoomRevisionsAnswer } from "@/lib/protocol";
 
 /**
- * The room-state calls a room page makes (PROTOCOL §6), so components never `fetch`
+ * The room-state calls a room page makes (docs/PROTOCOL.md §6), so components never `fetch`
  * themselves. Writes are events posted with the person's session; the server sets the actor.
  */
 

@@ -26,7 +26,7 @@ export interface RoomState {
   receipts: Record<string, Receipt[]>;
   /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
   oldest: { seq: number; prev_seq: number } | null;
-  /** The room's intent and outcome at its current revision (PROTOCOL §6), folded like the runs. */
+  /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6), folded like the runs. */
   room: RoomRevision;
   /** The room's decisions by id ([DEC1]). */
   decisions: Decisions;

@@ -1,6 +1,7 @@
 import type { Directory } from "@/components/room/names";
-import { parseRunFilter, viewQuery, type Receipt, type Run, type RunFilter, type RunListPage, type SavedView, type StoredEvent } from "@/lib/protocol";
+import { parseRunFilter, viewQuery, type Receipt, type Run, type RunFilter, type RunListPage, type SavedView, type ShareLink, type StoredEvent } from "@/lib/protocol";
 import { agentsOf, BadCursor, countReviewRuns, listReviewRuns, namesOf, runEventBodies, savedViewsOf, spaceEventsBetween } from "@/lib/queries/review";
+import { listShares } from "@/lib/queries/shares";
 import { receiptsOf } from "@/lib/server/commands";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { getRun } from "@/lib/server/read";
@@ -61,18 +62,32 @@ export interface RunPageData {
   names: ReviewNames;
   /** The server's clock when the page was drawn (a live run's open bars end here). */
   now: string;
-  /** A member or owner: may annotate. */
+  /** A member or owner: may annotate and share. */
   canAct: boolean;
+  /** The run's share links and their opens ([SHR1]); who is looking, and whether they own the workspace (may revoke any). */
+  shares: ShareLink[];
+  me: string;
+  isOwner: boolean;
 }
 
-/** A run of the workspace with its whole log and receipts, or null. */
+/** A run of the workspace with its whole log, receipts and share links, or null. */
 export async function runPage(ws: string, runId: string): Promise<RunPageData | null> {
   const person = await requirePerson(ws);
   const db = services().db;
   const run = await getRun(db, runId);
   if (!run || run.workspace_id !== ws) return null;
-  const [bodies, receipts, n] = await Promise.all([runEventBodies(db, run.id), receiptsOf(db, [run.id]), names(ws)]);
-  return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), receipts, names: n, now: new Date().toISOString(), canAct: may(person, "write") };
+  const [bodies, receipts, n, shares] = await Promise.all([runEventBodies(db, run.id), receiptsOf(db, [run.id]), names(ws), listShares(db, ws, run.id)]);
+  return {
+    run,
+    events: bodies.map((b) => JSON.parse(b) as StoredEvent),
+    receipts,
+    names: n,
+    now: new Date().toISOString(),
+    canAct: may(person, "write"),
+    shares,
+    me: person.subjectId,
+    isOwner: may(person, "manage"),
+  };
 }
 
 export interface ReplayData {

@@ -36,7 +36,7 @@ export function foldDecisions(decisions: Decisions, e: StoredEvent): Decisions {
   return next;
 }
 
-/** The decisions in force, oldest first: what a start request freezes (PROTOCOL §6). */
+/** The decisions in force, oldest first: what a start request freezes (docs/PROTOCOL.md §6). */
 export const activeDecisions = (decisions: Decisions): Decision[] =>
   Object.values(decisions)
     .filter((d) => d.status === "active")

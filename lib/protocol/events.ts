@@ -69,7 +69,7 @@ export const RunStatus = event("run.status", {
 });
 
 /**
- * `pending` is Chips' narrowing of seed 001: a runner adds steps the agent planned but has
+ * `pending` is Chips' addition to the step states (docs/PROTOCOL.md §2): a runner adds steps the agent planned but has
  * not begun (Codex's todo_list) with `pending`, so every planned step gets its hollow dot.
  */
 export const StepState = z.enum(["pending", "active", "done", "failed", "skipped"]);
@@ -213,7 +213,7 @@ interface CatalogueEntry {
   requiresSpace: boolean;
 }
 
-/** The event catalogue of PROTOCOL.md §2. */
+/** The event catalogue of docs/PROTOCOL.md §2. */
 export const CATALOGUE = {
   "run.started": { schema: RunStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: true },
   "run.status": { schema: RunStatus, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },

@@ -1,6 +1,6 @@
 import { ulid } from "ulid";
 
-/** Id prefixes of PROTOCOL.md (a prefix + a ULID). */
+/** Id prefixes of docs/PROTOCOL.md (a prefix + a ULID). */
 export const ID_PREFIX = {
   workspace: "ws_",
   space: "spc_",
@@ -13,6 +13,7 @@ export const ID_PREFIX = {
   command: "cmd_",
   task: "tsk_",
   annotation: "ann_",
+  share: "shr_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

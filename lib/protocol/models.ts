@@ -134,7 +134,7 @@ export const Receipt = z.object({
 export type Receipt = z.infer<typeof Receipt>;
 
 /**
- * A room's intent and outcome at one revision (PROTOCOL §6): what the people want and what
+ * A room's intent and outcome at one revision (docs/PROTOCOL.md §6): what the people want and what
  * done looks like, in markdown. The room's current state is its newest revision; its history
  * is every revision in order. Revision 0 is the empty room nobody has edited yet ([ROOM1]).
  */

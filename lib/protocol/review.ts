@@ -130,6 +130,40 @@ export interface SavedView {
   created_at: string;
 }
 
+/**
+ * `POST /api/v1/runs/:run/shares` ([SHR1]): how long the link lives (a second to 30 days,
+ * a week when not said) and, optionally, the run's seqs it shows.
+ */
+export const ShareBody = z
+  .object({
+    expires_in_seconds: z.number().int().min(1).max(30 * 24 * 3600).default(7 * 24 * 3600),
+    from_seq: z.number().int().min(1).optional(),
+    to_seq: z.number().int().min(1).optional(),
+  })
+  .refine((b) => b.from_seq === undefined || b.to_seq === undefined || b.from_seq <= b.to_seq, { path: ["to_seq"], message: "to_seq is before from_seq" });
+export type ShareBody = z.infer<typeof ShareBody>;
+
+/** One open of a share link: when, and from which address and browser. */
+export interface ShareOpen {
+  opened_at: string;
+  address: string | null;
+  user_agent: string | null;
+}
+
+/** A share link as the workspace sees it (never its token), with every open. */
+export interface ShareLink {
+  id: string;
+  run_id: string;
+  from_seq: number | null;
+  to_seq: number | null;
+  created_by: string;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  revoked_by: string | null;
+  opens: ShareOpen[];
+}
+
 /** The directory an export carries, so an import names people, harnesses and rooms as the source did. */
 export const ExportDirectory = z.object({
   persons: z.record(z.string(), z.string()),

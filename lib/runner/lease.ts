@@ -1,5 +1,5 @@
 /**
- * Leases (PROTOCOL.md §5): Chips signs, with Ed25519, which runner may run which run, for
+ * Leases (docs/PROTOCOL.md §5): Chips signs, with Ed25519, which runner may run which run, for
  * which exact start request, until when. The runner verifies before launching anything
  * ([RN1]); a request changed on the way (repository, profile, commands…) no longer matches
  * its lease's `request_sha256`.

@@ -46,6 +46,9 @@ export function pageCsp(nonce: string, dev: boolean): string {
   ].join("; ");
 }
 
+/** The header a page request carries with the client's address (set by the server, replacing any sent). */
+export const PEER_HEADER = "x-chips-peer";
+
 export const newNonce = () => randomBytes(16).toString("base64");
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;

@@ -11,7 +11,7 @@ import { createServices, type ChipsServices } from "./services";
 import { handleLoginLink } from "./login-route";
 import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime";
-import { API_CSP, baseHeaders, pageHeaders, requestId } from "./http-policy";
+import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
 
 export interface RunningChips {
@@ -76,6 +76,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
         return void api(req, res);
       }
       pageHeaders(req, res, config.dev);
+      // Where a page request came from, for pages that log it (a share link's opens); always ours, never the client's.
+      req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
       pages(req, res).catch((e) => {
         const gone = services.storage.refuse(e, "page") === "unavailable";
         if (!res.headersSent) res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });

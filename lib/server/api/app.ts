@@ -24,7 +24,7 @@ import { unavailable } from "../storage";
 
 type Env = { Variables: { cred: Credential } };
 
-/** The HTTP API of PROTOCOL.md §4, on our own router (Next route handlers cost ~3 ms each). */
+/** The HTTP API of docs/PROTOCOL.md §4 and docs/API.md, on our own router (Next route handlers cost ~3 ms each). */
 export function createApi(svc: ChipsServices) {
   const app = new Hono<Env>();
   const schemas = allJsonSchemas();

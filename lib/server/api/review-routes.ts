@@ -1,16 +1,15 @@
 import type { Context, Hono } from "hono";
-import { AnnotationBody, canonicalId, ExportDocument, isId, newId, parseRunFilter, problem, SavedViewBody, zodErrors, type Run, type RunFilter } from "@/lib/protocol";
+import { AnnotationBody, ExportDocument, newId, parseRunFilter, problem, SavedViewBody, zodErrors, type RunFilter } from "@/lib/protocol";
 import { BadCursor, countReviewRuns, deleteView, listReviewRuns, saveView, savedViewsOf } from "@/lib/queries/review";
-import { getRun } from "../read";
-import type { Credential } from "../credentials";
-import { may, refusedBecause, type Action } from "../roles";
+import { may, refusedBecause } from "../roles";
 import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
 import { importRuns } from "../review/import";
 import type { ChipsServices } from "../services";
+import { shareRoutes } from "./share-routes";
+import { runParam, type WorkspaceParam } from "./run-param";
 import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
 
-type WorkspaceParam = (c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action) => string | Response;
 
 /** Largest import body: an export with its artifacts. */
 const IMPORT_BYTES = 64 * 1024 * 1024;
@@ -111,6 +110,8 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     return exported(c, ws, ids.slice(0, EXPORT_RUNS), `${ws}-runs`);
   });
 
+  shareRoutes(app, svc, workspaceParam);
+
   app.post("/api/v1/workspaces/:ws/import", async (c) => {
     const ws = workspaceParam(c, ["admin", "person"], "write");
     if (ws instanceof Response) return ws;
@@ -137,11 +138,5 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     });
   }
 
-  async function runOf(c: Context<ApiEnv>): Promise<Run | Response> {
-    const id = c.req.param("run") ?? "";
-    const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
-    const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
-    return run;
-  }
+  const runOf = (c: Context<ApiEnv>) => runParam(svc, c);
 }

@@ -1,0 +1,152 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import type { ShareLink } from "@/lib/protocol";
+import { createShare, revokeShare } from "@/lib/client/review-api";
+import type { Directory } from "@/components/room/names";
+import { button, field, muted, when } from "./format";
+
+const LIFETIMES = [
+  { label: "1 hour", seconds: 3600 },
+  { label: "1 day", seconds: 86_400 },
+  { label: "1 week", seconds: 7 * 86_400 },
+  { label: "30 days", seconds: 30 * 86_400 },
+];
+
+const stateOf = (s: ShareLink, now: number) => (s.revoked_at ? "revoked" : Date.parse(s.expires_at) <= now ? "expired" : "live");
+
+/**
+ * A run's share links ([SHR1]): members and owners make one (a lifetime, optionally a seq
+ * range) and see its URL once; everyone sees every link and each open (when, from where);
+ * the person who made a link or an owner revokes it.
+ */
+export function ShareLinks({
+  ws,
+  runId,
+  shares,
+  dir,
+  canShare,
+  me,
+  isOwner,
+  drawnAt,
+}: {
+  ws: string;
+  runId: string;
+  shares: ShareLink[];
+  dir: Directory;
+  canShare: boolean;
+  me: string;
+  isOwner: boolean;
+  drawnAt: string;
+}) {
+  const router = useRouter();
+  const [seconds, setSeconds] = useState(String(7 * 86_400));
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const [made, setMade] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // The server's clock when the page was drawn, so the browser draws the same state words.
+  const now = Date.parse(drawnAt);
+  return (
+    <div>
+      {shares.length === 0 ? (
+        <p className={`text-sm ${muted}`}>No share links.</p>
+      ) : (
+        <ul className="space-y-2 text-sm">
+          {shares.map((s) => (
+            <li key={s.id} data-testid="share-link" data-share-id={s.id} data-state={stateOf(s, now)}>
+              <p>
+                <span className="font-medium">{stateOf(s, now)}</span>{" "}
+                <span className={muted}>
+                  by {dir.persons[s.created_by] ?? "someone"} · made {when(s.created_at)} · until {when(s.expires_at)}
+                  {(s.from_seq !== null || s.to_seq !== null) && ` · seqs ${s.from_seq ?? "start"}–${s.to_seq ?? "end"}`}
+                  {s.revoked_at && ` · revoked ${when(s.revoked_at)}`}
+                </span>
+                {!s.revoked_at && (s.created_by === me || isOwner) && (
+                  <button
+                    type="button"
+                    className={`${button} ml-2`}
+                    data-testid="share-revoke"
+                    onClick={async () => {
+                      const r = await revokeShare(ws, s.id);
+                      if (!r.ok) return setError(r.detail);
+                      router.refresh();
+                    }}
+                  >
+                    Revoke
+                  </button>
+                )}
+              </p>
+              <p className={`text-xs ${muted}`} data-testid="share-opens">
+                {s.opens.length === 0 ? "Not opened yet." : `Opened ${s.opens.length} ${s.opens.length === 1 ? "time" : "times"}:`}
+              </p>
+              {s.opens.length > 0 && (
+                <ol className={`text-xs ${muted}`}>
+                  {s.opens.map((o, i) => (
+                    <li key={i} data-testid="share-open">
+                      {when(o.opened_at)} from {o.address ?? "an unknown address"}
+                      {o.user_agent && <span className="break-all"> · {o.user_agent.slice(0, 80)}</span>}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canShare && (
+        <form
+          className="mt-3 flex flex-wrap items-end gap-2"
+          aria-label="Share this run"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setBusy(true);
+            const r = await createShare(runId, { expires_in_seconds: Number(seconds), ...(from ? { from_seq: Number(from) } : {}), ...(to ? { to_seq: Number(to) } : {}) });
+            setBusy(false);
+            if (!r.ok) return setError(r.detail);
+            setError(null);
+            setMade(r.value.url);
+            router.refresh();
+          }}
+        >
+          <label className="flex flex-col gap-0.5 text-xs font-medium">
+            Good for
+            <select className={field} value={seconds} onChange={(e) => setSeconds(e.target.value)} data-testid="share-lifetime">
+              {LIFETIMES.map((l) => (
+                <option key={l.seconds} value={l.seconds}>
+                  {l.label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-0.5 text-xs font-medium">
+            From seq (optional)
+            <input className={field} type="number" min={1} value={from} onChange={(e) => setFrom(e.target.value)} data-testid="share-from" />
+          </label>
+          <label className="flex flex-col gap-0.5 text-xs font-medium">
+            To seq (optional)
+            <input className={field} type="number" min={1} value={to} onChange={(e) => setTo(e.target.value)} data-testid="share-to" />
+          </label>
+          <button type="submit" className={button} disabled={busy} data-testid="share-create">
+            Make a share link
+          </button>
+        </form>
+      )}
+      {made && (
+        <p className="mt-2 text-sm" role="status">
+          Anyone with this link can read this run until it expires (shown only now):{" "}
+          <code className="break-all rounded bg-zinc-100 px-1 dark:bg-zinc-800" data-testid="share-url">
+            {made}
+          </code>
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

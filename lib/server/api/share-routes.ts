@@ -1,0 +1,56 @@
+import type { Hono } from "hono";
+import { canonicalId, isId, problem, ShareBody, zodErrors } from "@/lib/protocol";
+import { runEventBodies } from "@/lib/queries/review";
+import { listShares, revokeShare, shareById } from "@/lib/queries/shares";
+import { may, refusedBecause } from "../roles";
+import { createShare } from "../review/shares";
+import type { ChipsServices } from "../services";
+import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
+import { runParam, type WorkspaceParam } from "./run-param";
+
+/**
+ * Share links of runs ([SHR1], docs/REVIEW.md). Members and owners make them (a link lets
+ * someone outside the workspace read a run, which is more than reviewing); everyone of the
+ * workspace sees them and their opens; the person who made one, an owner or the admin
+ * revokes it. The shared view itself is a page (`/s/TOKEN`), not an API route.
+ */
+export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+  app.post("/api/v1/runs/:run/shares", async (c) => {
+    const cred = c.get("cred");
+    if (cred.kind !== "person") return fail("forbidden", "share links are made by people: use a session or a person token");
+    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+    const body = await readJson(c, 16 * 1024);
+    if (!body.ok) return body.response;
+    const input = ShareBody.safeParse(body.value ?? {});
+    if (!input.success) return problemResponse(problem("validation_failed", "bad share link", zodErrors("", input.error)));
+    const run = await runParam(svc, c);
+    if (run instanceof Response) return run;
+    const { from_seq, to_seq } = input.data;
+    if (from_seq !== undefined && from_seq > run.last_seq) return fail("validation_failed", "from_seq is after the run's last event", "/from_seq");
+    if (to_seq !== undefined) {
+      const [first] = await runEventBodies(svc.db, run.id);
+      if (!first || to_seq < (JSON.parse(first) as { seq: number }).seq) return fail("validation_failed", "to_seq is before the run's first event", "/to_seq");
+    }
+    return json(await createShare(svc, cred, run, input.data), 201);
+  });
+
+  // The workspace's links (or one run's, `?run=`), with every open: who shared what is no secret inside.
+  app.get("/api/v1/workspaces/:ws/shares", async (c) => {
+    const ws = workspaceParam(c);
+    if (ws instanceof Response) return ws;
+    const run = c.req.query("run");
+    if (run !== undefined && !isId("run", run)) return fail("validation_failed", "run must be a run id", "/query/run");
+    return json({ shares: await listShares(svc.db, ws, run ? canonicalId(run) : undefined) });
+  });
+
+  app.delete("/api/v1/workspaces/:ws/shares/:share", async (c) => {
+    const ws = workspaceParam(c);
+    if (ws instanceof Response) return ws;
+    const cred = c.get("cred");
+    const link = await shareById(svc.db, ws, c.req.param("share"));
+    if (!link) return fail("not_found", "no share link by that id in this workspace");
+    if (!(link.createdBy === cred.subjectId || may(cred, "manage"))) return fail("forbidden", "a share link is revoked by the person who made it or an owner");
+    const revoked = await revokeShare(svc.db, link.id, cred.subjectId);
+    return json({ revoked: link.id, already: !revoked });
+  });
+}

@@ -1,0 +1,90 @@
+import { randomBytes } from "node:crypto";
+import { newId, type Receipt, type Run, type ShareBody, type ShareLink, type StoredEvent } from "@/lib/protocol";
+import { emptyRuns, foldEvents } from "@/lib/projection/fold";
+import { namesOf, runEventBodies } from "@/lib/queries/review";
+import { insertShare, liveShare, logShareOpen } from "@/lib/queries/shares";
+import { receiptsOf } from "../commands";
+import type { Credential } from "../credentials";
+import { sha256 } from "../hash";
+import { getRun } from "../read";
+import type { ChipsServices } from "../services";
+
+/**
+ * Share links ([SHR1], docs/REVIEW.md): a read-only view of one run for someone without a
+ * session. The token is 32 random bytes (256 bits: not guessable), shown once in the link
+ * and stored only as its SHA-256, so the database alone opens nothing.
+ */
+
+/** What a token looks like: 32 bytes in base64url. Anything else is not looked up. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** The shared view's address: the token goes in the query, whose values the request log drops. */
+export const sharePath = (token: string) => `/share?token=${token}`;
+
+/** Make a link to `run` for `person`; answers the link and its URL (the only time the token is seen). */
+export async function createShare(svc: ChipsServices, person: Credential, run: Run, body: ShareBody): Promise<{ link: ShareLink; url: string }> {
+  const token = randomBytes(32).toString("base64url");
+  const link = await insertShare(svc.db, {
+    id: newId("share"),
+    tokenHash: sha256(token),
+    workspaceId: run.workspace_id,
+    runId: run.id,
+    fromSeq: body.from_seq ?? null,
+    toSeq: body.to_seq ?? null,
+    createdBy: person.subjectId,
+    expiresAt: new Date(Date.now() + body.expires_in_seconds * 1000).toISOString(),
+  });
+  return { link, url: `${svc.config.publicUrl}${sharePath(token)}` };
+}
+
+/** One run as a share link shows it: the run as of the range's end, its events in the range, its receipts. */
+export interface SharedRun {
+  share: { id: string; expires_at: string; from_seq: number | null; to_seq: number | null };
+  run: Run;
+  events: StoredEvent[];
+  receipts: Receipt[];
+  /** Names of the people, harnesses and room the run and the shown events mention: never the workspace's whole directory. */
+  names: { persons: Record<string, string>; harnesses: Record<string, string>; rooms: Record<string, string> };
+}
+
+/**
+ * Open a link: null when the token is malformed, unknown, revoked or expired (the page
+ * answers 404 alike, so a link's fate is not told). A miss counts as a failed sign-in
+ * attempt of the address; each open is logged with when and from where.
+ */
+export async function openShare(svc: ChipsServices, token: string, from: { address: string | null; userAgent: string | null }): Promise<SharedRun | null> {
+  const address = from.address ?? undefined;
+  if (svc.attempts.blocked(address) !== null) return null;
+  const link = TOKEN.test(token) ? await liveShare(svc.db, sha256(token)) : null;
+  const model = link ? await getRun(svc.db, link.runId) : null;
+  if (!link || !model || model.workspace_id !== link.workspaceId) {
+    svc.attempts.failed(address);
+    return null;
+  }
+  await logShareOpen(svc.db, { shareId: link.id, workspaceId: link.workspaceId, address: from.address, userAgent: from.userAgent?.slice(0, 300) ?? null });
+  const all = (await runEventBodies(svc.db, link.runId)).map((b) => JSON.parse(b) as StoredEvent);
+  const share = { id: link.id, expires_at: new Date(link.expiresAt).toISOString(), from_seq: link.fromSeq, to_seq: link.toSeq };
+  const within = (seq: number) => (link.fromSeq === null || seq >= link.fromSeq) && (link.toSeq === null || seq <= link.toSeq);
+  const events = all.filter((e) => within(e.seq));
+  let run: Run | undefined = model;
+  let receipts: Receipt[];
+  if (link.toSeq === null) receipts = await receiptsOf(svc.db, [model.id]);
+  else {
+    // A range shows the run as it stood at its end: the one projection over the log up to there.
+    const view = foldEvents(emptyRuns(), all.filter((e) => e.seq <= link.toSeq!));
+    run = view.runs[model.id];
+    receipts = view.receipts[model.id] ?? [];
+  }
+  if (!run) return null;
+  receipts = receipts.filter((r) => within(r.seq));
+  return { share, run, events, receipts, names: await namesIn(svc.db, run, events, receipts) };
+}
+
+async function namesIn(db: ChipsServices["db"], run: Run, events: StoredEvent[], receipts: Receipt[]): Promise<SharedRun["names"]> {
+  const mentioned = new Set<string>([run.space_id, run.harness_id ?? ""]);
+  for (const e of events) for (const m of JSON.stringify(e).matchAll(/\b(usr|hrn|rnr|spc)_[0-9A-Z]{26}\b/g)) mentioned.add(m[0]);
+  for (const r of receipts) mentioned.add(r.person_id);
+  const n = await namesOf(db, run.workspace_id);
+  const pick = (rows: { id: string; name: string }[]) => Object.fromEntries(rows.filter((r) => mentioned.has(r.id)).map((r) => [r.id, r.name]));
+  return { persons: pick(n.people), harnesses: pick(n.harnesses), rooms: pick(n.rooms) };
+}
