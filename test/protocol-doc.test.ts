@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CATALOGUE, ERROR_STATUS, EVENT_TYPES, ID_PREFIX, LIMITS } from "@/lib/protocol";
@@ -49,5 +49,25 @@ describe("docs/PROTOCOL.md against lib/protocol", () => {
     const defined = ruleIds(allDocs);
     const undefinedIds = [...tested].filter((id) => !defined.has(id));
     expect(undefinedIds).toEqual([]);
+  });
+});
+
+describe("the docs a clone reads", () => {
+  const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  it("every relative link of README.md and docs/ points at a file of the repo, never outside it", () => {
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = readFileSync(join(root, page), "utf8");
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target)) continue; // http:, mailto:
+        const path = join(root, page, "..", target);
+        if (!path.startsWith(root + "/") || !existsSync(path)) broken.push(`${page} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it("the README stays a front page", () => {
+    expect(readFileSync(join(root, "README.md"), "utf8").split("\n").length).toBeLessThanOrEqual(160);
   });
 });

@@ -35,7 +35,7 @@ const TOOLS = ["Bash", "Edit", "Write", "NotebookEdit", "Read", "Glob", "Grep", 
 export const defaultClaudeBin = () => packageBin("claude");
 
 /**
- * Claude Code (`claude -p … --output-format stream-json --verbose`, AGENT-CLIS.md), always
+ * Claude Code (`claude -p … --output-format stream-json --verbose`, docs/RUNNERS.md), always
  * inside the runner's own sandbox (lib/runner/sandbox.ts) — never with
  * `--dangerously-skip-permissions`. Its config dir (session transcripts, the guidance as
  * CLAUDE.md) is per job; resume and steering continue the same session with `--resume`.
