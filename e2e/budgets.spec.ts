@@ -14,10 +14,11 @@ test.describe("[BUD2] the room shows spend against the harness's budget, live", 
     await expect(chip).toContainText("0 / 1,000 tokens per day");
 
     const actor = { kind: "harness", id: workspace.harness_id };
-    const base = { v: 1, workspace_id: workspace.workspace_id, actor };
+    let n = 0;
+    const base = () => ({ v: 1, workspace_id: workspace.workspace_id, actor, idempotency_key: `e2e-budget-${Date.now()}-${++n}` });
     const runId = newId("run");
-    await harness.post({ ...base, type: "run.started", id: newId("event"), space_id: workspace.space_id, run_id: runId, goal: "Spend some tokens" });
-    const status = (input: number) => ({ ...base, type: "run.status", id: newId("event"), run_id: runId, phase: "working", verb_phrase: "Working", usage: { input_tokens: input, output_tokens: 0 } });
+    await harness.post({ ...base(), type: "run.started", id: newId("event"), space_id: workspace.space_id, run_id: runId, goal: "Spend some tokens" });
+    const status = (input: number) => ({ ...base(), type: "run.status", id: newId("event"), run_id: runId, phase: "working", verb_phrase: "Working", usage: { input_tokens: input, output_tokens: 0 } });
     await harness.post(status(600));
     await expect(chip).toHaveAttribute("data-state", "warning");
     await expect(chip).toContainText("600 / 1,000 tokens per day · nearing the limit");
