@@ -134,6 +134,8 @@ export const runs = pgTable(
     goal: text("goal").notNull(),
     goalFrom: text("goal_from").$type<GoalFrom>(),
     sessionRef: text("session_ref"),
+    /** The commands its harness obeys ([RUN2]); null: all. */
+    commands: jsonb("commands").$type<CommandName[]>(),
     plan: jsonb("plan").$type<Step[]>().notNull(),
     status: jsonb("status").$type<LatestStatus>(),
     usage: jsonb("usage").$type<Usage>(),

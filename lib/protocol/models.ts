@@ -81,6 +81,8 @@ export const Run = z.object({
   goal: z.string(),
   goal_from: GoalFrom.nullable(),
   session_ref: z.string().nullable(),
+  /** [RUN2] The commands its harness obeys (`[]`: watch-only); null when it declared none, which means all. */
+  commands: z.array(CommandName).nullable(),
   plan: z.array(Step),
   status: LatestStatus.nullable(),
   usage: Usage.nullable(),
