@@ -20,7 +20,7 @@ export async function refusal(res: Response | null): Promise<string | null> {
 }
 
 /** POST one event as the signed-in person. */
-export function postEvent(workspaceId: string, event: Record<string, unknown>): Promise<Response | null> {
+function postEvent(workspaceId: string, event: Record<string, unknown>): Promise<Response | null> {
   return fetch("/api/v1/events", {
     method: "POST",
     headers: { "content-type": "application/json" },
