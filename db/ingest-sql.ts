@@ -1,6 +1,7 @@
 import type { Run } from "./client";
 import { rowCodec } from "./row-codec";
 import { commands, decisions, rooms, runEvents, runs } from "./schema";
+import { readBudgets, USAGE_CTE, type BudgetRead } from "./budget-sql";
 
 /**
  * The writer's statements (lib/server/ingest/writer.ts): a commit reads everything the
@@ -16,11 +17,11 @@ const runEventRows = rowCodec(runEvents);
 const roomRows = rowCodec(rooms);
 const decisionRows = rowCodec(decisions);
 
-export type RunRow = typeof runs.$inferSelect;
-export type CommandRow = typeof commands.$inferSelect;
-export type RunEventRow = typeof runEvents.$inferSelect;
-export type RoomRow = typeof rooms.$inferSelect;
-export type DecisionRow = typeof decisions.$inferSelect;
+type RunRow = typeof runs.$inferSelect;
+type CommandRow = typeof commands.$inferSelect;
+type RunEventRow = typeof runEvents.$inferSelect;
+type RoomRow = typeof rooms.$inferSelect;
+type DecisionRow = typeof decisions.$inferSelect;
 
 /** What a stored event tells a dedupe: the hash it was sent with, its stored JSON, its workspace. */
 export interface StoredRef {
@@ -87,6 +88,8 @@ export interface BatchAsk {
   roomSpaces: string[];
   /** Decisions the batch's events name (recorded, superseded): their room and id. */
   decisions: { spaceId: string; decisionId: string }[];
+  /** The UTC day whose budgets and spend the batch judges against, or null when it reports no usage and starts no run. */
+  budgetDay: string | null;
 }
 
 /** The store as one batch sees it. `head` is null when the workspace is gone. */
@@ -110,6 +113,7 @@ export interface BatchRead {
   /** The `rooms` rows of the room spaces asked for (a room nobody edited has none). */
   rooms: RoomRow[];
   decisions: DecisionRow[];
+  budget: BudgetRead | null;
 }
 
 const list = (select: string) => `(select coalesce(json_agg(x), '[]') from (${select}) x)`;
@@ -151,7 +155,7 @@ type J = Record<string, unknown>;
 /** The store as the batch sees it: its read statements go out together. */
 export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
   const needsModels = a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0;
-  const [[ev], models, room] = await Promise.all([
+  const [[ev], models, room, budget] = await Promise.all([
     run<J>(READ_EVENTS, [a.workspaceId, a.keys, a.ids, a.spaceIds]),
     needsModels
       ? run<J>(READ_MODELS, [
@@ -167,13 +171,14 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     a.roomSpaces.length + a.decisions.length
       ? run<J>(READ_ROOMS, [a.workspaceId, a.roomSpaces, a.decisions.map((d) => d.spaceId), a.decisions.map((d) => d.decisionId)]).then((r) => r[0])
       : null,
+    a.budgetDay ? readBudgets(run, a.workspaceId, a.budgetDay, true) : null,
   ]);
   const rows = (row: J | null, k: string) => (row ? (row[k] as J[]) : []);
   const ref = (r: J): StoredRef => ({ hash: r.body_hash as string, body: r.body as string, workspaceId: (r.workspace_id as string) ?? a.workspaceId });
   const head = ev.head === null ? null : num(ev.head);
   return {
     head,
-    consistent: head === null || ((!models || num(models.head) === head) && (!room || num(room.head) === head)),
+    consistent: head === null || ((!models || num(models.head) === head) && (!room || num(room.head) === head) && (!budget || budget.head === head)),
     byKey: new Map(rows(ev, "by_key").map((r) => [r.idempotency_key as string, ref(r)])),
     byId: new Map(rows(ev, "by_id").map((r) => [r.id as string, ref(r)])),
     byRunnerSeq: new Map(rows(models, "runner").map((r) => [`${r.run_id}:${num(r.sequence)}`, ref(r)])),
@@ -184,11 +189,12 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     spaceHeads: new Map([...rows(ev, "spaces"), ...rows(models, "spaces")].map((r) => [r.id as string, num(r.seq_head)])),
     rooms: rows(room, "rooms").map(roomRows.decode),
     decisions: rows(room, "decisions").map(decisionRows.decode),
+    budget,
   };
 }
 
 /** One new event as the log stores it. */
-export interface EventRow {
+interface EventRow {
   seq: number;
   id: string;
   type: string;
@@ -214,6 +220,8 @@ export interface BatchWrite {
   runEvents: RunEventRow[];
   rooms: RoomRow[];
   decisions: DecisionRow[];
+  /** Usage to add per harness and UTC day ([BUD1]). */
+  usage: { harnessId: string; day: string; tokens: number; micro: number }[];
   /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
   agents: Map<string, string>;
   /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
@@ -252,7 +260,7 @@ const writeBatchSql = (models: boolean) => `with head as (
     ${roomRows.insertFrom("$23")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
   ), decision_rows as (
     ${decisionRows.insertFrom("$24")} ${whenHeld} on conflict (space_id, decision_id) do update set status = excluded.status, superseded_by = excluded.superseded_by, updated_seq = excluded.updated_seq
-  )`
+  ), ${USAGE_CTE("$25", "$26", "$27", "$28")}`
       : ""
   }
   select (select count(*) from head)::int as stored, (select pg_notify($18, $19) from head where $18 <> '') is not null as notified`;
@@ -262,7 +270,7 @@ const WRITE_ALL = writeBatchSql(true);
 /** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
 export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
   const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
-  const models = w.runs.length + w.commands.length + w.runEvents.length + w.rooms.length + w.decisions.length > 0;
+  const models = w.runs.length + w.commands.length + w.runEvents.length + w.rooms.length + w.decisions.length + w.usage.length > 0;
   const params = [
     w.workspaceId,
     w.head,
@@ -285,7 +293,9 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
     w.notify?.payload ?? "",
   ];
   const [row] = await (models
-    ? run<{ stored: number }>(WRITE_ALL, [...params, runRows.encode(w.runs), commandRows.encode(w.commands), runEventRows.encode(w.runEvents), roomRows.encode(w.rooms), decisionRows.encode(w.decisions)])
+    ? run<{ stored: number }>(WRITE_ALL, [...params, runRows.encode(w.runs), commandRows.encode(w.commands), runEventRows.encode(w.runEvents), roomRows.encode(w.rooms), decisionRows.encode(w.decisions), ...usageColumns(w)])
     : run<{ stored: number }>(WRITE_EVENTS, params));
   return num(row.stored) === 1;
 }
+
+const usageColumns = (w: BatchWrite) => [w.usage.map((u) => u.harnessId), w.usage.map((u) => u.day), w.usage.map((u) => u.tokens), w.usage.map((u) => u.micro)];

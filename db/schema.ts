@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunReview, RunState, Step, StoredActor, Usage } from "../lib/protocol";
-import { bigint, boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
@@ -134,6 +134,8 @@ export const runs = pgTable(
     goal: text("goal").notNull(),
     goalFrom: text("goal_from").$type<GoalFrom>(),
     sessionRef: text("session_ref"),
+    /** The commands its harness obeys ([RUN2]); null: all. */
+    commands: jsonb("commands").$type<CommandName[]>(),
     plan: jsonb("plan").$type<Step[]>().notNull(),
     status: jsonb("status").$type<LatestStatus>(),
     usage: jsonb("usage").$type<Usage>(),
@@ -398,4 +400,37 @@ export const decisions = pgTable(
     updatedSeq: bigint("updated_seq", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.spaceId, t.decisionId] })],
+);
+
+/**
+ * A budget (issue 14, docs/ROOM-STATE.md [BUD2]): limits for one harness or runner, or for
+ * the whole workspace (`subject` '*'). Cost is in micro-dollars so that sums stay exact.
+ */
+export const budgets = pgTable(
+  "budgets",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    subject: text("subject").notNull(),
+    tokensPerDay: bigint("tokens_per_day", { mode: "number" }),
+    tokensPerMonth: bigint("tokens_per_month", { mode: "number" }),
+    microUsdPerDay: bigint("micro_usd_per_day", { mode: "number" }),
+    microUsdPerMonth: bigint("micro_usd_per_month", { mode: "number" }),
+    warnAt: doublePrecision("warn_at").notNull(),
+    setBy: text("set_by").notNull(),
+    setAt: timestamp("set_at", { withTimezone: true, mode: "string" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.subject] })],
+);
+
+/** What a harness spent per UTC day ([BUD1]), added to by the ingest writer with each usage report. */
+export const usageDays = pgTable(
+  "usage_days",
+  {
+    workspaceId: text("workspace_id").notNull(),
+    harnessId: text("harness_id").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    tokens: bigint("tokens", { mode: "number" }).notNull(),
+    microUsd: bigint("micro_usd", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.harnessId, t.day] })],
 );

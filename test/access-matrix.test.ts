@@ -65,6 +65,9 @@ const ROUTES: Record<string, Row> = {
   "GET /api/v1/spaces/:space/room": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/room` }), expect: read(404) },
   "GET /api/v1/spaces/:space/revisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/revisions` }), expect: read(404) },
   "GET /api/v1/spaces/:space/decisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/decisions` }), expect: read(404) },
+  // Budgets (issue 14): everyone of the workspace sees spend; the owner sets limits (a huge one here, so no other row is refused).
+  "GET /api/v1/workspaces/:ws/budgets": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets` }), expect: read(403) },
+  "PUT /api/v1/workspaces/:ws/budgets/:subject": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets/*`, body: { tokens_per_month: 1e12 } }), expect: manage(200) },
   "GET /api/v1/workspaces/:ws/people": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people` }), expect: read(403) },
   "POST /api/v1/workspaces/:ws/invites": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/invites`, body: { role: "viewer" } }), expect: manage(201) },
   "DELETE /api/v1/workspaces/:ws/people/:person": { req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/people/${await c.freshPerson()}` }), expect: manage(200) },

@@ -1,6 +1,6 @@
 /**
  * Bad input: a corpus of malformed requests, each answered with its status and stable code
- * (PROTOCOL.md §1, §2, §4 [HTTP1], [HTTP2]); afterwards an ordered logical dump of every
+ * (docs/PROTOCOL.md §1, §2, §4 [HTTP1], [HTTP2]); afterwards an ordered logical dump of every
  * table is identical to the one taken before, and the next valid event gets seq = max + 1.
  *
  * The cases live in ./bad-input/, one file per theme; the setup they share in

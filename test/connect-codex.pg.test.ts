@@ -92,7 +92,7 @@ it("[UI1] [UI3] a turn typed into the real Codex CLI is mirrored into the room: 
     tty.type(runId2Prompt);
     tty.press("Enter");
     const runId2 = await waitForRun(server.url, ws, runId2Prompt);
-    const c = (await command(server, ws, runId2, "pause")).body;
+    await command(server, ws, runId2, "pause");
     await until(async () => (await receipts(server, ws, runId2)).commands[0]?.receipt === "rejected", "the pause refused");
     expect((await receipts(server, ws, runId2)).commands[0].reason).toMatch(/^watch-only: started from a terminal/);
     release();

@@ -9,7 +9,7 @@ import { recordingFeed, until } from "./support/feed";
 import { spawnServer, type ServerProcess } from "./support/server";
 
 /**
- * The fault suite (DESIGN.md rule 14): PostgreSQL stops under a live server while harnesses
+ * The fault suite (docs/ARCHITECTURE.md, house rule 9): PostgreSQL stops under a live server while harnesses
  * post through the SDK (retrying on 503 with the same key) and browsers' room feeds join,
  * leave and join again. The cluster is this file's own, so stopping it touches no other test.
  */

@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 
 /**
- * The room's state beside its timeline (PROTOCOL §6): intent and outcome, and the sections
+ * The room's state beside its timeline (docs/PROTOCOL.md §6): intent and outcome, and the sections
  * later steps add. Opened from the header; on a narrow screen it covers the timeline.
  */
 export function RoomPanel({ onClose, children }: { onClose: () => void; children: ReactNode }) {

@@ -1,6 +1,6 @@
 import { expect, type Locator, type Page } from "@playwright/test";
 
-/** The room's state panel (PROTOCOL §6): intent and outcome, their editor, conflicts and history. */
+/** The room's state panel (docs/PROTOCOL.md §6): intent and outcome, their editor, conflicts and history. */
 export class RoomStateView {
   readonly panel: Locator;
   readonly brief: Locator;

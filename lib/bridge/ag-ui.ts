@@ -18,7 +18,7 @@ export interface AgUiBridgeOptions {
 }
 
 /** Why a bridged run has no Pause button (AG-UI lets only the agent stop for input, by an interrupt). */
-export const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its own interrupt";
+const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its own interrupt";
 
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 100) || "step";
@@ -30,7 +30,7 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
  * have a title (`title`, `step`, `content`, `description`, `name`) and a status
  * (`status`/`state`: completed|done|in_progress|active…, or `done`/`completed` booleans).
  */
-export function planFromState(state: unknown): PlanItem[] | null {
+function planFromState(state: unknown): PlanItem[] | null {
   if (!state || typeof state !== "object") return null;
   for (const key of ["plan", "steps", "todos", "tasks"]) {
     const list = (state as Record<string, unknown>)[key];

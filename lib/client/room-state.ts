@@ -26,7 +26,7 @@ export interface RoomState {
   receipts: Record<string, Receipt[]>;
   /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
   oldest: { seq: number; prev_seq: number } | null;
-  /** The room's intent and outcome at its current revision (PROTOCOL §6), folded like the runs. */
+  /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6), folded like the runs. */
   room: RoomRevision;
   /** The room's decisions by id ([DEC1]). */
   decisions: Decisions;
@@ -122,8 +122,3 @@ function annotationText(e: Extract<StoredEvent, { type: "run.annotated" }>): str
   return `${verb} ${what}${comment}`;
 }
 
-/** The goal message of a goal_from:harness run, drawn just before its run card. */
-export function goalMessage(item: Extract<TimelineItem, { kind: "run" }>, run: Run | undefined): Extract<TimelineItem, { kind: "message" }> | null {
-  if (!run || run.goal_from !== "harness") return null;
-  return { kind: "message", seq: item.seq, id: `${item.id}-goal`, ts: item.ts, actor: { kind: "person", id: "" }, text: run.goal, goalOf: run.id };
-}

@@ -1,6 +1,6 @@
 import type { RoomRevision, StoredEvent } from "@/lib/protocol";
 
-/** A room nobody has edited: revision 0, empty intent and outcome (PROTOCOL §6's defaults). */
+/** A room nobody has edited: revision 0, empty intent and outcome (docs/PROTOCOL.md §6's defaults). */
 export const firstRevision = (workspaceId: string, spaceId: string): RoomRevision => ({
   workspace_id: workspaceId,
   space_id: spaceId,

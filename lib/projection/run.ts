@@ -39,7 +39,7 @@ export function foldRun(run: Run | null, e: StoredEvent): Run | null {
 }
 
 /** Every event of a run moves its last seq and update time. */
-export function touch(run: Run, e: StoredEvent, patch: Partial<Run>): Run {
+function touch(run: Run, e: StoredEvent, patch: Partial<Run>): Run {
   return { ...run, ...patch, last_seq: e.seq, updated_at: e.ts };
 }
 
@@ -63,6 +63,7 @@ function queued(e: Stored<"run.queued">): Run {
     goal: e.goal,
     goal_from: e.goal_from ?? null,
     session_ref: null,
+    commands: null,
     plan: [],
     status: null,
     usage: null,
@@ -93,6 +94,7 @@ function started(run: Run | null, e: Stored<"run.started">): Run {
     goal: e.goal,
     goal_from: e.goal_from ?? null,
     session_ref: e.session_ref ?? null,
+    commands: e.commands ?? null,
     plan: (e.plan ?? []).map((p): Step => ({ step_id: p.step_id, title: p.title, state: "pending" })),
     started_seq: e.seq,
     started_at: e.ts,

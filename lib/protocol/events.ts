@@ -25,6 +25,23 @@ const envelope = {
 const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
   z.object({ ...envelope, type: z.literal(type), ...shape });
 
+/** What a person may tell a run ([RUN1]): the one list of command names. */
+export const CommandName = z.enum(["steer", "pause", "resume", "cancel"]);
+export type CommandName = z.infer<typeof CommandName>;
+
+/**
+ * [RUN2] The commands a harness obeys, declared on `run.started`: `[]` is watch-only (a
+ * session started in a terminal that Chips can only mirror). Pause and resume come as a
+ * pair, or a paused run could never be resumed. Left out: every command, as before.
+ */
+export const ObeyedCommands = z
+  .array(CommandName)
+  .max(CommandName.options.length)
+  .superRefine((list, ctx) => {
+    if (new Set(list).size !== list.length) ctx.addIssue({ code: "custom", message: "each command at most once" });
+    if (list.includes("pause") !== list.includes("resume")) ctx.addIssue({ code: "custom", message: "pause and resume come together" });
+  });
+
 export const RunStarted = event("run.started", {
   goal: text(LIMITS.goal),
   plan: z
@@ -40,6 +57,7 @@ export const RunStarted = event("run.started", {
     }),
   session_ref: optionalText(LIMITS.sessionRef).optional(),
   goal_from: GoalFrom.optional(),
+  commands: ObeyedCommands.optional(),
 });
 
 export const RunStatus = event("run.status", {
@@ -51,7 +69,7 @@ export const RunStatus = event("run.status", {
 });
 
 /**
- * `pending` is Chips' narrowing of seed 001: a runner adds steps the agent planned but has
+ * `pending` is Chips' addition to the step states (docs/PROTOCOL.md §2): a runner adds steps the agent planned but has
  * not begun (Codex's todo_list) with `pending`, so every planned step gets its hollow dot.
  */
 export const StepState = z.enum(["pending", "active", "done", "failed", "skipped"]);
@@ -76,9 +94,6 @@ export const RunFinished = event("run.finished", {
   usage: Usage.optional(),
 });
 
-/** What a person may tell a run ([RUN1]): the one list of command names. */
-export const CommandName = z.enum(["steer", "pause", "resume", "cancel"]);
-export type CommandName = z.infer<typeof CommandName>;
 export const RunCommand = event("run.command", {
   command_id: idOf("command"),
   command: CommandName,
@@ -198,7 +213,7 @@ interface CatalogueEntry {
   requiresSpace: boolean;
 }
 
-/** The event catalogue of PROTOCOL.md §2. */
+/** The event catalogue of docs/PROTOCOL.md §2. */
 export const CATALOGUE = {
   "run.started": { schema: RunStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: true },
   "run.status": { schema: RunStatus, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },

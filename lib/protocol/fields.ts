@@ -39,7 +39,7 @@ const bytes = (s: z.ZodString, max: number) => s.max(max, `at most ${max} bytes 
 
 export const text = (max: number) => bytes(z.string().min(1, "must not be empty"), max);
 export const optionalText = (max: number) => bytes(z.string(), max);
-/** Counted in characters where PROTOCOL.md says characters ([ENV9] idempotency keys). */
+/** Counted in characters where docs/PROTOCOL.md says characters ([ENV9] idempotency keys). */
 export const chars = (max: number) => z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
 
 export const Usage = z.object({

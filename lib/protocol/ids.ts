@@ -1,6 +1,6 @@
 import { ulid } from "ulid";
 
-/** Id prefixes of PROTOCOL.md (a prefix + a ULID). */
+/** Id prefixes of docs/PROTOCOL.md (a prefix + a ULID). */
 export const ID_PREFIX = {
   workspace: "ws_",
   space: "spc_",

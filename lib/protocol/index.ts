@@ -8,3 +8,4 @@ export * from "./models";
 export * from "./http";
 export * from "./socket";
 export * from "./review";
+export * from "./budget";

@@ -1,6 +1,6 @@
 /**
- * Size limits of protocol v1. PROTOCOL.md leaves the exact values to the implementation;
- * these are documented in the README and enforced with `422 validation_failed`.
+ * Size limits of protocol v1. The contract leaves the exact values to the implementation;
+ * these are documented in docs/PROTOCOL.md §2 and enforced with `422 validation_failed`.
  */
 export const LIMITS = {
   /** Largest request body, bytes ([HTTP2] 413). */

@@ -81,6 +81,8 @@ export const Run = z.object({
   goal: z.string(),
   goal_from: GoalFrom.nullable(),
   session_ref: z.string().nullable(),
+  /** [RUN2] The commands its harness obeys (`[]`: watch-only); null when it declared none, which means all. */
+  commands: z.array(CommandName).nullable(),
   plan: z.array(Step),
   status: LatestStatus.nullable(),
   usage: Usage.nullable(),
@@ -132,7 +134,7 @@ export const Receipt = z.object({
 export type Receipt = z.infer<typeof Receipt>;
 
 /**
- * A room's intent and outcome at one revision (PROTOCOL §6): what the people want and what
+ * A room's intent and outcome at one revision (docs/PROTOCOL.md §6): what the people want and what
  * done looks like, in markdown. The room's current state is its newest revision; its history
  * is every revision in order. Revision 0 is the empty room nobody has edited yet ([ROOM1]).
  */

@@ -3,7 +3,7 @@ import type { StoredEvent } from "./events";
 import type { Decision, Receipt, RoomRevision, Run } from "./models";
 
 /**
- * The Socket.IO messages of a room (default namespace, PROTOCOL §4): what a browser sends
+ * The Socket.IO messages of a room (default namespace, docs/PROTOCOL.md §4): what a browser sends
  * (zod schemas the server parses) and what it is sent (types). The `/harness` namespace's
  * runner messages are the runner contract's (lib/runner.ts).
  */
@@ -34,7 +34,7 @@ export interface RoomSnapshot {
   runs: Run[];
   receipts: Receipt[];
   events: Frame[];
-  /** The room's intent and outcome at its current revision (PROTOCOL §6). */
+  /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6). */
   room: RoomRevision;
   decisions: Decision[];
 }

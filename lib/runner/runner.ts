@@ -35,7 +35,7 @@ export interface RunnerOptions {
 }
 
 /**
- * A runner (PROTOCOL.md §5): dials in to `/harness` (no inbound port), says what it can run,
+ * A runner (docs/PROTOCOL.md §5): dials in to `/harness` (no inbound port), says what it can run,
  * takes `runner.start`, refuses what it cannot isolate or authorize ([RN1]), runs the rest
  * as {@link RunJob}s, renews their leases, and hands them their commands.
  */

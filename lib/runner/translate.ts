@@ -48,7 +48,7 @@ const doing = (verb: string, what: string) => `${verb} ${clip(oneLine(what), 120
  * becomes room events — its plan as dots (`todo-<index>`; items that disappear are
  * skipped), its current action as the typing indicator, its words in the timeline, its
  * usage on the run — and runner log events. Progress is the share of plan items done and
- * never goes down ([seed 001]).
+ * never goes down (`run.status`, docs/PROTOCOL.md §2).
  */
 export class Translator {
   sessionId: string | null = null;

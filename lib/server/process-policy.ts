@@ -2,7 +2,7 @@ import { log } from "./log";
 import type { StorageHealth } from "./storage";
 
 /**
- * The process-wide policy for what no handler caught (DESIGN.md rule 14: nothing kills the
+ * The process-wide policy for what no handler caught (docs/ARCHITECTURE.md house rule 9: nothing kills the
  * process). A rejected promise nobody awaited is logged with its context and the server keeps
  * serving — one lost database connection must not take every room down; a storage error
  * also marks the database down so writes get 503 until it answers. A synchronous exception

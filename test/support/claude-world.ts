@@ -10,7 +10,7 @@ export interface ClaudeWorld extends World {
   claudeConfig: ClaudeConfig;
 }
 
-/** The ClaudeConfig that points the real `claude` at a scripted Messages API (AGENT-CLIS.md). */
+/** The ClaudeConfig that points the real `claude` at a scripted Messages API (docs/RUNNERS.md). */
 export function mockAnthropic(m: MessagesServer): ClaudeConfig {
   return { baseUrl: m.url, env: { ANTHROPIC_API_KEY: "sk-ant-mock" } };
 }

@@ -48,7 +48,7 @@ export const Intent = fc.oneof(
   ),
   w(1, fc.record({ t: fc.constant("finish"), run: slot, outcome: fc.constantFrom("succeeded", "failed", "cancelled"), usage: fc.boolean(), summary: fc.boolean() })),
   w(1, fc.record({ t: fc.constant("message"), text: fc.constantFrom("hello", "**bold** move", "") })),
-  // Room state (PROTOCOL §6): a save on top of the current revision, or one left stale (refused: [ROOM1]).
+  // Room state (docs/PROTOCOL.md §6): a save on top of the current revision, or one left stale (refused: [ROOM1]).
   w(
     2,
     fc.record({

@@ -48,7 +48,7 @@ export function makeRepo(dir: string): string {
   return dir;
 }
 
-/** The codex flags that point the real CLI at a scripted model (AGENT-CLIS.md). */
+/** The codex flags that point the real CLI at a scripted model (docs/RUNNERS.md). */
 export function mockProvider(model: ModelServer): CodexConfig {
   return {
     config: [

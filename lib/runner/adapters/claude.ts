@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PROFILE_DESCRIPTIONS, type PermissionProfile } from "@/lib/runner";
+import type { PermissionProfile } from "@/lib/runner";
 import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
@@ -23,9 +23,6 @@ export interface ClaudeConfig {
   profiles?: PermissionProfile[];
 }
 
-/** What a profile means for a Claude run (the UI and README say these; test/runner-sandbox.pg.test.ts shows each claim). */
-export const CLAUDE_PROFILES = PROFILE_DESCRIPTIONS.claude;
-
 /**
  * The tools a run may use without asking (in `-p` mode nobody is there to answer: any other
  * tool is denied, which fails the run). Sub-agents (Task/Agent) run in the same sandbox.
@@ -35,7 +32,7 @@ const TOOLS = ["Bash", "Edit", "Write", "NotebookEdit", "Read", "Glob", "Grep", 
 export const defaultClaudeBin = () => packageBin("claude");
 
 /**
- * Claude Code (`claude -p … --output-format stream-json --verbose`, AGENT-CLIS.md), always
+ * Claude Code (`claude -p … --output-format stream-json --verbose`, docs/RUNNERS.md), always
  * inside the runner's own sandbox (lib/runner/sandbox.ts) — never with
  * `--dangerously-skip-permissions`. Its config dir (session transcripts, the guidance as
  * CLAUDE.md) is per job; resume and steering continue the same session with `--resume`.

@@ -23,7 +23,7 @@ const SANDBOX: Record<PermissionProfile, string> = { "read-only": "read-only", "
 export const defaultCodexBin = () => packageBin("codex");
 
 /**
- * Codex CLI (`codex exec --json`, AGENT-CLIS.md). Profiles map to Codex's own `-s` sandbox
+ * Codex CLI (`codex exec --json`, docs/RUNNERS.md). Profiles map to Codex's own `-s` sandbox
  * (bubblewrap + seccomp), never wider: `danger-full-access` and the bypass flag are never
  * used. `workspace-write` also closes /tmp and $TMPDIR, so the worktree is the one place
  * the agent writes; Codex's sandbox keeps the network off.

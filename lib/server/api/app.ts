@@ -16,6 +16,7 @@ import { runRoutes } from "./run-routes";
 import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
 import { roomRoutes } from "./room-routes";
+import { budgetRoutes } from "./budget-routes";
 import { healthRoutes } from "./health";
 import { peopleRoutes } from "./people-routes";
 import { may, refusedBecause, type Action } from "../roles";
@@ -24,7 +25,7 @@ import { unavailable } from "../storage";
 
 type Env = { Variables: { cred: Credential } };
 
-/** The HTTP API of PROTOCOL.md §4, on our own router (Next route handlers cost ~3 ms each). */
+/** The HTTP API of docs/PROTOCOL.md §4 and docs/API.md, on our own router (Next route handlers cost ~3 ms each). */
 export function createApi(svc: ChipsServices) {
   const app = new Hono<Env>();
   const schemas = allJsonSchemas();
@@ -184,6 +185,7 @@ export function createApi(svc: ChipsServices) {
   runRoutes(app, svc);
   runnerRoutes(app, svc);
   roomRoutes(app, svc);
+  budgetRoutes(app, svc, workspaceParam);
   peopleRoutes(app, svc, workspaceParam);
   reviewRoutes(app, svc, workspaceParam);
 

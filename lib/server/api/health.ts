@@ -4,7 +4,7 @@ import type { ChipsServices } from "../services";
 import { json, type ApiEnv } from "./http";
 
 /**
- * Liveness and readiness (DESIGN.md rule 14). `/health/live` answers while the process
+ * Liveness and readiness (docs/ARCHITECTURE.md, house rule 9). `/health/live` answers while the process
  * serves at all; `/health` (and `/health/ready`) answers 200 only when the database
  * answers and has every migration of this build, else 503 with what is missing — a load
  * balancer takes the node out meanwhile and back when it is ready again.

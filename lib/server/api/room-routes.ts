@@ -9,7 +9,7 @@ import { fail, json } from "./http";
 type Env = { Variables: { cred: Credential } };
 
 /**
- * A room's state (PROTOCOL §6): its intent and outcome and their history. Saves are
+ * A room's state (docs/PROTOCOL.md §6): its intent and outcome and their history. Saves are
  * `room.updated` events (POST /api/v1/events), judged by the writer ([ROOM1]).
  */
 export function roomRoutes(app: Hono<Env>, svc: ChipsServices) {

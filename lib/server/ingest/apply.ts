@@ -7,12 +7,13 @@ import { foldDecisions, type Decisions } from "@/lib/projection/decisions";
 import { decisionKey } from "./batch-state";
 import type { RunRecord } from "@/lib/projection/receipts";
 import { derivedEvents } from "./commands";
+import { accountUsage } from "./budget-rules";
 import { judge, stamp } from "./rules";
 import { bodyHash, serializeEvent } from "./serialize";
 import type { IngestRequest } from "./writer";
 
 /** An event accepted into the batch: stamped, serialized, with its space's previous seq. */
-export interface Accepted {
+interface Accepted {
   e: StoredEvent;
   body: string;
   hash: string;
@@ -93,7 +94,7 @@ function accept(
     }
     if (e.type === "run.command_acked") state.set(state.ackBodies, e.command_id, body);
     const sys = systemOf(e.workspace_id);
-    for (const f of derivedEvents(before, e)) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
+    for (const f of [...derivedEvents(before, e), ...accountUsage(state, before.run, after.run, e)]) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
   }
   if (e.type === "room.updated") state.set(state.rooms, e.space_id!, foldRoom(state.rooms.get(e.space_id!)!, e));
   if (e.type === "decision.recorded") foldDecisionsInto(state, e);

@@ -1,4 +1,5 @@
 import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
+import type { Limits, MicroSpend } from "@/lib/projection/budget";
 
 /** What the batch knows of an already-stored (or just-accepted) event. */
 export interface KnownEvent {
@@ -36,6 +37,15 @@ export class BatchState {
   readonly rooms = new Map<string, RoomRevision>();
   /** `${space_id} ${decision_id}` → the decision, for the decisions the batch's events name ([DEC1]). */
   readonly decisions = new Map<string, Decision>();
+  /**
+   * Budgets ([BUD1]–[BUD3]), loaded only for a batch that reports usage or starts a run
+   * (`budgetDay` is then the UTC day judged): subject → limits, harness → spend this day and
+   * month, and `${harness} ${day}` → the usage the batch adds, written with it.
+   */
+  budgetDay: string | null = null;
+  readonly budgets = new Map<string, Limits>();
+  readonly spend = new Map<string, MicroSpend>();
+  readonly usage = new Map<string, { tokens: number; micro: number }>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

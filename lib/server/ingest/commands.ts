@@ -10,11 +10,23 @@ const refuse = (code: ProblemError["code"], detail: string, pointer: string) => 
  * steer and cancel while queued, running or paused; one state-changing command pending at a time.
  */
 export function judgeCommand(run: Run, e: Of<"run.command">, base: string): ProblemError | null {
+  const unsupported = judgeCapability(run, e, base);
+  if (unsupported) return unsupported;
   const allowed =
     e.command === "pause" ? run.state === "running" : e.command === "resume" ? run.state === "paused" : ["queued", "running", "paused"].includes(run.state);
   if (!allowed) return refuse("invalid_transition", `a ${run.state} run cannot be sent ${e.command}`, `${base}/command`);
   if (changesState(e.command) && run.pending) return refuse("command_pending", `the run is ${run.pending}: wait for the harness to answer`, `${base}/command`);
   return null;
+}
+
+/**
+ * [RUN2] a command the run's harness does not obey is refused before anything is stored: a
+ * button nobody answers would leave the run "pausing" forever. No declaration: all obeyed.
+ */
+function judgeCapability(run: Run, e: Of<"run.command">, base: string): ProblemError | null {
+  if (!run.commands || run.commands.includes(e.command)) return null;
+  const why = run.commands.length ? `it obeys only ${run.commands.join(", ")}` : "it is watch-only";
+  return { ...refuse("command_not_supported", `this run's harness does not take ${e.command}: ${why}`, `${base}/command`), extensions: { commands: run.commands } };
 }
 
 export type AckVerdict = { kind: "ok" } | { kind: "replay"; body: string } | { kind: "refuse"; problem: ProblemError };

@@ -18,6 +18,12 @@ const commandIdOf = (e: { type: string; command_id?: string }) => (e.type.starts
  */
 export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | "gone" | "moved"> {
   const all = reqs.flatMap((r) => r.events);
+  // The UTC day whose budgets the batch is judged against ([BUD2]). The writer stamps its
+  // events a moment later: across midnight an event's usage is still added to its own day
+  // (lib/server/ingest/budget-rules.ts), only not judged against this one.
+  const day = new Date().toISOString().slice(0, 10);
+  // Budgets are judged by a batch that reports usage or starts (queues, assigns) a run ([BUD1]–[BUD3]).
+  const budgeted = all.some((e) => ("usage" in e && e.usage) || e.type === "run.started" || e.type === "run.queued" || e.type === "run.assigned");
   const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
   const roomSpaces = uniq(all.filter((e) => e.type === "room.updated").map((e) => e.space_id).filter(present));
   const decided = all.filter((e) => e.type === "decision.recorded" && e.space_id) as Extract<IncomingEvent, { type: "decision.recorded" }>[];
@@ -37,6 +43,7 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
     roomSpaces,
     decisions,
+    budgetDay: budgeted ? day : null,
   });
   if (read.head === null) return "gone";
   if (!read.consistent) return "moved";
@@ -55,6 +62,13 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
   // A room nobody edited has no row: it is at revision 0 (rooms of other workspaces are never read).
   for (const id of roomSpaces) if (s.spaceHeads.has(id)) s.rooms.set(id, firstRevision(workspaceId, id));
   for (const r of read.rooms) s.rooms.set(r.spaceId, roomOf(r));
+  if (read.budget) {
+    s.budgetDay = day;
+    for (const b of read.budget.budgets) s.budgets.set(b.subject, b);
+    for (const [k, v] of read.budget.spend) s.spend.set(k, v);
+    // The runs a budget running out would pause; a run the batch named is the same row.
+    for (const r of read.budget.running) if (!s.runs.has(r.id)) s.runs.set(r.id, runOf(r));
+  }
   for (const d of read.decisions) s.decisions.set(decisionKey(d.spaceId, d.decisionId), decisionOf(d));
   return s;
 }
@@ -116,6 +130,10 @@ export function write(
       payload: e.payload ?? null,
       occurredAt: e.occurred_at,
     })),
+    usage: [...s.usage].map(([k, u]) => {
+      const [harnessId, day] = k.split(" ");
+      return { harnessId, day, ...u };
+    }),
     agents: new Map(stored.filter((e) => e.actor.kind === "agent").map((e) => [e.actor.id, e.actor.harness_id!])),
     notify,
   });

@@ -3,6 +3,8 @@ import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./commands";
 import { judgeDecision, judgeRoomUpdate } from "./room-rules";
+import { judgeBudget } from "./budget-rules";
+import { WORKSPACE_SUBJECT } from "@/lib/projection/budget";
 
 export type Verdict =
   | { kind: "replay"; body: string }
@@ -46,10 +48,15 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     if (run && run.harness_id !== cred.subjectId) {
       return refuse("forbidden", "this queued run was not handed to this runner (it takes a run.assigned first)", `${base}/run_id`);
     }
+    // [BUD2] a harness whose budget (or the workspace's) is exhausted starts no new run.
+    const spent = cred.kind === "harness" || cred.kind === "runner" ? judgeBudget(s, [cred.subjectId, WORKSPACE_SUBJECT], `${base}/run_id`) : null;
+    if (spent) return { kind: "refuse", problem: spent };
     return { kind: "accept", run, event: e };
   }
   if (e.type === "run.queued") {
     if (s.foreignRuns.has(e.run_id!) || run) return refuse("run_exists", "a run with this id exists", `${base}/run_id`);
+    const spent = judgeBudget(s, [WORKSPACE_SUBJECT], `${base}/run_id`);
+    if (spent) return { kind: "refuse", problem: spent };
     return { kind: "accept", run, event: e };
   }
   if (!run) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
@@ -82,6 +89,11 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   }
   if (e.type === "run.assigned" && (run.state !== "queued" || run.harness_id)) {
     return refuse("invalid_transition", "only a queued run nobody has taken can be assigned", `${base}/run_id`);
+  }
+  if (e.type === "run.assigned") {
+    // [BUD2] a runner whose budget is exhausted is handed no run (the run stays queued for another).
+    const spent = judgeBudget(s, [e.runner_id, WORKSPACE_SUBJECT], `${base}/runner_id`);
+    if (spent) return { kind: "refuse", problem: spent };
   }
   // A queued run can be cancelled, assigned, or refused by its runner (runner.event + run.finished).
   const whileQueued = e.type.startsWith("run.command") || e.type === "run.finished" || e.type === "run.assigned" || e.type === "runner.event";

@@ -20,7 +20,7 @@ interface ConnectedRunner {
 const START_ACK_MS = 10_000;
 
 /** The start request of a queued run: deterministic, so a renewal signs the same request hash. */
-export function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
+function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
   const req = run.request!;
   const ulid = run.id.slice("run_".length);
   return {
@@ -48,7 +48,7 @@ export function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
 }
 
 /**
- * Hands queued runs to connected runners (PROTOCOL.md §5): the first runner on this node
+ * Hands queued runs to connected runners (docs/PROTOCOL.md §5): the first runner on this node
  * whose allowlist and adapters match and that has room. The assignment is a `run.assigned`
  * through the writer, so two nodes (or two kicks) can never hand one run out twice; the
  * start request goes out with a lease the runner renews while the run lives.

@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../lib/protocol";
+import { Demo } from "../lib/demo";
+import { ChipsClient } from "../lib/sdk";
+import { ev, key, newHarness, newWorkspace, post, request, runStarted, runStatus, type Workspace } from "./support/api";
+import { until } from "./support/feed";
+import { startTestServer, type TestServer } from "./support/server";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.close());
+
+const setBudget = (ws: Workspace, subject: string, body: Record<string, unknown>, token = ws.person_token) =>
+  request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/budgets/${subject}`, { method: "PUT", token, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+const budgets = async (ws: Workspace) => (await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/budgets`, { token: ws.token })).body.budgets;
+const run = async (ws: Workspace, runId: string) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
+const commands = async (ws: Workspace, runId: string) => (await request(`${server.url}/api/v1/runs/${runId}/commands`, { token: ws.person_token })).body.commands;
+const usage = (input: number, output: number, cost?: number) => ({ input_tokens: input, output_tokens: output, ...(cost === undefined ? {} : { cost_usd: cost }) });
+/** An agent of the workspace's harness: its events go with the harness's token. */
+const asAgent = (e: Record<string, any>, agent: string) => ({ ...e, actor: { kind: "agent", id: agent } });
+
+describe("[BUD1] usage counts against its harness's budget, exactly", () => {
+  it("[BUD1] concurrent cumulative usage reports from 6 agents of one harness add up exactly (no lost update)", async () => {
+    const ws = await newWorkspace(server);
+    expect((await setBudget(ws, ws.harness_id, { tokens_per_day: 10_000_000, cost_usd_per_month: 10_000 })).status).toBe(200);
+    const agents = Array.from({ length: 6 }, () => newId("agent"));
+    const runs = await Promise.all(
+      agents.map(async (a) => {
+        const runId = newId("run");
+        const r = await post(server, ws.token, asAgent(runStarted(ws, runId), a));
+        expect(r.status, r.text).toBe(201);
+        return runId;
+      }),
+    );
+    // Each agent reports its run's cumulative usage 15 times, all agents at once.
+    await Promise.all(
+      runs.map(async (runId, i) => {
+        for (let n = 1; n <= 15; n++) {
+          const r = await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(100 * n, 10 * n + i, 0.01 * n) }), agents[i]));
+          expect(r.status, r.text).toBe(201);
+        }
+      }),
+    );
+    const [b] = await budgets(ws);
+    // Final usage per run: 1500 + (150 + i) tokens and $0.15.
+    const tokens = runs.reduce((sum, _, i) => sum + 1500 + 150 + i, 0);
+    expect(b.spent).toEqual({ tokens_day: tokens, tokens_month: tokens, cost_usd_day: 0.9, cost_usd_month: 0.9 });
+    expect(b).toMatchObject({ subject: ws.harness_id, state: "ok", limit: { metric: "tokens", period: "day", limit: 10_000_000, spent: tokens } });
+  });
+
+  it("[BUD1] a report lower than the run's previous adds nothing; run.finished's usage counts too", async () => {
+    const ws = await newWorkspace(server);
+    expect((await setBudget(ws, "*", { tokens_per_month: 1_000_000 })).status).toBe(200);
+    const runId = newId("run");
+    expect((await post(server, ws.token, runStarted(ws, runId))).status).toBe(201);
+    expect((await post(server, ws.token, runStatus(ws, runId, { usage: usage(500, 0) }))).status).toBe(201);
+    expect((await post(server, ws.token, runStatus(ws, runId, { usage: usage(200, 0) }))).status).toBe(201);
+    expect((await post(server, ws.token, ev(ws, "run.finished", { run_id: runId, outcome: "succeeded", usage: usage(600, 50) }))).status).toBe(201);
+    expect((await budgets(ws))[0].spent.tokens_month).toBe(500 + 450);
+  });
+});
+
+describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new runs refused naming the budget", () => {
+  it("[BUD3] the budget running out reaches a running demo harness as a system pause with the reason, which it applies", async () => {
+    const ws = await newWorkspace(server);
+    expect((await setBudget(ws, ws.harness_id, { tokens_per_day: 1000, warn_at: 0.5 })).status).toBe(200);
+    const client = new ChipsClient({ url: server.url, token: ws.token });
+    const lines: string[] = [];
+    const demo = new Demo({ client, spaceId: ws.space_id, steps: 200, stepMs: 200, log: (l) => lines.push(l) });
+    const done = demo.start();
+    try {
+      await until(() => lines.some((l) => l.startsWith("demo: listening")), "the demo running and listening");
+      const demoRun = /demo: run (run_\w+)/.exec(lines.join("\n"))![1];
+      // Another agent of the same harness reports 600 tokens: past the warning, not yet the limit.
+      const agent = newId("agent");
+      const runId = newId("run");
+      expect((await post(server, ws.token, asAgent(runStarted(ws, runId), agent))).status).toBe(201);
+      expect((await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(500, 100) }), agent))).status).toBe(201);
+      expect((await budgets(ws))[0]).toMatchObject({ state: "warning", limit: { metric: "tokens", period: "day", limit: 1000, spent: 600 } });
+      expect((await run(ws, demoRun)).state).toBe("running");
+      // Then 1000: the limit. Every running run of the harness is sent a pause by the system.
+      const r = await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(800, 200) }), agent));
+      expect(r.status, r.text).toBe(201);
+      const reason = `budget exhausted: ${ws.harness_id}'s tokens per day: 1000 of 1000`;
+      await until(async () => (await run(ws, demoRun)).state === "paused", "the demo's run paused");
+      const [cmd] = await commands(ws, demoRun);
+      expect(cmd).toMatchObject({ command: "pause", text: reason, receipt: "applied", person_id: "system" });
+      expect(lines.join("\n")).toContain(`demo: command pause ${cmd.command_id}: "${reason}"`);
+      expect((await run(ws, runId)).pending).toBe("pausing");
+      expect((await budgets(ws))[0]).toMatchObject({ state: "exhausted", spent: { tokens_day: 1000 } });
+    } finally {
+      demo.stop("test over");
+      await done;
+      client.close();
+    }
+  });
+
+  it("[BUD2] a new run of an exhausted harness is refused 409 budget_exhausted naming the budget; another harness is not; a workspace budget refuses POST /api/v1/runs", async () => {
+    const ws = await newWorkspace(server);
+    expect((await setBudget(ws, ws.harness_id, { cost_usd_per_day: 0.5 })).status).toBe(200);
+    const runId = newId("run");
+    expect((await post(server, ws.token, runStarted(ws, runId))).status).toBe(201);
+    expect((await post(server, ws.token, runStatus(ws, runId, { usage: usage(1, 1, 0.5) }))).status).toBe(201);
+    const refused = await post(server, ws.token, runStarted(ws));
+    expect(refused.status).toBe(409);
+    expect(refused.headers.get("content-type")).toContain("application/problem+json");
+    expect(refused.body).toMatchObject({
+      code: "budget_exhausted",
+      errors: [{ pointer: "/run_id" }],
+      budget: { subject: ws.harness_id, metric: "cost_usd", period: "day", limit: 0.5, spent: 0.5 },
+    });
+    const other = await newHarness(server, ws, "other");
+    const theirs = await post(server, other.token, { ...runStarted(ws), actor: { kind: "harness", id: other.harness_id } });
+    expect(theirs.status, theirs.text).toBe(201);
+    // The workspace's own budget: a person's new run is refused too, naming it.
+    expect((await setBudget(ws, "*", { cost_usd_per_month: 0.25 })).status).toBe(200);
+    const queued = await request(`${server.url}/api/v1/runs`, {
+      method: "POST",
+      token: ws.person_token,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ space_id: ws.space_id, prompt: "more", repository: "r", idempotency_key: key() }),
+    });
+    expect(queued.status).toBe(409);
+    expect(queued.body).toMatchObject({ code: "budget_exhausted", budget: { subject: "*", metric: "cost_usd", period: "month", limit: 0.25, spent: 0.5 } });
+  });
+
+  it("[BUD2] only an owner sets a budget; its subject is a harness of the workspace or *; bad limits are 422", async () => {
+    const ws = await newWorkspace(server);
+    expect((await setBudget(ws, ws.harness_id, { tokens_per_day: 5 }, ws.token)).status).toBe(403);
+    const bad = await setBudget(ws, newId("harness"), { tokens_per_day: 5 });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].pointer).toBe("/path/subject");
+    const neg = await setBudget(ws, "*", { tokens_per_day: -1 });
+    expect(neg.status).toBe(422);
+    expect(neg.body.errors[0].pointer).toBe("/tokens_per_day");
+    expect(await budgets(ws)).toEqual([]);
+  });
+});
