@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { CliError, EXIT, UsageError } from "./errors";
 
-export const DEFAULT_URL = "http://localhost:3000";
+const DEFAULT_URL = "http://localhost:3000";
 
 export interface GlobalOptions {
   url?: string;
@@ -26,7 +26,7 @@ export function resolveUrl(opts: GlobalOptions, env: Env): string {
 }
 
 /** The server's data directory: --data-dir, then CHIPS_DATA_DIR, then ./.chips. */
-export function resolveDataDir(opts: GlobalOptions, env: Env): string {
+function resolveDataDir(opts: GlobalOptions, env: Env): string {
   return path.resolve(opts["data-dir"] || env.CHIPS_DATA_DIR || ".chips");
 }
 
@@ -70,6 +70,30 @@ export function resolveToken(opts: GlobalOptions, env: Env): string {
     [
       "error: no token: pass --token <token> or set CHIPS_TOKEN",
       `  (${file} does not exist; "chips init" prints a token for a new workspace)`,
+    ],
+    EXIT.usage,
+  );
+}
+
+/**
+ * A person's token: --token, then CHIPS_TOKEN, then <data dir>/person-token (the default
+ * workspace owner's, written by the server at its first start).
+ */
+export function resolvePersonToken(opts: GlobalOptions, env: Record<string, string | undefined>): string {
+  if (opts.token) return opts.token.trim();
+  if (env.CHIPS_TOKEN) return env.CHIPS_TOKEN.trim();
+  const file = path.join(resolveDataDir(opts, env), "person-token");
+  let token = "";
+  try {
+    token = fs.readFileSync(file, "utf8").trim();
+  } catch {
+    // reported below
+  }
+  if (token) return token;
+  throw new CliError(
+    [
+      "error: no person token: pass --token <person token> or set CHIPS_TOKEN",
+      `  (${file} does not exist; "chips init" prints a person token for a new workspace)`,
     ],
     EXIT.usage,
   );

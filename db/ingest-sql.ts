@@ -17,11 +17,11 @@ const runEventRows = rowCodec(runEvents);
 const roomRows = rowCodec(rooms);
 const decisionRows = rowCodec(decisions);
 
-export type RunRow = typeof runs.$inferSelect;
-export type CommandRow = typeof commands.$inferSelect;
-export type RunEventRow = typeof runEvents.$inferSelect;
-export type RoomRow = typeof rooms.$inferSelect;
-export type DecisionRow = typeof decisions.$inferSelect;
+type RunRow = typeof runs.$inferSelect;
+type CommandRow = typeof commands.$inferSelect;
+type RunEventRow = typeof runEvents.$inferSelect;
+type RoomRow = typeof rooms.$inferSelect;
+type DecisionRow = typeof decisions.$inferSelect;
 
 /** What a stored event tells a dedupe: the hash it was sent with, its stored JSON, its workspace. */
 export interface StoredRef {
@@ -194,7 +194,7 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
 }
 
 /** One new event as the log stores it. */
-export interface EventRow {
+interface EventRow {
   seq: number;
   id: string;
   type: string;

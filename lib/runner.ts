@@ -36,7 +36,7 @@ const name = z.string().min(1).max(500);
 const command = z.string().min(1).max(4000);
 
 /** A secret is named in a start request; its value lives with the runner ([RN4]). */
-export const SecretName = z.string().regex(/^[A-Z_][A-Z0-9_]{0,99}$/, "an environment variable name (A-Z, 0-9, _)");
+const SecretName = z.string().regex(/^[A-Z_][A-Z0-9_]{0,99}$/, "an environment variable name (A-Z, 0-9, _)");
 
 /** `POST /api/v1/runs`: a person starts a run in a room. */
 export const StartRunBody = z.object({
@@ -53,9 +53,6 @@ export const StartRunBody = z.object({
 });
 export type StartRunBody = z.infer<typeof StartRunBody>;
 
-/** What a queued run asks for (the `run.queued` event's `request`). */
-export const RunRequest = StartRunBody.omit({ space_id: true, prompt: true, idempotency_key: true });
-export type RunRequest = z.infer<typeof RunRequest>;
 
 /** A lease signed by Chips (Ed25519), bound to one run and one runner, expiring. */
 export const Lease = z.object({

@@ -47,7 +47,7 @@ describe("[BUD1] usage counts against its harness's budget, exactly", () => {
     // Final usage per run: 1500 + (150 + i) tokens and $0.15.
     const tokens = runs.reduce((sum, _, i) => sum + 1500 + 150 + i, 0);
     expect(b.spent).toEqual({ tokens_day: tokens, tokens_month: tokens, cost_usd_day: 0.9, cost_usd_month: 0.9 });
-    expect(b).toMatchObject({ subject: ws.harness_id, state: "ok", limit: null });
+    expect(b).toMatchObject({ subject: ws.harness_id, state: "ok", limit: { metric: "tokens", period: "day", limit: 10_000_000, spent: tokens } });
   });
 
   it("[BUD1] a report lower than the run's previous adds nothing; run.finished's usage counts too", async () => {

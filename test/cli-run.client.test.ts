@@ -3,7 +3,6 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newHarness, newWorkspace, request, startRun, type Workspace } from "./support/api";
-import { until } from "./support/feed";
 import { ack, command, socketHarness } from "./support/harness";
 import { startTestServer, type TestServer } from "./support/server";
 import { run as runCli } from "../cli/main";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
-import { ev, message, newHarness, newWorkspace, post, readEvents, runStarted, runStatus, startRun, type Workspace } from "./support/api";
+import { ev, message, newHarness, newWorkspace, post, readEvents, runStatus, startRun, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;

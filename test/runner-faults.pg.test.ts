@@ -1,5 +1,4 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { io } from "socket.io-client";
 import { afterEach, describe, expect, test, vi } from "vitest";

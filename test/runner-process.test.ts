@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jobProcesses, killJobProcesses, launch, stopGroup, type Job } from "@/lib/runner/process";
+import { jobProcesses, killJobProcesses, launch, stopGroup } from "@/lib/runner/process";
 
 const jobs: string[] = [];
 function jobId(): string {

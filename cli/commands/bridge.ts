@@ -1,5 +1,5 @@
 import { UsageError, CliError } from "../errors";
-import { harnessAndRoom } from "./connect";
+import { harnessAndRoom } from "./connect-room";
 import type { CommandContext, Options } from "./context";
 
 /** `chips bridge ag-ui URL --prompt "…" [--space S]`: run an AG-UI agent on the prompt, shown in a room. */

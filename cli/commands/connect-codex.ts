@@ -1,7 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { UsageError } from "../errors";
-import { harnessAndRoom, type ConnectOptions } from "./connect";
+import { harnessAndRoom, type ConnectOptions } from "./connect-room";
 import type { CommandContext } from "./context";
 import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/connect/home";
 

@@ -4,7 +4,7 @@ import { call } from "../http";
 import { jsonLines } from "../output";
 import type { CommandContext } from "./context";
 
-export const PAGE_MAX = 1000;
+const PAGE_MAX = 1000;
 
 function intOption(name: string, raw: string | undefined, dflt: number, min: number, max: number): number {
   if (raw === undefined) return dflt;

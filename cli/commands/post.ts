@@ -6,7 +6,7 @@ import { jsonLines } from "../output";
 import type { CommandContext } from "./context";
 
 /** The request body for what the file holds: one event, a batch, or an array (made a batch). */
-export function toBody(text: string, source: string): unknown {
+function toBody(text: string, source: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);

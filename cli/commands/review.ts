@@ -1,9 +1,8 @@
 import fs from "node:fs";
-import { resolveUrl } from "../config";
+import { resolvePersonToken, resolveUrl } from "../config";
 import { CliError, UsageError } from "../errors";
 import { call, getText } from "../http";
 import type { CommandContext, Options } from "./context";
-import { resolvePersonToken } from "./run";
 
 /** The options of `chips export` and `chips import`. */
 export type ReviewCliOptions = Options & { format?: string; filter?: string; output?: string };

@@ -1,9 +1,8 @@
 import { ulid } from "ulid";
-import { resolveUrl } from "../config";
+import { resolvePersonToken, resolveUrl } from "../config";
 import { UsageError } from "../errors";
 import { call, type Client } from "../http";
 import type { CommandContext, Options } from "./context";
-import { resolvePersonToken } from "./run";
 
 /** The options of `chips run start`. */
 export type RunStartOptions = Options & {

@@ -1,40 +1,14 @@
-import fs from "node:fs";
-import path from "node:path";
 import { ulid } from "ulid";
-import { resolveDataDir, resolveUrl, type GlobalOptions } from "../config";
+import { resolvePersonToken, resolveUrl } from "../config";
 import { CliError, EXIT, UsageError } from "../errors";
 import { call, type Client } from "../http";
 import type { CommandContext, Options } from "./context";
 import { CommandName, type RunCommandsAnswer } from "../../lib/protocol";
 
 /** The options `chips run` takes beside the common ones. */
-export type RunCliOptions = Options & { timeout?: string };
+type RunCliOptions = Options & { timeout?: string };
 
 const POLL_MS = 200;
-
-/**
- * A person's token: --token, then CHIPS_TOKEN, then <data dir>/person-token (the default
- * workspace owner's, written by the server at its first start).
- */
-export function resolvePersonToken(opts: GlobalOptions, env: Record<string, string | undefined>): string {
-  if (opts.token) return opts.token.trim();
-  if (env.CHIPS_TOKEN) return env.CHIPS_TOKEN.trim();
-  const file = path.join(resolveDataDir(opts, env), "person-token");
-  let token = "";
-  try {
-    token = fs.readFileSync(file, "utf8").trim();
-  } catch {
-    // reported below
-  }
-  if (token) return token;
-  throw new CliError(
-    [
-      "error: no person token: pass --token <person token> or set CHIPS_TOKEN",
-      `  (${file} does not exist; "chips init" prints a person token for a new workspace)`,
-    ],
-    EXIT.usage,
-  );
-}
 
 function timeoutOption(raw: string | undefined): number {
   if (raw === undefined) return 30;

@@ -18,7 +18,7 @@ const STATUS: Record<ChangedFile["status"], { letter: string; tone: string }> = 
   renamed: { letter: "R", tone: "text-blue-800 dark:text-blue-300" },
 };
 
-export function formatDuration(ms: number): string {
+function formatDuration(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   const s = ms / 1000;
   if (s < 60) return `${s.toFixed(1)} s`;

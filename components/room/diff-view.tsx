@@ -5,9 +5,9 @@ import { Diff, Hunk, parseDiff, type FileData, type HunkData } from "react-diff-
 import "react-diff-view/style/index.css";
 
 /** At most this many changed lines are drawn per file; the rest is noted, not drawn. */
-export const MAX_LINES_PER_FILE = 2000;
+const MAX_LINES_PER_FILE = 2000;
 /** At most this many files are drawn. */
-export const MAX_FILES = 300;
+const MAX_FILES = 300;
 
 export interface DiffFile {
   path: string;
@@ -47,7 +47,7 @@ function clip(hunks: HunkData[], max: number): { hunks: HunkData[]; lines: numbe
 }
 
 /** A unified git diff, parsed into what is drawn. Unparseable text gives no files. */
-export function parseGitDiff(text: string, binaries: Set<string> = new Set()): DiffFile[] {
+function parseGitDiff(text: string, binaries: Set<string> = new Set()): DiffFile[] {
   let files: FileData[];
   try {
     files = parseDiff(text);

@@ -6,6 +6,7 @@ import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-fee
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
 import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
 import { DecisionsView } from "../room-state/decisions";
+import { BudgetStrip } from "../room-state/budgets";
 import { RoomBrief } from "../room-state/room-brief";
 import { RoomPanel } from "../room-state/room-panel";
 import { RoomActionsContext, type RoomActions } from "./room-context";
@@ -150,6 +151,7 @@ export function RoomView(p: RoomViewProps) {
         present={present}
         actions={
           <>
+            <BudgetStrip workspaceId={p.workspaceId} runs={runs} />
             <button
               type="button"
               data-testid="room-state-open"

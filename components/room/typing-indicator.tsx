@@ -11,7 +11,7 @@ export function typingRuns(runs: Run[], now: number, ttlMs: number, unresponsive
     .sort((a, b) => Date.parse(a.status!.ts) - Date.parse(b.status!.ts));
 }
 
-export function formatLeft(seconds: number): string {
+function formatLeft(seconds: number): string {
   if (seconds < 60) return `~${seconds} s left`;
   const m = Math.floor(seconds / 60);
   if (m < 60) return `~${m} min ${seconds % 60} s left`;

@@ -19,7 +19,7 @@ export interface AgUiBridgeOptions {
 }
 
 /** Why a bridged run has no Pause button (AG-UI lets only the agent stop for input, by an interrupt). */
-export const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its own interrupt";
+const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its own interrupt";
 
 /** [RUN2] What the bridge declares on run.started: steer (abort and run again) and cancel (abort); no pause. */
 const AG_UI_COMMANDS: CommandName[] = ["steer", "cancel"];
@@ -33,7 +33,7 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
  * have a title (`title`, `step`, `content`, `description`, `name`) and a status
  * (`status`/`state`: completed|done|in_progress|active…, or `done`/`completed` booleans).
  */
-export function planFromState(state: unknown): PlanItem[] | null {
+function planFromState(state: unknown): PlanItem[] | null {
   if (!state || typeof state !== "object") return null;
   for (const key of ["plan", "steps", "todos", "tasks"]) {
     const list = (state as Record<string, unknown>)[key];

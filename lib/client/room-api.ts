@@ -13,14 +13,14 @@ async function problemOf(res: Response): Promise<{ code?: string; detail?: strin
 }
 
 /** An error line for a refused or failed write (null when it went through). */
-export async function refusal(res: Response | null): Promise<string | null> {
+async function refusal(res: Response | null): Promise<string | null> {
   if (!res) return "Could not reach Chips.";
   if (res.ok) return null;
   return (await problemOf(res))?.detail ?? `Refused (${res.status}).`;
 }
 
 /** POST one event as the signed-in person. */
-export function postEvent(workspaceId: string, event: Record<string, unknown>): Promise<Response | null> {
+function postEvent(workspaceId: string, event: Record<string, unknown>): Promise<Response | null> {
   return fetch("/api/v1/events", {
     method: "POST",
     headers: { "content-type": "application/json" },

@@ -122,8 +122,3 @@ function annotationText(e: Extract<StoredEvent, { type: "run.annotated" }>): str
   return `${verb} ${what}${comment}`;
 }
 
-/** The goal message of a goal_from:harness run, drawn just before its run card. */
-export function goalMessage(item: Extract<TimelineItem, { kind: "run" }>, run: Run | undefined): Extract<TimelineItem, { kind: "message" }> | null {
-  if (!run || run.goal_from !== "harness") return null;
-  return { kind: "message", seq: item.seq, id: `${item.id}-goal`, ts: item.ts, actor: { kind: "person", id: "" }, text: run.goal, goalOf: run.id };
-}

@@ -5,7 +5,7 @@ import path from "node:path";
 const NAME = /^(\d+)-(\d+)\.json$/;
 
 /** Compare two record names by time, then pid. */
-export function byQueueOrder(a: string, b: string): number {
+function byQueueOrder(a: string, b: string): number {
   const ma = NAME.exec(a)!;
   const mb = NAME.exec(b)!;
   const ta = BigInt(ma[1]);

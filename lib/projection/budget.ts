@@ -94,7 +94,7 @@ export function budgetOf(b: Limits & { workspaceId: string; setBy: string; setAt
     set_at: new Date(b.setAt).toISOString(),
     spent: { tokens_day: s.tokensDay, tokens_month: s.tokensMonth, cost_usd_day: toUsd(s.microDay), cost_usd_month: toUsd(s.microMonth) },
     state,
-    limit: state === "ok" ? null : nearest,
+    limit: nearest,
   };
 }
 

@@ -36,8 +36,3 @@ export function foldDecisions(decisions: Decisions, e: StoredEvent): Decisions {
   return next;
 }
 
-/** The decisions in force, oldest first: what a start request freezes (docs/PROTOCOL.md §6). */
-export const activeDecisions = (decisions: Decisions): Decision[] =>
-  Object.values(decisions)
-    .filter((d) => d.status === "active")
-    .sort((a, b) => a.seq - b.seq);

@@ -10,7 +10,7 @@ export const changesState = (command: Receipt["command"]): command is keyof type
 export const SETTLED_BY_FINISH = "the run finished before the harness answered";
 
 /** The reason a cancel of a run nobody had taken yet is applied with at once. */
-export const CANCELLED_WHILE_QUEUED = "cancelled before a runner took it";
+const CANCELLED_WHILE_QUEUED = "cancelled before a runner took it";
 
 /** A run and its commands' receipts, oldest first: what one event of the run may change. */
 export interface RunRecord {

@@ -39,7 +39,7 @@ export function foldRun(run: Run | null, e: StoredEvent): Run | null {
 }
 
 /** Every event of a run moves its last seq and update time. */
-export function touch(run: Run, e: StoredEvent, patch: Partial<Run>): Run {
+function touch(run: Run, e: StoredEvent, patch: Partial<Run>): Run {
   return { ...run, ...patch, last_seq: e.seq, updated_at: e.ts };
 }
 

@@ -49,7 +49,7 @@ export const Budget = BudgetBody.extend({
   set_at: z.string(),
   spent: Spend,
   state: z.enum(["ok", "warning", "exhausted"]),
-  /** The limit reached (exhausted) or nearest to it (warning); null when ok. */
+  /** The limit nearest to being reached (the one reached, when exhausted); null for a budget without limits. */
   limit: BudgetLimit.nullable(),
 });
 export type Budget = z.infer<typeof Budget>;

@@ -4,12 +4,12 @@ import { CATALOGUE, EVENT_TYPES, IncomingEvent, type EventType } from "./events"
 const opts = { io: "input", unrepresentable: "any", target: "draft-2020-12" } as const;
 
 /** JSON Schema of one event type, generated from its zod schema (the one source of truth). */
-export function eventJsonSchema(type: EventType): Record<string, unknown> {
+function eventJsonSchema(type: EventType): Record<string, unknown> {
   return { $id: `/schemas/${type}.json`, title: type, ...z.toJSONSchema(CATALOGUE[type].schema, opts) };
 }
 
 /** JSON Schema of any v1 event: the union of every type. */
-export function envelopeJsonSchema(): Record<string, unknown> {
+function envelopeJsonSchema(): Record<string, unknown> {
   return { $id: "/schemas/envelope.json", title: "Chips protocol v1 event", ...z.toJSONSchema(IncomingEvent, opts) };
 }
 

@@ -10,7 +10,7 @@ import { searchQuery } from "@/lib/review/search-text";
  * log's head by the caller (ReviewIndexer.settle) before these run.
  */
 
-export const PAGE_SIZE = 50;
+const PAGE_SIZE = 50;
 /** Counts stop here: "10,000+ runs" costs as little on a big history as on a small one. */
 export const COUNT_CAP = 10_000;
 

@@ -7,7 +7,7 @@ import type { Receipt, Run, Step, StoredEvent } from "@/lib/protocol";
  */
 
 /** A span of time, ISO 8601 ends. */
-export interface Span {
+interface Span {
   from: string;
   to: string;
 }
@@ -28,7 +28,7 @@ export interface StepBar {
 const ms = (a: string, b: string) => Date.parse(b) - Date.parse(a);
 
 /** When the run was paused: from each applied pause to the applied resume (or the run's end). */
-export function pausedSpans(run: Run, receipts: Receipt[]): Span[] {
+function pausedSpans(run: Run, receipts: Receipt[]): Span[] {
   const out: Span[] = [];
   let from: string | null = null;
   for (const r of [...receipts].sort((a, b) => (a.ack_seq ?? a.seq) - (b.ack_seq ?? b.seq))) {
@@ -132,7 +132,7 @@ export function commandAudit(receipts: Receipt[], events: readonly StoredEvent[]
 }
 
 /** A line about an event, for lists of what happened. */
-export function labelOf(e: StoredEvent): string {
+function labelOf(e: StoredEvent): string {
   switch (e.type) {
     case "run.status":
       return e.verb_phrase;

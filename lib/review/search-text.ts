@@ -18,7 +18,7 @@ const WORD = /[\p{L}\p{N}]+/gu;
 /** Longer "words" (hashes, base64) are left out of the index. */
 const MAX_WORD = 64;
 
-export function fold(text: string): string {
+function fold(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").normalize("NFC").toLowerCase();
 }
 

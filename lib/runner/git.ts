@@ -26,7 +26,7 @@ function gitEnv(): NodeJS.ProcessEnv {
 }
 
 /** An Error from a git call, with its exit code and stderr. */
-export class GitError extends Error {
+class GitError extends Error {
   constructor(
     message: string,
     readonly exitCode: number | null,
@@ -38,7 +38,7 @@ export class GitError extends Error {
 }
 
 /** Runs `git <args>` in `cwd` and returns its stdout; throws {@link GitError} on a non-zero exit. */
-export async function git(cwd: string, args: string[]): Promise<string> {
+async function git(cwd: string, args: string[]): Promise<string> {
   try {
     const { stdout } = await execFileP("git", args, { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: "utf8" });
     return stdout;

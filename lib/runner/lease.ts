@@ -10,7 +10,7 @@ import { LeaseClaims, type Lease, type StartRequest } from "@/lib/runner";
 const b64u = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 
 /** JSON with object keys sorted, so both ends hash the same bytes. */
-export function canonical(value: unknown): string {
+function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
   if (value && typeof value === "object") {
     const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);

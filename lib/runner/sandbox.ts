@@ -36,7 +36,7 @@ import type { LaunchSpec } from "./adapter";
 const run = promisify(execFile);
 
 export const DEFAULT_BWRAP = "/usr/bin/bwrap";
-export const RELAY = path.join(import.meta.dirname, "sandbox-relay.mjs");
+const RELAY = path.join(import.meta.dirname, "sandbox-relay.mjs");
 
 /** The namespaces and limits every sandbox gets (also what the probe tries). */
 const ISOLATION = ["--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];

@@ -1,6 +1,6 @@
 import type { Actor, IncomingEvent, Me, PlanStep, Receipt, Run, StoredEvent, Usage } from "../protocol";
 
-export type { Actor, IncomingEvent, Me, PlanStep, Receipt, Run, StoredEvent, Usage };
+export type { Actor, Me, PlanStep, Receipt, Run, StoredEvent, Usage };
 
 type Filled = "v" | "id" | "idempotency_key" | "actor" | "workspace_id";
 type Loose<E> = E extends unknown ? Omit<E, Filled | "ts" | "seq"> & Partial<Pick<E, Filled & keyof E>> : never;

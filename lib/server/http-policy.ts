@@ -29,7 +29,7 @@ export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'no
  * styles from our files (style attributes need 'unsafe-inline'; a nonce would void it),
  * connections to ourselves (the socket), never framed.
  */
-export function pageCsp(nonce: string, dev: boolean): string {
+function pageCsp(nonce: string, dev: boolean): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
@@ -49,7 +49,7 @@ export function pageCsp(nonce: string, dev: boolean): string {
 /** The header a page request carries with the client's address (set by the server, replacing any sent). */
 export const PEER_HEADER = "x-chips-peer";
 
-export const newNonce = () => randomBytes(16).toString("base64");
+const newNonce = () => randomBytes(16).toString("base64");
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -32,8 +32,6 @@ export const log = pino({
   serializers: { err: pino.stdSerializers.err },
 });
 
-export type Log = typeof log;
-
 /** A request's path for the log: the query's values (login secrets, signatures) are dropped. */
 export function safePath(url: string | undefined): string {
   const raw = url ?? "/";

@@ -105,7 +105,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   };
 }
 
-export const roomPath = (ws: string, spc: string) => `/w/${ws}/r/${spc}`;
+const roomPath = (ws: string, spc: string) => `/w/${ws}/r/${spc}`;
 
 /** The Postgres channel on which nodes tell each other of commits. */
 export const COMMITS_CHANNEL = "chips_commits";

@@ -35,7 +35,7 @@ function parse(text: string | null, file: string): Settings {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it first — Chips never overwrites settings it cannot read`);
+    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it first — Chips never overwrites settings it cannot read`, { cause: e });
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} does not hold a JSON object`);
   const s = v as Settings;

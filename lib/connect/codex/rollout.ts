@@ -26,6 +26,8 @@ export type RolloutSignal =
   | { kind: "usage"; usage: Usage }
   | { kind: "turn_ended"; outcome: "succeeded" | "cancelled"; why?: string };
 
+// Codex rollout lines are another program's JSON, read field by field with guards below.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type J = Record<string, any>;
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const texts = (content: unknown) => (Array.isArray(content) ? content.map((c: J) => str(c?.text)).join("") : "");

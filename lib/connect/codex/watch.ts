@@ -5,13 +5,13 @@ import { newId } from "@/lib/protocol/ids";
 import { LIMITS } from "@/lib/protocol/limits";
 import { Translator, type TranslatorState } from "@/lib/runner/translate";
 import type { Usage } from "@/lib/protocol";
-import type { EventInput } from "@/lib/sdk/types";
+import type { EventInput, PreparedEvent } from "@/lib/sdk/types";
 import type { Connection } from "../home";
 import { DurableStore, sendOutbox } from "../outbox";
 import { readRolloutLine } from "./rollout";
 
 /** Why a mirrored Codex run obeys no button (Codex offers no way in to a session it runs itself). */
-export const WATCH_ONLY = "watch-only: started from a terminal (Codex offers no way in to steer, pause or cancel it)";
+const WATCH_ONLY = "watch-only: started from a terminal (Codex offers no way in to steer, pause or cancel it)";
 
 interface RolloutState {
   file: string;
@@ -138,7 +138,7 @@ export class CodexWatcher {
     this.store.save(key, d);
   }
 
-  private apply(d: { state: RolloutState; outbox: EventInput[] | any[] }, line: string) {
+  private apply(d: { state: RolloutState; outbox: PreparedEvent[] }, line: string) {
     const s = d.state;
     const queue = (events: EventInput[]) => d.outbox.push(...this.store.prepare(events));
     const runId = () => s.run!.id;

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PROFILE_DESCRIPTIONS, type PermissionProfile } from "@/lib/runner";
+import type { PermissionProfile } from "@/lib/runner";
 import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
@@ -22,9 +22,6 @@ export interface ClaudeConfig {
   /** Restrict the profiles this runner offers (default: both, when the sandbox works here). */
   profiles?: PermissionProfile[];
 }
-
-/** What a profile means for a Claude run (the UI and README say these; test/runner-sandbox.pg.test.ts shows each claim). */
-export const CLAUDE_PROFILES = PROFILE_DESCRIPTIONS.claude;
 
 /**
  * The tools a run may use without asking (in `-p` mode nobody is there to answer: any other

@@ -21,7 +21,7 @@ const InviteBody = z.object({
 });
 
 /** The path an invite link opens (lib/server/invite-route.ts redeems it). */
-export const INVITE_PATH = "/invite";
+const INVITE_PATH = "/invite";
 
 /**
  * People and their access (issue 15): who is in a workspace, invites by link with a role,

@@ -13,7 +13,7 @@ import { bodyHash, serializeEvent } from "./serialize";
 import type { IngestRequest } from "./writer";
 
 /** An event accepted into the batch: stamped, serialized, with its space's previous seq. */
-export interface Accepted {
+interface Accepted {
   e: StoredEvent;
   body: string;
   hash: string;

@@ -18,7 +18,7 @@ import { API_CSP, baseHeaders } from "../http-policy";
 import { REVOKED_CHANNEL } from "../revoke";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
-export const CATCH_UP_MAX = 1000;
+const CATCH_UP_MAX = 1000;
 
 const RemoteCommit = z.object({ n: z.string(), w: z.string(), f: z.number().int(), t: z.number().int() });
 

@@ -7,7 +7,7 @@ import { ChangeSetPayload } from "@/lib/runner";
 import { ObjectStore } from "../runners/objects";
 
 /** Artifacts past this many bytes in all are left out of a JSON export (their metadata stays). */
-export const EXPORT_OBJECT_BYTES = 16 * 1024 * 1024;
+const EXPORT_OBJECT_BYTES = 16 * 1024 * 1024;
 
 /** A run's events in seq order as NDJSON: each line the stored event's exact JSON ([EXP1]). */
 export async function runNdjson(db: Db, runIds: string[]): Promise<string> {

@@ -16,7 +16,7 @@ const ANY_ID = new RegExp(`\\b(${Object.values(ID_PREFIX).map((p) => p.slice(0, 
  * the two. The same export imported twice into one workspace names everything the same
  * (so the second import is a replay, [EXP2]); into two workspaces, differently.
  */
-export function mappedId(ws: string, id: string): string {
+function mappedId(ws: string, id: string): string {
   const at = id.indexOf("_");
   const digest = createHash("sha256").update(`${ws}\n${id}`).digest();
   let out = CROCKFORD[digest[0] & 7]; // a ULID's first character is at most 7

@@ -19,7 +19,7 @@ import type { ChipsServices } from "../services";
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /** The shared view's address: the token goes in the query, whose values the request log drops. */
-export const sharePath = (token: string) => `/share?token=${token}`;
+const sharePath = (token: string) => `/share?token=${token}`;
 
 /** Make a link to `run` for `person`; answers the link and its URL (the only time the token is seen). */
 export async function createShare(svc: ChipsServices, person: Credential, run: Run, body: ShareBody): Promise<{ link: ShareLink; url: string }> {

@@ -20,7 +20,7 @@ interface ConnectedRunner {
 const START_ACK_MS = 10_000;
 
 /** The start request of a queued run: deterministic, so a renewal signs the same request hash. */
-export function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
+function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
   const req = run.request!;
   const ulid = run.id.slice("run_".length);
   return {

@@ -1,0 +1,72 @@
+// @ts-check
+/**
+ * The house rules a tool can hold (docs/ARCHITECTURE.md, "What may import what"):
+ * typescript-eslint's recommended rules for the code, and eslint-plugin-import-x for the
+ * import boundaries and cycles. import-x resolves each import to its file (through
+ * tsconfig's `@/` paths via eslint-import-resolver-typescript), so a boundary holds whether
+ * a file writes `@/db/schema` or `../../db/schema`. No formatting rules: style is not linted.
+ */
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import reactHooks from "eslint-plugin-react-hooks";
+
+/** Zones of import-x/no-restricted-paths: files under `target` may not import from `from`. */
+const ours = ["./app/**", "./components/**", "./db/**", "./cli/**", "./lib/*.ts"];
+const boundaries = [
+  { target: "./lib/protocol", from: [...ours, "./lib/!(protocol)/**"], message: "lib/protocol imports nothing of ours." },
+  { target: "./lib/projection", from: [...ours, "./lib/!(protocol|projection)/**"], message: "lib/projection folds events: it imports only lib/protocol." },
+  ...["./lib/runner", "./lib/runner.ts", "./lib/sdk", "./lib/client", "./cli"].map((target) => ({
+    target,
+    from: ["./lib/server", "./db"],
+    message: "runners, the SDK, the browser client and the CLI speak the protocol; they never import the server or the database.",
+  })),
+  { target: "./components", from: ["./db", "./lib/server"], message: "components get data by props and call the server through lib/client." },
+  { target: "./app", from: ["./db"], message: "pages read through lib/pages, lib/queries and lib/server, never db/ directly." },
+];
+
+export default tseslint.config(
+  { ignores: ["node_modules/**", ".next/**", ".chips/**", "test-results/**", "playwright-report/**", "bench/results/**", "db/migrations/**", "next-env.d.ts"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    plugins: { "import-x": importX },
+    settings: {
+      // The plugin's TypeScript settings (which files it parses to follow imports), with our resolver.
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver": undefined,
+      "import-x/internal-regex": "^@/",
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+    },
+    rules: {
+      "import-x/no-cycle": ["error", { ignoreExternal: true }],
+      "import-x/no-restricted-paths": ["error", { zones: boundaries }],
+      // `_`-prefixed names are the house way to drop a field on purpose (`const { ts: _ts, ...rest }`).
+      // Flags the defensive `let x = fallback; try { x = … }` this code uses on purpose.
+      "no-useless-assignment": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    // The two classic hook rules only: the React Compiler rules of the plugin's preset judge
+    // code written for the compiler, which this app does not use.
+    files: ["app/**/*.tsx", "components/**", "lib/client/**"],
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
+  },
+  {
+    // Playwright sets up the fixtures a test names, used or not, and takes `{}` for none.
+    files: ["e2e/**"],
+    rules: { "no-empty-pattern": "off", "@typescript-eslint/no-unused-vars": ["error", { args: "none", varsIgnorePattern: "^_" }] },
+  },
+  {
+    // Tests, e2e specs and benchmarks read loosely typed JSON answers on purpose.
+    files: ["test/**", "e2e/**", "bench/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["**/*.mjs", "**/*.js", "bin/**"],
+    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", fetch: "readonly", performance: "readonly" } },
+  },
+);

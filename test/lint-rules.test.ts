@@ -1,0 +1,39 @@
+import { join } from "node:path";
+import { ESLint } from "eslint";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The import rules of docs/ARCHITECTURE.md ("What may import what") run on fixtures: each
+ * line below would be a violation in the file named, and `npm run lint` must refuse it —
+ * so a rule that stopped matching (a moved folder, a changed glob) fails here, not silently.
+ */
+const eslint = new ESLint({ cwd: join(__dirname, "..") });
+
+async function rulesBroken(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath });
+  return result.messages.map((m) => m.ruleId ?? m.message);
+}
+
+describe("import boundaries (docs/ARCHITECTURE.md)", () => {
+  const refused: [string, string][] = [
+    ["lib/protocol/fixture.ts", 'export { schema } from "@/db/schema";'],
+    ["lib/protocol/fixture.ts", 'export { foldRun } from "../projection/run";'],
+    ["lib/projection/fixture.ts", 'export { ingest } from "@/lib/server/ingest";'],
+    ["lib/runner/fixture.ts", 'export { startChips } from "../server/start";'],
+    ["lib/sdk/fixture.ts", 'export * as schema from "@/db/schema";'],
+    ["lib/client/fixture.ts", 'export { may } from "@/lib/server/roles";'],
+    ["cli/fixture.ts", 'export * as schema from "../db/schema";'],
+    ["components/fixture.tsx", 'export * as schema from "@/db/schema";'],
+    ["components/fixture.tsx", 'export { services } from "@/lib/server/page-context";'],
+    ["app/fixture/page.tsx", 'export * as schema from "@/db/schema";'],
+  ];
+  it.each(refused)("%s may not: %s", async (file, code) => {
+    expect(await rulesBroken(file, code)).toContain("import-x/no-restricted-paths");
+  });
+
+  it("allows what the layers allow", async () => {
+    expect(await rulesBroken("lib/projection/fixture.ts", 'export { CATALOGUE } from "@/lib/protocol";')).toEqual([]);
+    expect(await rulesBroken("app/fixture/page.tsx", 'export { services } from "@/lib/server/page-context";')).toEqual([]);
+    expect(await rulesBroken("lib/server/fixture.ts", 'export * as schema from "@/db/schema";')).toEqual([]);
+  });
+});
