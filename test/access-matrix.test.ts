@@ -85,6 +85,7 @@ const ROUTES: Record<string, Row> = {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/import`, body: { chips_export: 1, exported_at: new Date().toISOString(), workspace_id: c.ws.workspace_id, directory: { persons: {}, harnesses: {}, rooms: {} }, runs: [] } }),
     expect: write(200),
   },
+  "GET /api/v1/workspaces/:ws/review/rollups": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/rollups?by=harness&format=csv` }), expect: read(403) },
   // Share links ([SHR1]): members and owners make them, everyone of the workspace sees them, the maker (here the member) or an owner revokes.
   "POST /api/v1/runs/:run/shares": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/shares`, body: { expires_in_seconds: 3600 } }), expect: write(201, 404) },
   "GET /api/v1/workspaces/:ws/shares": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/shares` }), expect: read(403) },

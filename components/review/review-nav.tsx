@@ -11,6 +11,9 @@ export function ReviewNav({ ws, here, children }: { ws: string; here: "runs" | "
       <Link className={link} href={`/w/${ws}/runs`} aria-current={here === "runs" ? "page" : undefined}>
         Runs
       </Link>
+      <Link className={link} href={`/w/${ws}/runs/rollups`} aria-current={here === "rollups" ? "page" : undefined}>
+        Rollups
+      </Link>
       {children}
     </nav>
   );

@@ -1,7 +1,8 @@
 import type { Directory } from "@/components/room/names";
-import { parseRunFilter, viewQuery, type Receipt, type Run, type RunFilter, type RunListPage, type SavedView, type ShareLink, type StoredEvent } from "@/lib/protocol";
-import { agentsOf, BadCursor, countReviewRuns, listReviewRuns, namesOf, runEventBodies, savedViewsOf, spaceEventsBetween } from "@/lib/queries/review";
+import { parseRunFilter, RollupQuery, viewQuery, type RollupBy, type RollupRow, type Receipt, type Run, type RunFilter, type RunListPage, type SavedView, type ShareLink, type StoredEvent } from "@/lib/protocol";
+import { agentsOf, BadCursor, countReviewRuns, directoryOf, listReviewRuns, runEventBodies, savedViewsOf, spaceEventsBetween } from "@/lib/queries/review";
 import { listShares } from "@/lib/queries/shares";
+import { rollup } from "@/lib/queries/rollups";
 import { receiptsOf } from "@/lib/server/commands";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { getRun } from "@/lib/server/read";
@@ -12,14 +13,7 @@ export interface ReviewNames extends Directory {
   rooms: Record<string, string>;
 }
 
-async function names(ws: string): Promise<ReviewNames> {
-  const n = await namesOf(services().db, ws);
-  return {
-    persons: Object.fromEntries(n.people.map((p) => [p.id, p.name])),
-    harnesses: Object.fromEntries(n.harnesses.map((h) => [h.id, h.name])),
-    rooms: Object.fromEntries(n.rooms.map((r) => [r.id, r.name])),
-  };
-}
+const names = (ws: string): Promise<ReviewNames> => directoryOf(services().db, ws);
 
 export interface RunsPageData {
   names: ReviewNames;
@@ -129,4 +123,26 @@ export async function comparePage(ws: string, ids: string[]): Promise<CompareDat
     else missing.push(id);
   }
   return { runs, names: await names(ws), missing };
+}
+
+export interface RollupsData {
+  by: RollupBy;
+  from?: string;
+  to?: string;
+  rows: RollupRow[];
+  names: ReviewNames;
+  problem: string | null;
+}
+
+/** The rollups page ([ROL1]): one grouping of the workspace's runs (for its people only). */
+export async function rollupsPage(ws: string, params: Record<string, string | string[] | undefined>): Promise<RollupsData> {
+  await requirePerson(ws);
+  const svc = services();
+  await svc.review.settle(ws);
+  const given = Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (typeof v === "string" && v.trim() ? [[k, v.trim()]] : [])));
+  const parsed = RollupQuery.safeParse(given);
+  const q = parsed.success ? parsed.data : { by: "day" as const };
+  const problem = parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  const [rows, n] = await Promise.all([rollup(svc.db, ws, q), names(ws)]);
+  return { by: q.by, from: "from" in q ? q.from : undefined, to: "to" in q ? q.to : undefined, rows, names: n, problem };
 }

@@ -164,6 +164,28 @@ export interface ShareLink {
   opens: ShareOpen[];
 }
 
+/** What a rollup groups runs by ([ROL1]): a day or week (UTC), or a harness, agent, person or room. */
+export const RollupBy = z.enum(["day", "week", "harness", "agent", "person", "room"]);
+export type RollupBy = z.infer<typeof RollupBy>;
+
+/** The rollups page's and `GET …/review/rollups`'s query: a grouping and an optional span of days. */
+export const RollupQuery = z.object({ by: RollupBy.default("day"), from: day.optional(), to: day.optional(), format: z.enum(["json", "csv"]).default("json") });
+
+/** One group of a rollup: its key (a day, a week's Monday, or an id; null for runs without one) and its figures. */
+export interface RollupRow {
+  key: string | null;
+  runs: number;
+  finished: number;
+  failed: number;
+  /** failed ÷ finished; null when none finished. */
+  failure_rate: number | null;
+  /** Median and 90th percentile of the finished runs' durations (continuous percentiles). */
+  p50_ms: number | null;
+  p90_ms: number | null;
+  tokens: number | null;
+  cost_usd: number | null;
+}
+
 /** The directory an export carries, so an import names people, harnesses and rooms as the source did. */
 export const ExportDirectory = z.object({
   persons: z.record(z.string(), z.string()),

@@ -178,6 +178,13 @@ export async function namesOf(db: Db, ws: string) {
   return { people, harnesses: hs, rooms };
 }
 
+/** The same names as records by id: what the review pages and the CSV write. */
+export async function directoryOf(db: Db, ws: string) {
+  const n = await namesOf(db, ws);
+  const byId = (rows: { id: string; name: string }[]) => Object.fromEntries(rows.map((r) => [r.id, r.name]));
+  return { persons: byId(n.people), harnesses: byId(n.harnesses), rooms: byId(n.rooms) };
+}
+
 /** A room's events with seqs in [from, to], ascending (a run's replay: the room while it ran). */
 export async function spaceEventsBetween(db: Db, ws: string, spaceId: string, from: number, to: number): Promise<string[]> {
   const rows = await db

@@ -1,6 +1,8 @@
 import type { Context, Hono } from "hono";
-import { AnnotationBody, ExportDocument, newId, parseRunFilter, problem, SavedViewBody, zodErrors, type RunFilter } from "@/lib/protocol";
-import { BadCursor, countReviewRuns, deleteView, listReviewRuns, saveView, savedViewsOf } from "@/lib/queries/review";
+import { AnnotationBody, ExportDocument, newId, parseRunFilter, problem, RollupQuery, SavedViewBody, zodErrors, type RunFilter } from "@/lib/protocol";
+import { BadCursor, countReviewRuns, deleteView, directoryOf, listReviewRuns, saveView, savedViewsOf } from "@/lib/queries/review";
+import { rollup } from "@/lib/queries/rollups";
+import { rollupCsv } from "@/lib/review/rollups";
 import { may, refusedBecause } from "../roles";
 import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
@@ -108,6 +110,20 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
       cursor = page.next_cursor ?? undefined;
     } while (cursor && ids.length < EXPORT_RUNS);
     return exported(c, ws, ids.slice(0, EXPORT_RUNS), `${ws}-runs`);
+  });
+
+  // Rollups ([ROL1]): per day/week or harness, agent, person, room; JSON or a CSV download.
+  app.get("/api/v1/workspaces/:ws/review/rollups", async (c) => {
+    const ws = workspaceParam(c);
+    if (ws instanceof Response) return ws;
+    const q = RollupQuery.safeParse(c.req.query());
+    if (!q.success) return problemResponse(problem("validation_failed", "bad rollup", zodErrors("/query", q.error)));
+    await svc.review.settle(ws);
+    const rows = await rollup(svc.db, ws, q.data);
+    if (q.data.format === "json") return json({ by: q.data.by, rows });
+    return new Response(rollupCsv(q.data.by, rows, await directoryOf(svc.db, ws)), {
+      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="runs-by-${q.data.by}.csv"` },
+    });
   });
 
   shareRoutes(app, svc, workspaceParam);
