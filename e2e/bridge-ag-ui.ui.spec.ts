@@ -79,7 +79,7 @@ test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its
   expect(agent.inputs[0].messages.map((m) => [m.role, m.content])).toEqual([["user", "Confirm PO 4471"]]);
 });
 
-test("[UI5] AG-UI commands: Pause is refused with the reason (AG-UI has none), Steer reruns the agent with the guidance, Cancel aborts it", async ({ page, workspace, harness, loginAs }) => {
+test("[UI5] [RUN2] AG-UI commands: no Pause (AG-UI has none, the panel says so), Steer reruns the agent with the guidance, Cancel aborts it", async ({ page, workspace, harness, loginAs }) => {
   agent = await startAgUiAgent(async function* (input, index) {
     const ids = { threadId: input.threadId, runId: input.runId };
     yield { type: EventType.RUN_STARTED, ...ids } as BaseEvent;
@@ -93,8 +93,10 @@ test("[UI5] AG-UI commands: Pause is refused with the reason (AG-UI has none), S
   const runId = await runOf(harness, "Keep going");
   const panel = new RunPanelView(page, runId);
   await expect(page.locator("[data-seq]").filter({ hasText: "Run 0 heard: Keep going" })).toHaveCount(1);
-  await panel.button("run-pause").click();
-  await expect(panel.root.locator('[data-receipt="rejected"]')).toContainText("AG-UI has no pause");
+  // [RUN2] the bridge declares steer and cancel only: no dead Pause button, and the panel says why
+  await expect(panel.button("run-steer")).toBeVisible();
+  await expect(panel.root.getByTestId("run-pause")).toHaveCount(0);
+  await expect(panel.root.getByTestId("run-commands-note")).toHaveText("Its harness does not take pause");
   await panel.button("run-steer").click();
   await panel.root.getByTestId("run-steer-text").fill("Mind the deadline");
   await panel.root.getByTestId("run-steer-send").click();

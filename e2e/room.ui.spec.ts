@@ -143,3 +143,23 @@ test.describe("[UI2] the typing indicator", () => {
     await expect(typing.root).toHaveCount(0);
   });
 });
+
+test.describe("[RUN2] the run panel offers only the commands the run's harness obeys", () => {
+  test("[RUN2] a watch-only run (a Codex session started in a terminal) has no buttons and says why", async ({ page, workspace, harness, loginAs }) => {
+    await loginAs(page);
+    const run = new TestRun(harness, workspace);
+    await run.start({ goal: unique("Count to two"), goal_from: "harness", commands: [], plan: plan(2) });
+    const panel = new RunPanelView(page, run.id);
+    await expect(panel.root.getByTestId("run-commands-note")).toHaveText("Watch-only: started from a terminal");
+    for (const id of ["run-steer", "run-pause", "run-resume", "run-cancel"]) await expect(panel.root.getByTestId(id)).toHaveCount(0);
+  });
+
+  test("[RUN2] a run that declares nothing keeps every button and no note", async ({ page, workspace, harness, loginAs }) => {
+    await loginAs(page);
+    const run = new TestRun(harness, workspace);
+    await run.start({ goal: unique("Nightly audit"), plan: plan(1) });
+    const panel = new RunPanelView(page, run.id);
+    for (const id of ["run-steer", "run-pause", "run-cancel"]) await expect(panel.root.getByTestId(id)).toBeVisible();
+    await expect(panel.root.getByTestId("run-commands-note")).toHaveCount(0);
+  });
+});

@@ -49,7 +49,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-it("[UI1] [UI3] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, the answer, usage; commands are refused watch-only", async () => {
+it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, the answer, usage; its run is watch-only: commands are refused", async () => {
   const project = path.join(tmp, "project");
   const codexHome = path.join(tmp, "codex-home");
   fs.mkdirSync(project, { recursive: true });
@@ -81,20 +81,21 @@ it("[UI1] [UI3] a turn typed into the real Codex CLI is mirrored into the room: 
     await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "the turn mirrored to its end", 120_000);
     await tty.waitFor(/Counted to two/, "the answer in the terminal");
     const events = await runEvents(server.url, ws, runId);
-    expect(events[0]).toMatchObject({ type: "run.started", goal_from: "harness", goal: "Count to two, please" });
+    expect(events[0]).toMatchObject({ type: "run.started", goal_from: "harness", goal: "Count to two, please", commands: [] });
     expect(events[0].session_ref).toMatch(/^[0-9a-f-]{36}$/);
     expect(events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}`)).toEqual(["todo-0:active", "todo-1:pending", "todo-0:done", "todo-1:active"]);
     expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toContain("Running echo one >> count.txt…");
     expect(events.filter((e: any) => e.type === "message.posted").map((e: any) => e.text)).toEqual(["Counted to **two**."]);
     expect(events.at(-1)).toMatchObject({ type: "run.finished", outcome: "succeeded", usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) } });
-    // Nothing reaches a Codex session from outside: a command is answered watch-only.
+    // Nothing reaches a Codex session from outside: its run declares no commands ([RUN2]) and the server refuses them.
     const runId2Prompt = "Count again";
     tty.type(runId2Prompt);
     tty.press("Enter");
     const runId2 = await waitForRun(server.url, ws, runId2Prompt);
-    await command(server, ws, runId2, "pause");
-    await until(async () => (await receipts(server, ws, runId2)).commands[0]?.receipt === "rejected", "the pause refused");
-    expect((await receipts(server, ws, runId2)).commands[0].reason).toMatch(/^watch-only: started from a terminal/);
+    const refused = await command(server, ws, runId2, "pause");
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ code: "command_not_supported", commands: [] });
+    expect((await receipts(server, ws, runId2)).commands).toEqual([]);
     release();
     await until(async () => (await runEvents(server.url, ws, runId2, "run.finished")).length === 1, "the second turn's end", 120_000);
     const all = await readEvents(server, ws);

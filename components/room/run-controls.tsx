@@ -1,10 +1,10 @@
 "use client";
 
 import { useState } from "react";
-import type { Receipt, Run } from "@/lib/protocol";
+import type { CommandName, Receipt, Run } from "@/lib/protocol";
 import type { Directory } from "./names";
 
-export type SendCommand = (runId: string, command: "steer" | "pause" | "resume" | "cancel", text?: string) => Promise<string | null>;
+export type SendCommand = (runId: string, command: CommandName, text?: string) => Promise<string | null>;
 
 const btn =
   "rounded-md border px-2.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-60";
@@ -32,25 +32,27 @@ export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run
     return err;
   };
   const live = run.state === "queued" || run.state === "running" || run.state === "paused";
+  const obeys = (c: CommandName) => !run.commands || run.commands.includes(c);
+  const absent = absentNote(run);
   return (
     <div className="mt-3">
       <div className="flex flex-wrap items-center gap-2">
-        {live && (
+        {live && obeys("steer") && (
           <button type="button" data-testid="run-steer" aria-expanded={steering} className={neutral} disabled={busy} onClick={() => setSteering(!steering)}>
             Steer
           </button>
         )}
-        {(run.state === "running" || run.pending === "pausing") && (
+        {obeys("pause") && (run.state === "running" || run.pending === "pausing") && (
           <button type="button" data-testid="run-pause" className={neutral} disabled={busy || !!run.pending} onClick={() => act(() => send(run.id, "pause"))}>
             {run.pending === "pausing" ? "Pausing…" : "Pause"}
           </button>
         )}
-        {(run.state === "paused" || run.pending === "resuming") && (
+        {obeys("resume") && (run.state === "paused" || run.pending === "resuming") && (
           <button type="button" data-testid="run-resume" className={neutral} disabled={busy || !!run.pending} onClick={() => act(() => send(run.id, "resume"))}>
             {run.pending === "resuming" ? "Resuming…" : "Resume"}
           </button>
         )}
-        {live && !confirming && (
+        {live && obeys("cancel") && !confirming && (
           <button type="button" data-testid="run-cancel" className={danger} disabled={busy || !!run.pending} onClick={() => setConfirming(true)}>
             {run.pending === "cancelling" ? "Cancelling…" : "Cancel"}
           </button>
@@ -73,6 +75,11 @@ export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run
             <button type="button" className={neutral} onClick={() => setConfirming(false)}>
               Keep running
             </button>
+          </span>
+        )}
+        {absent && (
+          <span data-testid="run-commands-note" className="text-xs text-zinc-600 dark:text-zinc-400">
+            {absent}
           </span>
         )}
         {unresponsive && (
@@ -118,6 +125,18 @@ export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run
       )}
     </div>
   );
+}
+
+/**
+ * [RUN2] Why buttons are missing: the run's harness declared which commands it obeys, and
+ * a button it would never answer is not drawn. Null when it obeys every command.
+ */
+function absentNote(run: Run): string | null {
+  const obeyed = run.commands;
+  if (!obeyed) return null;
+  if (!obeyed.length) return run.goal_from === "harness" ? "Watch-only: started from a terminal" : "Watch-only: its harness takes no commands";
+  const missing = (["steer", "pause", "cancel"] as const).filter((c) => !obeyed.includes(c));
+  return missing.length ? `Its harness does not take ${missing.join(" or ")}` : null;
 }
 
 const VERB = { pause: "paused the run", resume: "resumed the run", cancel: "cancelled the run", steer: "steered" } as const;

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect } from "@playwright/test";
-import { newId } from "../../lib/protocol";
+import { newId, type CommandName } from "../../lib/protocol";
 import type { Harness, StoredEvent, Workspace } from "./api";
 
 let n = 0;
@@ -18,7 +18,7 @@ export class TestRun {
     return { v: 1, type, id: newId("event"), workspace_id: this.ws.workspace_id, run_id: this.id, actor: { kind: "harness", id: this.ws.harness_id }, idempotency_key: key(), ...fields };
   }
 
-  start(fields: { goal: string; plan?: { step_id: string; title: string }[]; goal_from?: "harness" | "chips"; session_ref?: string }): Promise<StoredEvent[]> {
+  start(fields: { goal: string; plan?: { step_id: string; title: string }[]; goal_from?: "harness" | "chips"; session_ref?: string; commands?: CommandName[] }): Promise<StoredEvent[]> {
     return this.harness.post(this.event("run.started", { space_id: this.ws.space_id, ...fields }));
   }
   status(fields: { verb_phrase: string; phase?: string; progress?: number; estimate_seconds?: number }) {

@@ -1,4 +1,5 @@
 import type { AbstractAgent, AgentSubscriber } from "@ag-ui/client";
+import type { CommandName } from "../protocol/events";
 import { newId } from "../protocol/ids";
 import { LIMITS } from "../protocol/limits";
 import type { PlanItem } from "../runner/adapter";
@@ -20,6 +21,8 @@ export interface AgUiBridgeOptions {
 /** Why a bridged run has no Pause button (AG-UI lets only the agent stop for input, by an interrupt). */
 const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its own interrupt";
 
+/** [RUN2] What the bridge declares on run.started: steer (abort and run again) and cancel (abort); no pause. */
+const AG_UI_COMMANDS: CommandName[] = ["steer", "cancel"];
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 100) || "step";
 const str = (v: unknown) => (typeof v === "string" ? v : "");
@@ -70,7 +73,7 @@ export async function bridgeAgUi(o: AgUiBridgeOptions): Promise<{ runId: string;
   };
   const translator = new Translator({ post: (...e: EventInput[]) => post(e), runnerEvent: () => undefined }, actor);
 
-  await o.client.post({ type: "run.started", run_id: runId, space_id: o.spaceId, goal: clip(o.prompt.trim() || "(an empty prompt)", LIMITS.goal), goal_from: "harness", session_ref: o.agent.threadId });
+  await o.client.post({ type: "run.started", run_id: runId, space_id: o.spaceId, goal: clip(o.prompt.trim() || "(an empty prompt)", LIMITS.goal), goal_from: "harness", session_ref: o.agent.threadId, commands: AG_UI_COMMANDS });
   o.agent.addMessage({ id: newId("event"), role: "user", content: o.prompt });
 
   let cancel: Command | null = null;

@@ -175,6 +175,8 @@ export class ClaudeSession {
         goal: clip(prompt.trim() || "(an empty prompt)", LIMITS.goal),
         goal_from: "harness",
         session_ref: this.state.sid,
+        // [RUN2] all four reach the agent through the hooks (docs/CONNECT.md, "The buttons")
+        commands: ["steer", "pause", "resume", "cancel"],
       },
     ]);
     if (run.shown.length) this.tr(run).handle({ type: "plan", items: taskItems(this.state.tasks, run.shown) });

@@ -173,6 +173,7 @@ export class CodexWatcher {
               space_id: this.o.conn.space_id,
               goal: clip(sig.text.trim() || "(an empty prompt)", LIMITS.goal),
               goal_from: "harness",
+              commands: [], // [RUN2] watch-only: Codex offers no way in to a session it runs itself
               ...(s.session ? { session_ref: s.session } : {}),
             },
           ]);
