@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { RateLimiter } from "../lib/server/ingest/rate-limit";
+import { AttemptLimiter } from "../lib/server/attempts";
+
+describe("rate limiter maps stay bounded under many addresses", () => {
+  it("a million failed attempts from a million addresses keep at most maxKeys buckets, and the newest addresses are still limited", () => {
+    let now = 0;
+    const limiter = new RateLimiter(1, 2, () => now, 1000);
+    for (let i = 0; i < 1_000_000; i++) {
+      now += 0.001; // a microsecond apart: no bucket refills meanwhile
+      limiter.take(`10.${i >> 16}.${(i >> 8) & 255}.${i & 255}`, 2);
+      expect(limiter.size <= 1000).toBe(true);
+    }
+    // The last address spent its burst and is refused.
+    expect(limiter.take(`10.${999_999 >> 16}.${(999_999 >> 8) & 255}.${999_999 & 255}`, 1).ok).toBe(false);
+  });
+
+  it("a bucket that filled up again is forgotten: peeks never add one", () => {
+    let now = 0;
+    const limiter = new RateLimiter(1, 2, () => now);
+    for (let i = 0; i < 10_000; i++) limiter.peek(`a${i}`);
+    expect(limiter.size).toBe(0);
+    limiter.take("x", 1);
+    expect(limiter.size).toBe(1);
+    now += 5000; // refilled
+    expect(limiter.peek("x").ok).toBe(true);
+    expect(limiter.size).toBe(0);
+  });
+
+  it("sign-in attempts: an address out of attempts stays blocked while others come and go", () => {
+    const attempts = new AttemptLimiter(3);
+    for (let i = 0; i < 3; i++) attempts.failed("203.0.113.9");
+    for (let i = 0; i < 100_000; i++) attempts.blocked(`198.51.${i >> 8}.${i & 255}`);
+    expect(attempts.blocked("203.0.113.9")).not.toBeNull();
+  });
+});
