@@ -41,7 +41,7 @@ export interface WriterOptions {
   notify?: { channel: string; node: string };
   /**
    * Refresh the planner's statistics of `events` every this many events committed here
-   * (PERFORMANCE-FACTS.md: a grown workspace made the dedupe lookup pick the wrong index).
+   * (docs/PERFORMANCE.md: a grown workspace made the dedupe lookup pick the wrong index).
    */
   analyzeEvery?: number;
   /** Told when a transaction failed because the database went away (the batch is answered 503). */
@@ -61,7 +61,7 @@ interface Pending {
 }
 
 /**
- * One writer per workspace with group commit (DESIGN.md): requests queue; the writer takes
+ * One writer per workspace with group commit (docs/ARCHITECTURE.md): requests queue; the writer takes
  * what is waiting, judges each against the store and the batch so far, bumps the counter row
  * once, inserts, projects, commits, and only then answers and emits in seq order.
  */
@@ -161,8 +161,12 @@ export class IngestWriter {
     const first = await this.attempt(this.database.run, workspaceId, batch);
     if (first) return first;
     return this.database.transact(async (run) => {
-      void lockWorkspace(run, workspaceId);
+      // The lock goes out pipelined ahead of the read (no extra round trip), but is awaited:
+      // a lost connection must fail this commit, never surface as an unhandled rejection.
+      const lock = lockWorkspace(run, workspaceId);
+      lock.catch(() => {}); // observed here so an early throw below cannot orphan it; awaited next
       const locked = await this.attempt(run, workspaceId, batch);
+      await lock;
       if (!locked) throw new Error("the workspace's head moved under its lock");
       return locked;
     });
