@@ -31,6 +31,13 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
     expect(await rulesBroken(file, code)).toContain("import-x/no-restricted-paths");
   });
 
+  it.each([
+    ["app/fixture/page.tsx", 'export { eq } from "drizzle-orm";'],
+    ["components/fixture.tsx", 'export { pgTable } from "drizzle-orm/pg-core";'],
+  ])("%s writes no query: %s", async (file, code) => {
+    expect(await rulesBroken(file, code)).toContain("no-restricted-imports");
+  });
+
   it("allows what the layers allow", async () => {
     expect(await rulesBroken("lib/projection/fixture.ts", 'export { CATALOGUE } from "@/lib/protocol";')).toEqual([]);
     expect(await rulesBroken("app/fixture/page.tsx", 'export { services } from "@/lib/server/page-context";')).toEqual([]);

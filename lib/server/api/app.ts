@@ -6,7 +6,7 @@ import { allJsonSchemas } from "@/lib/protocol/json-schema";
 import { isId, canonicalId, zodErrors, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { ingest } from "../ingest";
-import { eventsAfter, getRun, listRuns, PAGE_DEFAULT, PAGE_MAX } from "../read";
+import { eventsAfter, getRun, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";

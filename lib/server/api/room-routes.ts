@@ -1,8 +1,8 @@
 import type { Context, Hono } from "hono";
 import { canonicalId, isId, type DecisionsAnswer, type RoomAnswer, type RoomRevisionsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { getRoom, listDecisions, roomRevisions } from "../read";
-import { spaceInfo } from "../realtime/frames";
+import { spaceInfo } from "@/lib/queries/frames";
+import { getRoom, listDecisions, roomRevisions } from "@/lib/queries/rooms";
 import type { ChipsServices } from "../services";
 import { fail, json } from "./http";
 

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import type { Committed } from "../ingest/writer";
-import { toFrame, workspaceEventsBetween, type Frame } from "./frames";
+import { toFrame, workspaceEventsBetween, type Frame } from "@/lib/queries/frames";
 import { log } from "../log";
 
 /** What the hub needs of the transport. */
