@@ -54,6 +54,16 @@ export default tseslint.config(
     rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["drizzle-orm", "drizzle-orm/*"], message: "pages and components read the database through lib/queries." }] }] },
   },
   {
+    // The browser calls the server through lib/client/api.ts only: it turns problem+json into
+    // a typed ApiError, so no component parses a refusal its own way.
+    files: ["app/**", "components/**", "lib/client/**"],
+    ignores: ["lib/client/api.ts"],
+    rules: {
+      "no-restricted-globals": ["error", { name: "fetch", message: "call the API through lib/client/api.ts." }],
+      "no-restricted-properties": ["error", ...["window", "globalThis", "self"].map((object) => ({ object, property: "fetch", message: "call the API through lib/client/api.ts." }))],
+    },
+  },
+  {
     // The two classic hook rules only: the React Compiler rules of the plugin's preset judge
     // code written for the compiler, which this app does not use.
     files: ["app/**/*.tsx", "components/**", "lib/client/**"],
