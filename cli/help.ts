@@ -31,13 +31,19 @@ Usage:
       Queue a run for a runner (a person's token): it waits, "waiting for a runner", until
       a runner with NAME on its allowlist takes it. Prints the run id and the room.
   chips people invite --role owner|member|viewer [--expires 7d] [--many-uses] [--workspace WS] [--json]
-  chips people list | chips people revoke usr_…
+  chips people list | chips people role usr_… --role R | chips people withdraw inv_…
+  chips people revoke usr_…
       Invite by link (single-use unless --many-uses; owner manages people, harnesses and
-      runners; member posts, starts and steers runs; viewer watches and reviews), list the
-      workspace's people, or revoke one: their sessions, tokens and open rooms stop at once.
+      runners; member posts, starts and steers runs; viewer watches and reviews); list the
+      workspace's people with their tokens and last use, then its open invites; change
+      someone's role (their open rooms follow at once); withdraw an invite; or revoke a
+      person: their sessions, tokens and open rooms stop at once.
       Needs an owner's person token (--token) or the admin token.
-  chips harness token [--name N] | chips harness revoke hrn_…|rnr_…
-      Mint a harness and its token (shown once), or revoke a harness or runner at once.
+  chips harness token [--name N | --harness hrn_…|rnr_…] | chips harness list
+  chips harness revoke hrn_…|rnr_…|tok_…
+      Mint a harness and its token, or another token for a harness or runner (shown once);
+      list harnesses and runners with their live tokens (tok_…) and last use; revoke a
+      harness or runner (all its tokens) or one token, at once, open sockets included.
   chips runner token [--name N] [--workspace WS] [--json]
       Mint a runner identity (rnr_…) and its token (needs the admin token; default: the
       server's default workspace).

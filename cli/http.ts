@@ -40,7 +40,7 @@ function unreachable(url: string, err: unknown): CliError {
  * One JSON request to the Chips API. Answers the parsed body of a 2xx; a problem+json (or
  * any other) error answer becomes a CliError (exit 1), a network failure exit 2.
  */
-export async function call<T = unknown>(client: Client, method: "GET" | "POST" | "DELETE", path: string, body?: string): Promise<T> {
+export async function call<T = unknown>(client: Client, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: string): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${client.token}`, accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   let res: Response;

@@ -90,7 +90,7 @@ const COMMANDS: Record<string, Command> = {
   bridge: { run: async (ctx) => (await import("./commands/bridge")).bridge(ctx), options: ["token", "space", "prompt"] },
   disconnect: { run: async (ctx) => (await import("./commands/connect")).disconnect(ctx), options: ["settings", "user"] },
   people: { run: async (ctx) => (await import("./commands/people")).people(ctx), options: ["token", "json", "workspace", "role", "expires", "many-uses"] },
-  harness: { run: async (ctx) => (await import("./commands/people")).harness(ctx), options: ["token", "json", "workspace", "name"] },
+  harness: { run: async (ctx) => (await import("./commands/people")).harness(ctx), options: ["token", "json", "workspace", "name", "harness"] },
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: { run: async (ctx) => (await import("./commands/demo")).demo(ctx), options: ["token", "space", "steps", "step-ms"] },
 };
