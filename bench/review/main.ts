@@ -54,8 +54,8 @@ async function bench(kind: DbKind) {
     await bootstrap(database.db, config.dataDir);
     const svc = createServices(config, database);
     const ws = (await createWorkspaceBundle(database.db, { workspace: "Review bench" })).workspace_id;
-    console.log(`\n## Review on ${kind === "postgres" ? `PostgreSQL ${pg!.version}` : "PGlite"}: asked for ${fmt.int(runs)} runs, ${fmt.int(events)} events (+ one run of ~${fmt.int(num("long-run"))} events)`);
-    const long = await seedLongRun(svc, ws, num("long-run"));
+    console.log(`\n## Review on ${kind === "postgres" ? `PostgreSQL ${pg!.version}` : "PGlite"}: asked for ${fmt.int(runs)} runs, ${fmt.int(events)} events (+ one run of ~${fmt.int(num("long-run") * scale)} events)`);
+    const long = await seedLongRun(svc, ws, Math.round(num("long-run") * scale));
     log(`  long run ${long.runId}: ${long.events} events in ${(long.ms / 1000).toFixed(1)} s`);
     const s = await seedBig(svc, ws, { runs, events, chunkRuns: Math.max(100, Math.round(runs / 20)), budgetMs: num("budget-minutes") * 60_000, log });
     svc.review.close();
