@@ -115,7 +115,10 @@ describe("runner + real Codex CLI", { timeout: 180_000 }, () => {
     });
     const runId = await world.startRun({ prompt: "Try to write", profile: "read-only" });
     const run = await world.waitRun(runId, (r) => r.state === "finished", "finished");
-    const log = (await world.runnerEvents(runId)).find((e: any) => e.payload?.command === "printf x > sneaky.txt");
+    const events = await world.runnerEvents(runId);
+    const log = events.find((e: any) => e.payload?.command === "printf x > sneaky.txt");
+    // Once seen missing under heavy load: say what the runner did report, so the next failure explains itself.
+    expect(log, `the write's command log among ${JSON.stringify(events.map((e: any) => [e.kind, e.message]))}`).toBeDefined();
     expect(log.payload.exit_code).not.toBe(0);
     expect(log.payload.output).toMatch(/Read-only file system|Permission denied|Operation not permitted/i);
     expect(run.change_set.files).toEqual([]);

@@ -2,33 +2,34 @@ import { and, asc, desc, eq, gt, lt, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events, spaces } from "@/db/schema";
 
-import type { Frame, StoredEvent } from "@/lib/protocol";
+import type { Frame } from "@/lib/protocol";
+import { frameJson, type OutFrame } from "./raw";
 
 export type { Frame };
 
 /** A stored event's JSON as a room receives it: plus `prev_seq` of its space ([RT4]). */
-export function toFrame(body: string, prevSeq: number | null): Frame {
-  const e: StoredEvent = JSON.parse(body);
-  return { ...e, prev_seq: prevSeq ?? 0 };
+function toFrame(body: string, prevSeq: number | null): Frame {
+  return JSON.parse(frameJson(body, prevSeq));
 }
 
-const frameCols = { body: events.body, prevSeq: events.prevSeq };
+const frameCols = { seq: events.seq, spaceId: events.spaceId, type: events.type, body: events.body, prevSeq: events.prevSeq };
+type Row = { seq: number; spaceId: string | null; type: string; body: string; prevSeq: number | null };
+
+/** A row as it goes to sockets: the stored body's bytes, never parsed. */
+const out = (r: Row): OutFrame => ({ seq: r.seq, spaceId: r.spaceId, type: r.type, json: frameJson(r.body, r.prevSeq) });
 
 // Every room query names the workspace too, so it walks the (workspace_id, space_id, seq) index.
 
-/** Events of a space after a seq, ascending, at most `limit`. */
-export async function spaceEventsAfter(db: Db, workspaceId: string, spaceId: string, after: number, limit: number): Promise<Frame[]> {
-  const rows = await db
+async function rowsAfter(db: Db, workspaceId: string, spaceId: string, after: number, limit: number): Promise<Row[]> {
+  return db
     .select(frameCols)
     .from(events)
     .where(and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId), gt(events.seq, after)))
     .orderBy(asc(events.seq))
     .limit(limit);
-  return rows.map((r) => toFrame(r.body, r.prevSeq));
 }
 
-/** The newest `limit` events of a space before a seq (or the newest of all), ascending. */
-export async function spaceEventsBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<Frame[]> {
+async function rowsBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<Row[]> {
   const inSpace = and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId));
   const rows = await db
     .select(frameCols)
@@ -36,16 +37,32 @@ export async function spaceEventsBefore(db: Db, workspaceId: string, spaceId: st
     .where(before === null ? inSpace : and(inSpace, lt(events.seq, before)))
     .orderBy(desc(events.seq))
     .limit(limit);
-  return rows.reverse().map((r) => toFrame(r.body, r.prevSeq));
+  return rows.reverse();
+}
+
+/** The newest `limit` events of a space before a seq (or the newest of all), ascending. */
+export async function spaceEventsBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<Frame[]> {
+  return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map((r) => toFrame(r.body, r.prevSeq));
+}
+
+/** Events of a space after a seq, ascending, at most `limit`: the stored strings, unparsed. */
+export async function spaceFramesAfter(db: Db, workspaceId: string, spaceId: string, after: number, limit: number): Promise<OutFrame[]> {
+  return (await rowsAfter(db, workspaceId, spaceId, after, limit)).map(out);
+}
+
+/** `spaceEventsBefore` for sockets: the stored strings, unparsed. */
+export async function spaceFramesBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<OutFrame[]> {
+  return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map(out);
 }
 
 /** Events of a workspace in (from, to], ascending: what another node committed. */
-export async function workspaceEventsBetween(db: Db, workspaceId: string, from: number, to: number) {
-  return db
-    .select({ seq: events.seq, spaceId: events.spaceId, body: events.body, prevSeq: events.prevSeq })
+export async function workspaceFramesBetween(db: Db, workspaceId: string, from: number, to: number): Promise<OutFrame[]> {
+  const rows = await db
+    .select(frameCols)
     .from(events)
     .where(and(eq(events.workspaceId, workspaceId), gt(events.seq, from), lte(events.seq, to)))
     .orderBy(asc(events.seq));
+  return rows.map(out);
 }
 
 export async function spaceInfo(db: Db, spaceId: string) {

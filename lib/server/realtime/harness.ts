@@ -5,11 +5,13 @@ import type { Credential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
 import type { Frame } from "./frames";
+import type { OutFrame } from "./raw";
 import { RunnerHello, type RunnerHelloAck } from "@/lib/runner";
 import { Dispatcher } from "../runners/dispatch";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;
+const ROUTED = new Set(["run.queued", "run.finished", "run.command"]);
 
 /**
  * The /harness namespace ([RT3]): harnesses and runners connect with `auth: {token}`; the
@@ -84,7 +86,9 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   });
 
   /** A command was committed (on any node): send it to its harness's sockets on this node. */
-  async function route(frames: Frame[]) {
+  async function route(out: OutFrame[]) {
+    // Only these types matter here, and only they are parsed: a room's messages never are.
+    const frames: Frame[] = out.filter((f) => ROUTED.has(f.type)).map((f) => JSON.parse(f.json));
     // A run queued, or a run ended (a runner has room again): offer queued runs.
     const kicks = new Set(frames.filter((f) => f.type === "run.queued" || f.type === "run.finished").map((f) => f.workspace_id as string));
     for (const ws of kicks) void dispatcher.kick(ws);

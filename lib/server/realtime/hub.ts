@@ -1,21 +1,22 @@
 import type { Db } from "@/db/client";
 import type { Committed } from "../ingest/writer";
-import { toFrame, workspaceEventsBetween, type Frame } from "./frames";
+import { workspaceFramesBetween } from "./frames";
+import { frameJson, type OutFrame } from "./raw";
 import { log } from "../log";
 
 /** What the hub needs of the transport. */
 export interface RoomSink {
-  /** To every socket in the space's room but those in `except`. */
-  emitToRoom(spaceId: string, frames: Frame[], except: string[]): void;
-  emitToSocket(socketId: string, frames: Frame[]): void;
+  /** To every socket in the space's room but those in `except`: one packet, encoded once. */
+  emitToRoom(spaceId: string, frames: OutFrame[], except: string[]): void;
+  emitToSocket(socketId: string, frames: OutFrame[]): void;
   /** Every frame this node fans out, local or remote, in seq order (command routing). */
-  emitted?(frames: Frame[]): void;
+  emitted?(frames: OutFrame[]): void;
 }
 
 /** A socket catching up on a space: live frames wait here until its catch-up is sent. */
 export interface CatchUp {
   spaceId: string;
-  buffer: Frame[];
+  buffer: OutFrame[];
 }
 
 /**
@@ -71,7 +72,8 @@ export class RoomHub {
   committed(workspaceId: string, batch: Committed[]): void {
     if (!batch.length) return;
     this.enqueue(workspaceId, batch[0].event.seq - 1, batch[batch.length - 1].event.seq, async () =>
-      batch.map((c) => ({ seq: c.event.seq, spaceId: c.event.space_id ?? null, frame: () => toFrame(c.body, c.prevSeq) })),
+      // The writer's own string, serialized once, is what every socket of every room gets.
+      batch.map((c) => ({ seq: c.event.seq, spaceId: c.event.space_id ?? null, type: c.event.type, json: frameJson(c.body, c.prevSeq) })),
     );
   }
 
@@ -89,7 +91,7 @@ export class RoomHub {
     workspaceId: string,
     from: number,
     to: number,
-    local: () => Promise<{ seq: number; spaceId: string | null; frame: () => Frame }[]>,
+    local: () => Promise<OutFrame[]>,
   ) {
     const prev = this.chains.get(workspaceId) ?? Promise.resolve();
     const next = prev
@@ -100,8 +102,7 @@ export class RoomHub {
         const firstLocal = items.length ? items[0].seq : to + 1;
         if (firstLocal > last + 1) {
           // A hole before this commit (or a remote commit): read it from the store.
-          const rows = await workspaceEventsBetween(this.db, workspaceId, last, firstLocal - 1);
-          items = [...rows.map((r) => ({ seq: r.seq, spaceId: r.spaceId, frame: () => toFrame(r.body, r.prevSeq) })), ...items];
+          items = [...(await workspaceFramesBetween(this.db, workspaceId, last, firstLocal - 1)), ...items];
         }
         this.emit(items);
         this.emitted.set(workspaceId, Math.max(last, to, items.length ? items[items.length - 1].seq : 0));
@@ -113,14 +114,13 @@ export class RoomHub {
     });
   }
 
-  private emit(items: { seq: number; spaceId: string | null; frame: () => Frame }[]) {
-    const bySpace = new Map<string, Frame[]>();
-    const all: Frame[] = [];
-    for (const i of items) {
-      if (!i.spaceId) continue;
-      let list = bySpace.get(i.spaceId);
-      if (!list) bySpace.set(i.spaceId, (list = []));
-      const f = i.frame();
+  private emit(items: OutFrame[]) {
+    const bySpace = new Map<string, OutFrame[]>();
+    const all: OutFrame[] = [];
+    for (const f of items) {
+      if (!f.spaceId) continue;
+      let list = bySpace.get(f.spaceId);
+      if (!list) bySpace.set(f.spaceId, (list = []));
       list.push(f);
       all.push(f);
     }

@@ -10,7 +10,8 @@ import { receiptsOf } from "../commands";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
-import { spaceEventsAfter, spaceEventsBefore, spaceInfo, type Frame } from "./frames";
+import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "./frames";
+import { framePage, rawParser, type OutFrame, type RawJson } from "./raw";
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { PEOPLE_CHANNEL, RoomPeople } from "./people";
@@ -32,6 +33,8 @@ function safeJson(s: string): unknown {
 }
 
 type Ack = (answer: unknown) => void;
+/** A payload as sent: its events as one raw JSON array of stored strings. */
+type Wire<T extends { events: unknown }> = Omit<T, "events"> & { events: RawJson };
 const room = (spaceId: string) => `space:${spaceId}`;
 const workspaceRoom = (ws: string) => `ws:${ws}`;
 
@@ -49,6 +52,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     maxHttpBufferSize: 64 * 1024,
     pingInterval: 10_000,
     pingTimeout: 8_000,
+    // Stored events go out as the strings stored: encoded once per room, never re-serialized.
+    parser: rawParser,
   });
   // The handshake and every polling answer carry the same headers as the API's.
   const headers = { ...baseHeaders(svc.config.publicUrl), "content-security-policy": API_CSP };
@@ -57,8 +62,9 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
-    emitToRoom: (spaceId, frames, except) => (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", frames),
-    emitToSocket: (socketId, frames) => io.to(socketId).emit("events", frames),
+    emitToRoom: (spaceId, frames, except) =>
+      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames)),
+    emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
     emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
   });
   // Presence changes reach every room of the harness's workspace.
@@ -185,26 +191,27 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       const catchUp = hub.beginCatchUp(spaceId);
       try {
         const after = p.data.after_seq;
-        const missing = after > info.head ? null : await spaceEventsAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
+        const missing = after > info.head ? null : await spaceFramesAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
         let lastSent = after;
         if (!missing || missing.length > CATCH_UP_MAX) {
           // Too far behind (or ahead of a reset store): the room's state, then its newest page.
           const [page, runs, current, decided] = await Promise.all([
-            spaceEventsBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
+            spaceFramesBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
             listRuns(svc.db, info.workspaceId, spaceId),
             getRoom(svc.db, info.workspaceId, spaceId),
             listDecisions(svc.db, info.workspaceId, spaceId),
           ]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          socket.emit("snapshot", { space_id: spaceId, head_seq: lastSent, runs, receipts, events: page, room: current, decisions: decided } satisfies RoomSnapshot);
+          const snapshot: Wire<RoomSnapshot> = { space_id: spaceId, head_seq: lastSent, runs, receipts, events: framePage(page), room: current, decisions: decided };
+          socket.emit("snapshot", snapshot);
         } else if (missing.length) {
-          socket.emit("events", missing);
+          socket.emit("events", framePage(missing));
           lastSent = missing[missing.length - 1].seq;
         }
-        const late = catchUp.buffer.filter((f: Frame) => f.seq > lastSent);
+        const late = catchUp.buffer.filter((f: OutFrame) => f.seq > lastSent);
         if (late.length) {
-          socket.emit("events", late);
+          socket.emit("events", framePage(late));
           lastSent = late[late.length - 1].seq;
         }
         socket.join(room(spaceId));
@@ -225,8 +232,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         const spaceId = canonicalId(p.data.space_id);
         const info = await spaceInfo(svc.db, spaceId);
         if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
-        const events = await spaceEventsBefore(svc.db, info.workspaceId, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
-        reply({ ok: true, events });
+        const events = await spaceFramesBefore(svc.db, info.workspaceId, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
+        reply({ ok: true, events: framePage(events) });
       } catch (e) {
         reply({ error: svc.storage.refuse(e, "history") });
       }
