@@ -1,7 +1,7 @@
 import { taskViews } from "@/lib/projection/tasks";
 import type { Committed } from "../ingest/writer";
 import { log } from "../log";
-import { getRun } from "../read";
+import { getRun } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
 import { roomTasks, taskRuns } from "./read";
 import { startTask } from "./start";

@@ -1,7 +1,7 @@
 import { problem, scopesOverlap, type ProblemError, type StartTaskBody, type Task, type TaskSnapshot } from "@/lib/protocol";
 import { taskViews, unmetPrerequisites } from "@/lib/projection/tasks";
 import type { Credential } from "../credentials";
-import { getRoom, listDecisions } from "../read";
+import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { startRun, type StartRunAnswer } from "../runners/start-run";
 import type { ChipsServices } from "../services";
 import { roomTasks, storedByKey, taskRuns } from "./read";
