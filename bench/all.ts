@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only ingest|realtime|room] [--db pglite|postgres|both] [--seconds N]`:
+ * `npm run bench [-- --only ingest|realtime|room|connect|review] [--db pglite|postgres|both] [--seconds N]`:
  * each suite as its own process, one after another (they each start their own servers and
  * must not share the 2 cores). Never run in CI.
  */
@@ -11,6 +11,7 @@ const SUITES = {
   realtime: "bench/realtime/main.ts",
   room: "bench/room/main.ts",
   connect: "bench/connect/hook.ts",
+  review: "bench/review/main.ts",
 } as const;
 
 const args = process.argv.slice(2);
@@ -24,7 +25,9 @@ for (const name of pick) {
     process.exit(2);
   }
   console.log(`\n=== bench: ${name}`);
-  const forwarded = name === "ingest" ? rest : rest.filter((a, i) => ["--db", "--seconds"].includes(a) || ["--db", "--seconds"].includes(rest[i - 1] ?? ""));
+  // Flags taking a value that every suite (or only the review suite) reads; the ingest suite gets them all.
+  const known = name === "review" ? ["--db", "--runs", "--events", "--long-run", "--budget-minutes", "--reps"] : ["--db", "--seconds"];
+  const forwarded = name === "ingest" ? rest : rest.filter((a, i) => known.includes(a) || known.includes(rest[i - 1] ?? ""));
   const r = spawnSync(process.execPath, ["--import", "tsx", path.resolve(SUITES[name]), ...forwarded], { stdio: "inherit" });
   if (r.status !== 0) {
     console.error(`=== bench: ${name} failed (exit ${r.status})`);

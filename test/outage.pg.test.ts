@@ -89,6 +89,9 @@ async function outage(outageMs: number) {
     outageMs,
   );
   const duringRefusal = refusals[refusals.length - 1];
+  // Reads go ahead and say so: one served from memory (the connected runners), one that needs the database.
+  const servedRead = await request(`${url}/api/v1/workspaces/${ws.workspace_id}/runners`, { token: ws.token });
+  const storedRead = await request(`${url}/api/v1/workspaces/${ws.workspace_id}/events?after=0&limit=1`, { token: ws.token });
   const ready = await request(`${url}/api/v1/health`);
   const live = await request(`${url}/api/v1/health/live`);
   const storageSeenByRoom = await until(() => feeds.some((f) => f.statuses.includes("storage")), "a room says it is reconnecting to storage", outageMs).then(
@@ -110,7 +113,7 @@ async function outage(outageMs: number) {
     finalSeqs.push([...f.held, ...f.feed.seqs]);
     f.feed.feed.stop();
   }
-  return { ws, acked, stored, room, refusals, duringRefusal, ready, live, storageSeenByRoom, finalSeqs };
+  return { ws, acked, stored, room, refusals, duringRefusal, servedRead, storedRead, ready, live, storageSeenByRoom, finalSeqs };
 }
 
 function assertWhole(r: Awaited<ReturnType<typeof outage>>) {
@@ -118,6 +121,11 @@ function assertWhole(r: Awaited<ReturnType<typeof outage>>) {
   expect(server.output()).not.toMatch(/unhandled rejection|uncaught exception/);
   expect(r.duringRefusal.status).toBe(503);
   expect(Number(r.duringRefusal.retryAfter)).toBeGreaterThan(0);
+  expect(r.servedRead.status, "a read served from memory").toBe(200);
+  expect(r.servedRead.headers.get("chips-storage")).toBe("unavailable");
+  expect(r.storedRead.status, "a read that needs the database").toBe(503);
+  expect(r.storedRead.body).toMatchObject({ code: "unavailable" });
+  expect(r.storedRead.headers.get("chips-storage")).toBe("unavailable");
   expect(r.ready.status).toBe(503);
   expect(r.ready.body).toMatchObject({ ok: false, ready: false, storage: "unreachable" });
   expect(r.live.status).toBe(200);
@@ -139,7 +147,7 @@ function assertWhole(r: Awaited<ReturnType<typeof outage>>) {
 }
 
 describe("outages: PostgreSQL goes away and comes back", () => {
-  it("a 10 s outage: the server stays up, writes get 503 + Retry-After, health says not ready, nothing is lost or doubled", { timeout: 240_000 }, async () => {
+  it("a 10 s outage: the server stays up, writes get 503 + Retry-After, reads say storage is unavailable, health says not ready, nothing is lost or doubled", { timeout: 240_000 }, async () => {
     assertWhole(await outage(10_000));
   });
 

@@ -76,8 +76,11 @@ function decodeCursor(cursor: string): [string | number, string] | null {
 
 export class BadCursor extends Error {}
 
-/** A page of the workspace's runs for a view, and the cursor of the next page (null on the last). */
-export async function listReviewRuns(db: Db, ws: string, f: RunFilter): Promise<RunListPage> {
+/**
+ * The list statement of a view, not yet run: one more row than a page (is there a next?).
+ * listReviewRuns runs it; the review bench (bench/review/) times it and EXPLAINs it.
+ */
+export function listStatement(db: Db, ws: string, f: RunFilter) {
   const limit = f.limit ?? PAGE_SIZE;
   const { key, kind } = sortKey(f);
   const up = f.dir === "asc";
@@ -89,27 +92,39 @@ export async function listReviewRuns(db: Db, ws: string, f: RunFilter): Promise<
     where.push(up ? sql`(${key}, ${runIndex.runId}) > (${value}, ${at[1]})` : sql`(${key}, ${runIndex.runId}) < (${value}, ${at[1]})`);
   }
   const order = up ? [asc(key), asc(runIndex.runId)] : [desc(key), desc(runIndex.runId)];
-  const rows = await db
+  return db
     .select()
     .from(runIndex)
     .where(and(...where))
     .orderBy(...order)
     .limit(limit + 1);
+}
+
+/** A page of the workspace's runs for a view, and the cursor of the next page (null on the last). */
+export async function listReviewRuns(db: Db, ws: string, f: RunFilter): Promise<RunListPage> {
+  const limit = f.limit ?? PAGE_SIZE;
+  const { kind } = sortKey(f);
+  const rows = await listStatement(db, ws, f);
   const page = rows.slice(0, limit).map(itemOf);
   const last = page[page.length - 1];
   const lastValue = !last ? null : kind === "time" ? last.created_at : (f.sort === "cost" ? last.cost_usd : last.duration_ms) ?? -1;
   return { runs: page, next_cursor: rows.length > limit && last ? encodeCursor(lastValue!, last.id) : null };
 }
 
-/** How many runs a view holds, up to COUNT_CAP + 1 (shown as "10,000+"). */
-export async function countReviewRuns(db: Db, ws: string, f: RunFilter): Promise<number> {
+/** The count statement of a view, not yet run (see listStatement). */
+export function countStatement(db: Db, ws: string, f: RunFilter) {
   const inner = db
     .select({ one: sql`1` })
     .from(runIndex)
     .where(and(...conditions(ws, f)))
     .limit(COUNT_CAP + 1)
     .as("hits");
-  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(inner);
+  return db.select({ n: sql<number>`count(*)::int` }).from(inner);
+}
+
+/** How many runs a view holds, up to COUNT_CAP + 1 (shown as "10,000+"). */
+export async function countReviewRuns(db: Db, ws: string, f: RunFilter): Promise<number> {
+  const [row] = await countStatement(db, ws, f);
   return Number(row.n);
 }
 

@@ -23,6 +23,12 @@ export interface SeedOptions {
   /** The first run's start; runs spread over `days` after it. */
   start?: string;
   days?: number;
+  /**
+   * Seed of the cast (workspace, rooms, people, harnesses, agents) when it is not `seed`:
+   * histories made in chunks with different seeds and one cast are one history (the review
+   * bench seeds that way, so it can stop when its time is up).
+   */
+  cast?: number;
 }
 
 /** What the generator decided for one run: the ground truth of filters and searches. */
@@ -63,12 +69,13 @@ const HARNESSES = [
 export function seedHistory(o: SeedOptions): SeedHistory {
   const r = rng(o.seed);
   const id = idMaker(o.seed);
-  const ws = id("ws");
-  const rooms = ROOMS.map((name) => ({ id: id("spc"), name }));
-  const people = PEOPLE.map((name) => ({ id: id("usr"), name }));
-  const harnesses = HARNESSES.map((h) => ({ ...h, id: id(h.kind === "runner" ? "rnr" : "hrn") }));
+  const castId = o.cast === undefined ? id : idMaker(o.cast, "cast");
+  const ws = castId("ws");
+  const rooms = ROOMS.map((name) => ({ id: castId("spc"), name }));
+  const people = PEOPLE.map((name) => ({ id: castId("usr"), name }));
+  const harnesses = HARNESSES.map((h) => ({ ...h, id: castId(h.kind === "runner" ? "rnr" : "hrn") }));
   // An agent speaks for one harness only ([ENV11]).
-  const agents = new Map(harnesses.map((h) => [h.id, id("agt")]));
+  const agents = new Map(harnesses.map((h) => [h.id, castId("agt")]));
   const start = Date.parse(o.start ?? "2026-09-01T08:00:00.000Z");
   const spanMs = (o.days ?? 60) * 86_400_000;
   const perRun = Math.max(8, Math.round(o.events / Math.max(1, o.runs)));
@@ -115,10 +122,10 @@ export function seedHistory(o: SeedOptions): SeedHistory {
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
 /** Ids shaped like ours, from the seed and a counter. */
-function idMaker(seed: number) {
+function idMaker(seed: number, space = "") {
   let n = 0;
   return (prefix: string) => {
-    const d = createHash("sha256").update(`${seed}:${++n}`).digest();
+    const d = createHash("sha256").update(`${space}${seed}:${++n}`).digest();
     let out = CROCKFORD[d[0] & 7];
     for (let i = 1; i < 26; i++) out += CROCKFORD[d[i] & 31];
     return `${prefix}_${out}`;

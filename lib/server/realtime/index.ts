@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import { eq, inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import { persons, workspaces } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import { personRole, type Credential } from "../credentials";
@@ -15,6 +15,7 @@ import { framePage, rawParser, type OutFrame, type RawJson } from "./raw";
 import { dropSlowConsumers } from "./slow";
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
+import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { log } from "../log";
 import { API_CSP, baseHeaders } from "../http-policy";
 import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
@@ -146,15 +147,20 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   // Rooms say "reconnecting to storage" while the database is away, and rejoin when it is back.
   const stopStorage = svc.storage.onChange((s) => io.emit("storage", { available: s.available, since: s.since }));
 
-  // People with a room open, per space on this node: the room shows who is present.
-  const here = new Map<string, Map<string, { id: string; name: string }>>();
-  const announce = (spaceId: string) => {
-    const people = [...new Map([...(here.get(spaceId)?.values() ?? [])].map((p) => [p.id, p])).values()];
-    io.to(room(spaceId)).emit("people", { space_id: spaceId, people });
-  };
-  const leaveHere = (spaceId: string, socketId: string) => {
-    if (here.get(spaceId)?.delete(socketId)) announce(spaceId);
-  };
+  // People with a room open, on every node: the room shows who is present.
+  const people = new RoomPeople({
+    nodeId: svc.nodeId,
+    emit: (spaceId, list) => void io.to(room(spaceId)).emit("people", { space_id: spaceId, people: list }),
+    publish: svc.database.listen ? async (payload) => void (await svc.database.query(sql`select pg_notify(${PEOPLE_CHANNEL}, ${payload})`)) : undefined,
+    refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
+    onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
+  });
+  const peopleElsewhere = svc.database
+    .listen?.(PEOPLE_CHANNEL, (payload) => people.heard(payload), () => people.listening())
+    .catch((e) => {
+      log.error({ err: e }, "LISTEN for people failed: rooms show only who is on this node");
+      return null;
+    });
 
   io.on("connection", (socket) => {
     const cred = socket.data.cred as Credential;
@@ -214,9 +220,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         socket.join(room(spaceId));
         hub.joined(spaceId, socket.id, lastSent);
         joinedSpaces.add(spaceId);
-        if (!here.has(spaceId)) here.set(spaceId, new Map());
-        here.get(spaceId)!.set(socket.id, { id: cred.subjectId, name: name ?? "someone" });
-        announce(spaceId);
+        people.joined(spaceId, socket.id, { id: cred.subjectId, name: name ?? "someone" });
         reply({ ok: true, head_seq: lastSent });
       } finally {
         hub.endCatchUp(catchUp);
@@ -245,13 +249,13 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       socket.leave(room(spaceId));
       hub.left(spaceId, socket.id);
       joinedSpaces.delete(spaceId);
-      leaveHere(spaceId, socket.id);
+      people.left(spaceId, socket.id);
     });
 
     socket.on("disconnect", () => {
       for (const s of joinedSpaces) {
         hub.left(s, socket.id);
-        leaveHere(s, socket.id);
+        people.left(s, socket.id);
       }
     });
   });
@@ -267,6 +271,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       stopStorage();
       svc.revocations.delete(closeRevoked);
       await (await revokedElsewhere)?.unlisten().catch(() => {});
+      people.close();
+      await (await peopleElsewhere)?.unlisten().catch(() => {});
       svc.presence.close();
       await (await listening)?.unlisten().catch(() => {});
       io.disconnectSockets(true);

@@ -1,0 +1,139 @@
+import { z } from "zod";
+
+/** The Postgres channel on which nodes tell each other who has which room open. */
+export const PEOPLE_CHANNEL = "chips_people";
+
+interface Here {
+  id: string;
+  name: string;
+}
+
+/** NOTIFY payloads stay well under Postgres's 8000 bytes: a longer list is cut. */
+const MAX_PAYLOAD = 7000;
+
+const Said = z.union([
+  // Node n's people in space s (the whole list there; empty when none are left).
+  z.object({ n: z.string(), s: z.string(), p: z.array(z.object({ id: z.string(), name: z.string() })) }),
+  // Node n asks the others to say their lists again (it has just started or reconnected).
+  z.object({ n: z.string(), q: z.literal(1) }),
+]);
+
+function parse(payload: string) {
+  try {
+    const m = Said.safeParse(JSON.parse(payload));
+    return m.success ? m.data : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Options {
+  nodeId: string;
+  /** Tell a room's sockets on this node its list. */
+  emit: (spaceId: string, people: Here[]) => void;
+  /** NOTIFY the other nodes (absent on the embedded database: one node). */
+  publish?: (payload: string) => Promise<void>;
+  /** A node repeats its lists this often; another node's list older than three times this is dropped (it died). */
+  refreshMs: number;
+  onError: (e: unknown) => void;
+  now?: () => number;
+}
+
+/**
+ * Who has each room open, across the nodes sharing one Postgres: this node's sockets, and
+ * each other node's list as it last said it. A node says a room's list whenever it changes
+ * and again every `refreshMs`, so a node that died without a word drops out of the lists.
+ */
+export class RoomPeople {
+  private local = new Map<string, Map<string, Here>>();
+  private remote = new Map<string, Map<string, { people: Here[]; at: number }>>();
+  private timer: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly o: Options) {
+    this.now = o.now ?? Date.now;
+    if (o.publish) {
+      this.timer = setInterval(() => this.refresh(), o.refreshMs);
+      this.timer.unref();
+    }
+  }
+
+  joined(spaceId: string, socketId: string, person: Here) {
+    if (!this.local.has(spaceId)) this.local.set(spaceId, new Map());
+    this.local.get(spaceId)!.set(socketId, person);
+    this.changed(spaceId);
+  }
+
+  left(spaceId: string, socketId: string) {
+    const here = this.local.get(spaceId);
+    if (!here?.delete(socketId)) return;
+    if (!here.size) this.local.delete(spaceId);
+    this.changed(spaceId);
+  }
+
+  /** Everyone with the room open on any node, each person once. */
+  list(spaceId: string): Here[] {
+    const all = [...(this.local.get(spaceId)?.values() ?? [])];
+    for (const r of this.remote.get(spaceId)?.values() ?? []) all.push(...r.people);
+    return [...new Map(all.map((p) => [p.id, p])).values()];
+  }
+
+  /** A NOTIFY from any node (this one's own included, which it ignores). */
+  heard(payload: string) {
+    const m = parse(payload);
+    if (!m || m.n === this.o.nodeId) return;
+    if ("q" in m) {
+      for (const spaceId of this.local.keys()) this.say(spaceId);
+      return;
+    }
+    if (!this.remote.has(m.s)) this.remote.set(m.s, new Map());
+    const nodes = this.remote.get(m.s)!;
+    if (m.p.length) nodes.set(m.n, { people: m.p, at: this.now() });
+    else nodes.delete(m.n);
+    if (!nodes.size) this.remote.delete(m.s);
+    this.o.emit(m.s, this.list(m.s));
+  }
+
+  /** (Re)listening: what was said meanwhile is lost, so ask every node to say its lists again. */
+  listening() {
+    this.send(JSON.stringify({ n: this.o.nodeId, q: 1 }));
+    for (const spaceId of this.local.keys()) this.say(spaceId);
+  }
+
+  close() {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private changed(spaceId: string) {
+    this.o.emit(spaceId, this.list(spaceId));
+    this.say(spaceId);
+  }
+
+  private refresh() {
+    const stale = this.now() - 3 * this.o.refreshMs;
+    for (const [spaceId, nodes] of this.remote) {
+      let dropped = false;
+      for (const [node, r] of nodes) if (r.at < stale) dropped = nodes.delete(node);
+      if (!nodes.size) this.remote.delete(spaceId);
+      if (dropped) this.o.emit(spaceId, this.list(spaceId));
+    }
+    for (const spaceId of this.local.keys()) this.say(spaceId);
+  }
+
+  private say(spaceId: string) {
+    if (!this.o.publish) return;
+    const people = [...new Map([...(this.local.get(spaceId)?.values() ?? [])].map((p) => [p.id, p])).values()];
+    const n = this.o.nodeId;
+    let payload = JSON.stringify({ n, s: spaceId, p: people });
+    while (Buffer.byteLength(payload) > MAX_PAYLOAD && people.length) {
+      people.pop();
+      payload = JSON.stringify({ n, s: spaceId, p: people });
+    }
+    this.send(payload);
+  }
+
+  private send(payload: string) {
+    this.o.publish?.(payload).catch(this.o.onError);
+  }
+}
