@@ -16,6 +16,7 @@ import { runRoutes } from "./run-routes";
 import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
 import { roomRoutes } from "./room-routes";
+import { taskRoutes } from "./task-routes";
 import { budgetRoutes } from "./budget-routes";
 import { healthRoutes } from "./health";
 import { peopleRoutes } from "./people-routes";
@@ -185,6 +186,7 @@ export function createApi(svc: ChipsServices) {
   runRoutes(app, svc);
   runnerRoutes(app, svc);
   roomRoutes(app, svc);
+  taskRoutes(app, svc);
   budgetRoutes(app, svc, workspaceParam);
   peopleRoutes(app, svc, workspaceParam);
   reviewRoutes(app, svc, workspaceParam);
