@@ -12,6 +12,7 @@ import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "@/lib/queries/frames";
 import { framePage, rawParser, type OutFrame, type RawJson } from "./raw";
+import { dropSlowConsumers } from "./slow";
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { PEOPLE_CHANNEL, RoomPeople } from "./people";
@@ -62,8 +63,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
-    emitToRoom: (spaceId, frames, except) =>
-      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames)),
+    emitToRoom: (spaceId, frames, except) => {
+      dropSlowConsumers(io, room(spaceId), svc.config.socketMaxBufferedBytes);
+      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames));
+    },
     emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
     emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
   });
