@@ -5,6 +5,7 @@ import { ChangeSetPayload } from "@/lib/runner";
 import { ChangeSet } from "@/components/room/change-set";
 import { actorName, runHarnessName } from "@/components/room/names";
 import { StepGantt } from "./step-gantt";
+import { TaskSnapshotView } from "./task-snapshot";
 import { PlanVsActual } from "./plan-vs-actual";
 import { CommandAuditTable } from "./command-audit";
 import { Annotations } from "./annotations";
@@ -100,6 +101,7 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
           </div>
         )}
       </dl>
+      {run.request?.task && !shared && <TaskSnapshotView task={run.request.task} personName={(id) => names.persons[id] ?? "someone"} />}
       <Section title="Review" id="review">
         <Annotations runId={run.id} events={events} dir={names} files={changeSet?.files.map((f) => f.path) ?? []} canAct={canAct} />
       </Section>

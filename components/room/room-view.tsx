@@ -4,11 +4,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { forceFinish, postEvent, refusalOf, sendCommand } from "@/lib/client/api";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
-import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
+import type { Decision, Receipt, RoomRevision, Run, Task } from "@/lib/protocol";
 import { DecisionsView } from "../room-state/decisions";
 import { BudgetStrip } from "../room-state/budgets";
 import { RoomBrief } from "../room-state/room-brief";
 import { RoomPanel } from "../room-state/room-panel";
+import { TaskBoard } from "../room-state/tasks";
 import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/client/use-now";
 import { Composer } from "./composer";
@@ -33,6 +34,7 @@ export interface RoomViewProps {
   /** The room's intent and outcome, read after the events (so never older than them). */
   initialRoom: RoomRevision;
   initialDecisions: Decision[];
+  initialTasks: Task[];
   initialPresence: Record<string, PresenceView>;
   statusTtlSeconds: number;
   presenceGraceSeconds: number;
@@ -41,7 +43,7 @@ export interface RoomViewProps {
 
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
-  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, { room: p.initialRoom, decisions: p.initialDecisions }));
+  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, { room: p.initialRoom, decisions: p.initialDecisions, tasks: p.initialTasks }));
   const [panelOpen, setPanelOpen] = useState(false);
   const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
@@ -168,6 +170,7 @@ export function RoomView(p: RoomViewProps) {
           <RoomPanel onClose={() => setPanelOpen(false)}>
             <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={canAct} />
             <DecisionsView workspaceId={p.workspaceId} spaceId={p.spaceId} decisions={room.decisions} dir={dir} canEdit={canAct} />
+            <TaskBoard workspaceId={p.workspaceId} spaceId={p.spaceId} tasks={room.tasks} runs={runs} canEdit={canAct} />
           </RoomPanel>
         ) : (
           <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">

@@ -1,7 +1,8 @@
-import type { Actor, Decision, Frame, Receipt, RoomRevision, Run, StoredEvent } from "@/lib/protocol";
+import type { Actor, Decision, Frame, Receipt, RoomRevision, Run, StoredEvent, Task } from "@/lib/protocol";
 import { emptyRuns, foldEvents } from "@/lib/projection/fold";
 import { firstRevision, foldRoom } from "@/lib/projection/room";
 import { foldDecisions, type Decisions } from "@/lib/projection/decisions";
+import { foldTasks, type Tasks } from "@/lib/projection/tasks";
 
 export type TimelineItem =
   | { kind: "message"; seq: number; id: string; ts: string; actor: Actor; text: string; goalOf?: string }
@@ -30,14 +31,17 @@ export interface RoomState {
   room: RoomRevision;
   /** The room's decisions by id ([DEC1]). */
   decisions: Decisions;
+  /** The room's tasks by id ([TSK1]), folded by the server's own `foldTasks`; `taskViews` gives their status. */
+  tasks: Tasks;
 }
 
-export const emptyRoom = (workspaceId = "", spaceId = ""): RoomState => ({ items: [], ...emptyRuns(), oldest: null, room: firstRevision(workspaceId, spaceId), decisions: {} });
+export const emptyRoom = (workspaceId = "", spaceId = ""): RoomState => ({ items: [], ...emptyRuns(), oldest: null, room: firstRevision(workspaceId, spaceId), decisions: {}, tasks: {} });
 
 /** What the page (or a snapshot) says of the room's own state, read after its events. */
 export interface RoomStateSnapshot {
   room: RoomRevision;
   decisions: Decision[];
+  tasks: Task[];
 }
 
 export const hasOlder = (s: RoomState) => s.oldest !== null && s.oldest.prev_seq > 0;
@@ -50,7 +54,7 @@ export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt
   // The read models are already current: the page only contributes timeline items.
   const byRun: Record<string, Receipt[]> = {};
   for (const r of receipts) (byRun[r.run_id] ??= []).push(r);
-  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null, room: state.room, decisions: Object.fromEntries(state.decisions.map((d) => [d.decision_id, d])) }, events);
+  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null, room: state.room, decisions: Object.fromEntries(state.decisions.map((d) => [d.decision_id, d])), tasks: Object.fromEntries(state.tasks.map((t) => [t.task_id, t])) }, events);
 }
 
 /** Apply live events (ascending, new) to the room. */
@@ -68,7 +72,8 @@ export function applyEvents(state: RoomState, events: readonly RoomEvent[]): Roo
   const { runs, receipts } = foldEvents(state, events);
   const room = events.reduce(foldRoom, state.room);
   const decisions = events.reduce(foldDecisions, state.decisions);
-  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]), room, decisions };
+  const tasks = events.reduce(foldTasks, state.tasks);
+  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]), room, decisions, tasks };
 }
 
 /** Older history (ascending, all before what is held) goes in front; run read models are not rewound. */

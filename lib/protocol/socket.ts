@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { StoredEvent } from "./events";
 import type { Decision, Receipt, RoomRevision, Run } from "./models";
+import type { Task } from "./tasks";
 
 /**
  * The Socket.IO messages of a room (default namespace, docs/PROTOCOL.md §4): what a browser sends
@@ -37,6 +38,8 @@ export interface RoomSnapshot {
   /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6). */
   room: RoomRevision;
   decisions: Decision[];
+  /** The room's tasks as the one projection folded them ([TSK1]); their status is derived from the runs. */
+  tasks: Task[];
 }
 
 /** `presence`: a harness of the workspace came or went ([RUN1]: presence is not a state). */

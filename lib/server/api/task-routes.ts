@@ -3,7 +3,7 @@ import { canonicalId, isId, problem, StartTaskBody, TaskBody, zodErrors, type Ta
 import type { Credential } from "../credentials";
 import { may, refusedBecause } from "../roles";
 import type { ChipsServices } from "../services";
-import { listTasks } from "../tasks/read";
+import { listTasks } from "@/lib/queries/tasks";
 import { saveTask } from "../tasks/save";
 import { startTask } from "../tasks/start";
 import { fail, json, problemResponse, readJson } from "./http";

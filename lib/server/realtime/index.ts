@@ -7,6 +7,7 @@ import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSna
 import { personRole, type Credential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { listRuns, receiptsOf } from "@/lib/queries/runs";
+import { roomTasks } from "@/lib/queries/tasks";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
@@ -198,15 +199,16 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         let lastSent = after;
         if (!missing || missing.length > CATCH_UP_MAX) {
           // Too far behind (or ahead of a reset store): the room's state, then its newest page.
-          const [page, runs, current, decided] = await Promise.all([
+          const [page, runs, current, decided, tasks] = await Promise.all([
             spaceFramesBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
             listRuns(svc.db, info.workspaceId, spaceId),
             getRoom(svc.db, info.workspaceId, spaceId),
             listDecisions(svc.db, info.workspaceId, spaceId),
+            roomTasks(svc.db, info.workspaceId, spaceId),
           ]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
           const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          const snapshot: Wire<RoomSnapshot> = { space_id: spaceId, head_seq: lastSent, runs, receipts, events: framePage(page), room: current, decisions: decided };
+          const snapshot: Wire<RoomSnapshot> = { space_id: spaceId, head_seq: lastSent, runs, receipts, events: framePage(page), room: current, decisions: decided, tasks: Object.values(tasks) };
           socket.emit("snapshot", snapshot);
         } else if (missing.length) {
           socket.emit("events", framePage(missing));

@@ -3,7 +3,7 @@ import type { Committed } from "../ingest/writer";
 import { log } from "../log";
 import { getRun } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
-import { roomTasks, taskRuns } from "./read";
+import { roomTasks, taskRuns } from "@/lib/queries/tasks";
 import { startTask } from "./start";
 
 /**

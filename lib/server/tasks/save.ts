@@ -4,7 +4,7 @@ import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 import type { IngestAnswer } from "../ingest";
 import type { ChipsServices } from "../services";
-import { roomTasks, storedByKey } from "./read";
+import { roomTasks, storedByKey } from "@/lib/queries/tasks";
 
 const invalid = (detail: string, pointer: string): ProblemError => problem("validation_failed", detail, [{ pointer, message: detail }]);
 

@@ -4,7 +4,7 @@ import type { Credential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { startRun, type StartRunAnswer } from "../runners/start-run";
 import type { ChipsServices } from "../services";
-import { roomTasks, storedByKey, taskRuns } from "./read";
+import { roomTasks, storedByKey, taskRuns } from "@/lib/queries/tasks";
 
 const refuse = (p: ProblemError, extensions: Record<string, unknown>): StartRunAnswer => ({ ok: false, problem: { ...p, extensions } });
 /** A run's goal is a line of the room; the start request carries the whole prompt. */

@@ -4,6 +4,7 @@ import { spaceEventsBefore } from "@/lib/queries/frames";
 import { directoryOf } from "@/lib/queries/review";
 import { getRoom, listDecisions, roomIn } from "@/lib/queries/rooms";
 import { listRuns, receiptsOf } from "@/lib/queries/runs";
+import { roomTasks } from "@/lib/queries/tasks";
 import { workspaceName } from "@/lib/queries/workspace";
 import { RoomView } from "@/components/room/room-view";
 
@@ -21,10 +22,11 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
   if (!room) notFound();
   // Events first, then runs: a run read a moment later is at least as new as the page.
   const events = await spaceEventsBefore(db, ws, room.id, null, FIRST_PAGE);
-  const [runs, current, decided, name, names] = await Promise.all([
+  const [runs, current, decided, tasks, name, names] = await Promise.all([
     listRuns(db, ws, room.id),
     getRoom(db, ws, room.id),
     listDecisions(db, ws, room.id),
+    roomTasks(db, ws, room.id),
     workspaceName(db, ws),
     directoryOf(db, ws),
   ]);
@@ -41,6 +43,7 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
       initialReceipts={await receiptsOf(db, runs.map((r) => r.id))}
       initialRoom={current}
       initialDecisions={decided}
+      initialTasks={Object.values(tasks)}
       initialPresence={Object.fromEntries(
         [...new Set(runs.map((r) => r.harness_id).filter((h): h is string => !!h))].map((h) => {
           const s = svc.presence.state(h);
