@@ -23,7 +23,7 @@ const boundaries = [
     message: "runners, the SDK, the browser client and the CLI speak the protocol; they never import the server or the database.",
   })),
   { target: "./components", from: ["./db", "./lib/server"], message: "components get data by props and call the server through lib/client." },
-  { target: "./app", from: ["./db"], message: "pages read through lib/pages, lib/queries and lib/server, never db/ directly." },
+  { target: "./app", from: ["./db"], message: "pages read through lib/queries (and lib/pages over it), never db/ directly." },
 ];
 
 export default tseslint.config(
@@ -46,6 +46,21 @@ export default tseslint.config(
       // Flags the defensive `let x = fallback; try { x = … }` this code uses on purpose.
       "no-useless-assignment": "off",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+    },
+  },
+  {
+    // Pages and components never write a query: the database is read through lib/queries.
+    files: ["app/**", "components/**"],
+    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["drizzle-orm", "drizzle-orm/*"], message: "pages and components read the database through lib/queries." }] }] },
+  },
+  {
+    // The browser calls the server through lib/client/api.ts only: it turns problem+json into
+    // a typed ApiError, so no component parses a refusal its own way.
+    files: ["app/**", "components/**", "lib/client/**"],
+    ignores: ["lib/client/api.ts"],
+    rules: {
+      "no-restricted-globals": ["error", { name: "fetch", message: "call the API through lib/client/api.ts." }],
+      "no-restricted-properties": ["error", ...["window", "globalThis", "self"].map((object) => ({ object, property: "fetch", message: "call the API through lib/client/api.ts." }))],
     },
   },
   {

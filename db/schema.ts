@@ -121,6 +121,8 @@ export const events = pgTable(
     index("events_run_seq_idx").on(t.runId, t.seq),
     // A room's revision history (db/migrations/0014_room_state.sql).
     index("events_room_updates_idx").on(t.workspaceId, t.spaceId, t.seq).where(sql`${t.type} = 'room.updated'`),
+    // A room's tasks (db/migrations/0017_i14_tasks.sql).
+    index("events_task_saves_idx").on(t.workspaceId, t.spaceId, t.seq).where(sql`${t.type} = 'task.saved'`),
   ],
 );
 

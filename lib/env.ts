@@ -33,6 +33,11 @@ export interface ChipsConfig {
   /** Failed sign-in attempts (bad token, cookie, login link, invite) per client address a minute; 0 = no limit. */
   authAttemptsPerMinute: number;
   /**
+   * A socket with more than this many bytes of events waiting on the server (it stopped
+   * reading) is dropped to catch-up: it reconnects and reads what it missed from the store.
+   */
+  socketMaxBufferedBytes: number;
+  /**
    * A secret every node shares (CHIPS_SECRET): the lease signing key and the object-URL key
    * are derived from it, so any node verifies what another signed. Unset: key files in the data dir.
    */
@@ -63,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     objectUrlTtlSeconds: num(env.CHIPS_OBJECT_URL_TTL, 300),
     maxObjectBytes: num(env.CHIPS_MAX_OBJECT_BYTES, 64 * 1024 * 1024),
     authAttemptsPerMinute: num(env.CHIPS_AUTH_ATTEMPTS, 30),
+    socketMaxBufferedBytes: num(env.CHIPS_SOCKET_MAX_BUFFERED, 8 * 1024 * 1024),
     secret: env.CHIPS_SECRET || undefined,
     ...overrides,
   };

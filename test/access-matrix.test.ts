@@ -39,6 +39,13 @@ const write = (ok: number, otherStatus = 403): Expect => ({ owner: ok, member: o
 const manage = (ok: number): Expect => ({ owner: ok, member: 403, viewer: 403, revoked: 401, other: 403, token: ok });
 const nobody = (): Expect => ({ owner: 403, member: 403, viewer: 403, revoked: 401, other: 403, token: 403 });
 const SHA = "a".repeat(64);
+/** A task of its own scope (so starting it overlaps no other row's), made by the member. */
+const aTask = () => ({ title: "t", prompt: "p", repository: "r", write_scope: [`${key()}/**`], idempotency_key: key() });
+async function freshTask(c: Ctx): Promise<string> {
+  const made = await send("member", "POST", `/api/v1/spaces/${c.ws.space_id}/tasks`, aTask());
+  expect(made.status, made.text).toBe(201);
+  return made.body.task_id;
+}
 
 const ROUTES: Record<string, Row> = {
   "GET /api/v1/health/live": { req: () => ({ path: "/api/v1/health/live" }), expect: all(200) },
@@ -70,6 +77,11 @@ const ROUTES: Record<string, Row> = {
   "GET /api/v1/spaces/:space/room": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/room` }), expect: read(404) },
   "GET /api/v1/spaces/:space/revisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/revisions` }), expect: read(404) },
   "GET /api/v1/spaces/:space/decisions": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/decisions` }), expect: read(404) },
+  // Tasks (issue 14, [TSK1]-[TSK4]): everyone of the workspace reads them; members and owners make, edit and start them.
+  "GET /api/v1/spaces/:space/tasks": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/tasks` }), expect: read(404) },
+  "POST /api/v1/spaces/:space/tasks": { req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/tasks`, body: aTask() }), expect: { ...write(201), other: 404 } },
+  "PUT /api/v1/spaces/:space/tasks/:task": { req: async (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/tasks/${await freshTask(c)}`, body: aTask() }), expect: { ...write(201), other: 404 } },
+  "POST /api/v1/spaces/:space/tasks/:task/start": { req: async (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/tasks/${await freshTask(c)}/start`, body: { idempotency_key: key() } }), expect: { ...write(201), other: 404 } },
   // Budgets (issue 14): everyone of the workspace sees spend; the owner sets limits (a huge one here, so no other row is refused).
   "GET /api/v1/workspaces/:ws/budgets": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets` }), expect: read(403) },
   "PUT /api/v1/workspaces/:ws/budgets/:subject": { req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets/*`, body: { tokens_per_month: 1e12 } }), expect: manage(200) },

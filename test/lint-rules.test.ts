@@ -31,9 +31,25 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
     expect(await rulesBroken(file, code)).toContain("import-x/no-restricted-paths");
   });
 
+  it.each([
+    ["app/fixture/page.tsx", 'export { eq } from "drizzle-orm";'],
+    ["components/fixture.tsx", 'export { pgTable } from "drizzle-orm/pg-core";'],
+  ])("%s writes no query: %s", async (file, code) => {
+    expect(await rulesBroken(file, code)).toContain("no-restricted-imports");
+  });
+
+  it.each([
+    ["components/fixture.tsx", 'export const f = () => fetch("/api/v1/health");', "no-restricted-globals"],
+    ["app/fixture/page.tsx", 'export const f = () => window.fetch("/api/v1/health");', "no-restricted-properties"],
+    ["lib/client/fixture.ts", 'export const f = () => globalThis.fetch("/api/v1/health");', "no-restricted-properties"],
+  ])("%s calls the API only through lib/client/api.ts: %s", async (file, code, rule) => {
+    expect(await rulesBroken(file, code)).toContain(rule);
+  });
+
   it("allows what the layers allow", async () => {
     expect(await rulesBroken("lib/projection/fixture.ts", 'export { CATALOGUE } from "@/lib/protocol";')).toEqual([]);
     expect(await rulesBroken("app/fixture/page.tsx", 'export { services } from "@/lib/server/page-context";')).toEqual([]);
     expect(await rulesBroken("lib/server/fixture.ts", 'export * as schema from "@/db/schema";')).toEqual([]);
+    expect(await rulesBroken("lib/client/api.ts", 'export const f = () => fetch("/api/v1/health");')).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { startPg, type DbKind, type PgCluster } from "./pg";
 import { summarizeProfile } from "./profile";
 import { rmrf, spawnNode, waitQuiet, type Child } from "./proc";
 import { aimsOf, printDb, type DbResult } from "./report";
+import { printStepUp, STEP_CLIENTS, STEP_RATES } from "./stepup";
 
 export interface RealtimeOpts {
   dbs: DbKind[];
@@ -19,8 +20,8 @@ export interface RealtimeOpts {
   scenarios?: { clients: number; rate: number }[];
   /** Before each run, wait up to this many seconds for the machine to be quiet. */
   quietWait: number;
-  /** Leave out the fan-out runs or the catch-up. */
-  skip?: { fanout?: boolean; catchUp?: boolean };
+  /** Leave out the fan-out runs, the catch-up or the step-up. */
+  skip?: { fanout?: boolean; catchUp?: boolean; stepUp?: boolean };
 }
 
 export const SCENARIOS = [
@@ -116,6 +117,15 @@ export async function runRealtimeBench(o: RealtimeOpts): Promise<DbResult[]> {
         const chips = await fanout("chips", db, pg, sc, o);
         const base = await fanout("baseline", db, pg, sc, o);
         rows.push({ chips, base });
+      }
+      if (!o.skip?.stepUp) {
+        const steps: FanoutResult[] = [];
+        for (const rate of STEP_RATES) {
+          const r = await fanout("chips", db, pg, { clients: STEP_CLIENTS, rate }, o);
+          steps.push(r);
+          if (r.latency.pct(99) > 50) break; // past the aim: higher rates only queue more
+        }
+        printStepUp(db, steps);
       }
       const cu = o.skip?.catchUp ? null : await catchUp(db, pg, o);
       const r: DbResult = { db, rows, catchUp: cu?.c ?? null, baseCatchUp: cu?.b ?? null, aims: aimsOf(rows, cu?.c ?? null) };

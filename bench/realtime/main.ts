@@ -6,7 +6,10 @@
  *
  *   node --import tsx bench/realtime/main.ts [--db pglite|postgres|both] [--seconds 10]
  *        [--warmup 2] [--client-procs 2] [--reps 5] [--scenario 50x1000 ...]
- *        [--only fanout|catchup] [--quiet-wait S] [--profile [DIR]]
+ *        [--only fanout|catchup|stepup] [--quiet-wait S] [--profile [DIR]]
+ *
+ * The step-up (left out with --scenario) runs 50 clients at rising offered rates until p99
+ * passes 50 ms and prints the highest rate held.
  *
  * --quiet-wait S: before each run, wait up to S seconds for the machine to be < 30% busy.
  *
@@ -40,7 +43,7 @@ async function main() {
     quietWait: Number(one(f, "quiet-wait") ?? 0),
     profileDir,
     scenarios,
-    skip: { fanout: one(f, "only") === "catchup", catchUp: one(f, "only") === "fanout" },
+    skip: { fanout: one(f, "only") === "catchup" || one(f, "only") === "stepup", catchUp: ["fanout", "stepup"].includes(one(f, "only") ?? ""), stepUp: one(f, "only") === "catchup" || !!scenarios },
   };
   console.log(
     `realtime bench: ${opts.dbs.join(" + ")}, ${opts.warmup} s warm-up + ${opts.seconds} s measured per run, clients in ${opts.clientProcs} child process(es)` +

@@ -3,8 +3,7 @@ import type { Database } from "@/db/client";
 import type { RunFilter } from "@/lib/protocol";
 import { countReviewRuns, countStatement, directoryOf, listReviewRuns, listStatement, runEventBodies } from "@/lib/queries/review";
 import { listShares } from "@/lib/queries/shares";
-import { receiptsOf } from "@/lib/server/commands";
-import { getRun } from "@/lib/server/read";
+import { getRun, receiptsOf } from "@/lib/queries/runs";
 import { percentile } from "../stats";
 
 export interface Timing {

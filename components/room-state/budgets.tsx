@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import type { Budget, BudgetLimit, Run } from "@/lib/protocol";
-import { fetchBudgets } from "@/lib/client/budget-api";
+import { budgets as readBudgets } from "@/lib/client/api";
 
 const figure = (l: BudgetLimit) =>
   l.metric === "tokens" ? `${l.spent.toLocaleString("en")} / ${l.limit.toLocaleString("en")} tokens per ${l.period}` : `$${l.spent.toFixed(2)} / $${l.limit.toFixed(2)} per ${l.period}`;
@@ -25,7 +25,10 @@ export function BudgetStrip({ workspaceId, runs }: { workspaceId: string; runs: 
   const used = runs.reduce((n, r) => n + (r.usage ? r.usage.input_tokens + r.usage.output_tokens + (r.usage.cost_usd ?? 0) : 0), 0);
   useEffect(() => {
     let live = true;
-    void fetchBudgets(workspaceId).then((b) => live && b && setBudgets(b));
+    readBudgets(workspaceId).then(
+      (b) => live && setBudgets(b),
+      () => undefined,
+    );
     return () => {
       live = false;
     };

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ulid } from "ulid";
+import { forceFinish, postEvent, refusalOf, sendCommand } from "@/lib/client/api";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
 import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
@@ -37,13 +37,6 @@ export interface RoomViewProps {
   statusTtlSeconds: number;
   presenceGraceSeconds: number;
   serverNow: number;
-}
-
-async function problemText(res: Response | null): Promise<string | null> {
-  if (!res) return "Could not reach Chips.";
-  if (res.ok) return null;
-  const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
-  return problem?.detail ?? `Refused (${res.status}).`;
 }
 
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
@@ -88,15 +81,7 @@ export function RoomView(p: RoomViewProps) {
 
   const send = useCallback(
     async (text: string) => {
-      const res = await fetch("/api/v1/events", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ v: 1, type: "message.posted", id: `evt_${ulid()}`, idempotency_key: `msg_${ulid()}`, workspace_id: p.workspaceId, space_id: p.spaceId, text }),
-      }).catch(() => null);
-      if (!res) return "Could not reach Chips; your message is kept here.";
-      if (res.ok) return null;
-      const problem = (await res.json().catch(() => null)) as { detail?: string } | null;
-      return problem?.detail ?? `Could not send (${res.status}).`;
+      return refusalOf(postEvent(p.workspaceId, { type: "message.posted", space_id: p.spaceId, text }, "msg"), "Could not reach Chips; your message is kept here.", (s) => `Could not send (${s}).`);
     },
     [p.workspaceId, p.spaceId],
   );
@@ -115,16 +100,9 @@ export function RoomView(p: RoomViewProps) {
     () => ({
       receipts: room.receipts,
       presenceOf: (r) => (!r.harness_id ? undefined : unresponsive(r) ? "unresponsive" : "online"),
-      send: async (runId, command, text) =>
-        problemText(
-          await fetch(`/api/v1/runs/${runId}/commands`, {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: JSON.stringify({ command, ...(text ? { text } : {}), idempotency_key: `btn_${ulid()}` }),
-          }).catch(() => null),
-        ),
+      send: (runId, command, text) => refusalOf(sendCommand(runId, command, text)),
       canAct,
-      forceFinish: async (runId) => problemText(await fetch(`/api/v1/runs/${runId}/force-finish`, { method: "POST" }).catch(() => null)),
+      forceFinish: (runId) => refusalOf(forceFinish(runId)),
     }),
     [room.receipts, unresponsive, canAct],
   );

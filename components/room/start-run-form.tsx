@@ -2,6 +2,7 @@
 
 import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
+import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/client/api";
 import { PROFILE_DESCRIPTIONS } from "@/lib/runner";
 
 type Field = "prompt" | "repository" | "base" | "agent" | "profile" | "commands" | "secrets";
@@ -18,12 +19,6 @@ const POINTER: Record<string, Field> = {
 };
 
 const PROFILES = ["workspace-write", "read-only"] as const;
-
-interface Problem {
-  code?: string;
-  detail?: string;
-  errors?: { pointer?: string; message?: string }[];
-}
 
 const input =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:aria-[invalid=true]:border-red-400";
@@ -48,13 +43,6 @@ const names = (s: string) =>
  * cookie. A problem's detail shows next to the field its pointer names. A retry of the
  * same request reuses its idempotency key, so a lost answer never starts a run twice.
  */
-interface OnlineRunner {
-  runner_id: string;
-  name: string;
-  adapters: { agent: string }[];
-  repositories: string[];
-}
-
 export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string; workspaceId?: string; onStarted?: (runId: string) => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const form = useRef<HTMLFormElement>(null);
@@ -75,9 +63,7 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
   /** Who could take the run now: their repositories are offered, and an empty list said plainly. */
   async function loadRunners() {
     if (!workspaceId) return;
-    const res = await fetch(`/api/v1/workspaces/${encodeURIComponent(workspaceId)}/runners`, { cache: "no-store" }).catch(() => null);
-    const body = res?.ok ? ((await res.json().catch(() => null)) as { runners?: OnlineRunner[] } | null) : null;
-    setOnline(body?.runners ?? null);
+    setOnline(await onlineRunners(workspaceId).catch(() => null));
   }
 
   const fid = (f: Field) => `${id}-${f}`;
@@ -106,33 +92,31 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
     setBusy(true);
     setErrors({});
     setGeneral(null);
-    const res = await fetch("/api/v1/runs", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ ...request, idempotency_key: key }),
-    }).catch(() => null);
-    setBusy(false);
-    if (!res) return setGeneral("Could not reach Chips. Try again: the same request will not start a second run.");
-    if (res.ok) {
-      const answer = (await res.json().catch(() => null)) as { run_id?: string } | null;
+    let refused: ApiError;
+    try {
+      const answer = await startRun({ ...request, idempotency_key: key });
+      setBusy(false);
       last.current = null;
       setPrompt("");
       dialog.current?.close();
       if (answer?.run_id) onStarted?.(answer.run_id);
       return;
+    } catch (e) {
+      setBusy(false);
+      refused = e instanceof ApiError ? e : new ApiError(0, null);
     }
-    const problem = ((await res.json().catch(() => null)) ?? {}) as Problem;
-    const detail = problem.detail ?? `Refused (${res.status}).`;
+    if (refused.unreachable) return setGeneral("Could not reach Chips. Try again: the same request will not start a second run.");
+    const detail = refused.detail ?? `Refused (${refused.status}).`;
     const found: Partial<Record<Field, string>> = {};
-    for (const e of problem.errors ?? []) {
-      const field = POINTER[(e.pointer ?? "").split("/")[1] ?? ""];
-      if (field && !found[field]) found[field] = e.message ?? detail;
+    for (const e of refused.errors) {
+      const field = POINTER[e.pointer.split("/")[1] ?? ""];
+      if (field && !found[field]) found[field] = e.message || detail;
     }
     if (Object.keys(found).length) {
       setErrors(found);
       const first = (Object.keys(POINTER) as string[]).map((k) => POINTER[k]).find((f) => found[f]);
       if (first) form.current?.querySelector<HTMLElement>(`#${CSS.escape(fid(first))}`)?.focus();
-      if (problem.errors!.some((e) => !POINTER[(e.pointer ?? "").split("/")[1] ?? ""])) setGeneral(detail);
+      if (refused.fields.length < refused.errors.length || refused.fields.some((f) => !POINTER[f])) setGeneral(detail);
     } else setGeneral(detail);
   }
 

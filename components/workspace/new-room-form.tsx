@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { createRoom, failureLine } from "@/lib/client/api";
 
 /** Create a room in this workspace, then open it. */
 export function NewRoomForm({ workspaceId }: { workspaceId: string }) {
@@ -16,18 +17,14 @@ export function NewRoomForm({ workspaceId }: { workspaceId: string }) {
         e.preventDefault();
         if (!name.trim()) return;
         setBusy(true);
-        const res = await fetch(`/api/v1/workspaces/${workspaceId}/spaces`, {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ name: name.trim() }),
-        }).catch(() => null);
-        setBusy(false);
-        if (!res?.ok) {
-          setError(((await res?.json().catch(() => null)) as { detail?: string } | null)?.detail ?? "Could not create the room.");
-          return;
+        try {
+          const room = await createRoom(workspaceId, name.trim());
+          setBusy(false);
+          router.push(`/w/${workspaceId}/r/${room.id}`);
+        } catch (e) {
+          setBusy(false);
+          setError(failureLine(e, "Could not create the room.", () => "Could not create the room."));
         }
-        const room = (await res.json()) as { id: string };
-        router.push(`/w/${workspaceId}/r/${room.id}`);
       }}
     >
       <label htmlFor="new-room" className="sr-only">

@@ -1,30 +1,34 @@
-import { refusal } from "./room-api";
+import { failureLine, refusalOf, request } from "./api";
 
 /**
- * The calls the workspace page's people panel makes (docs/ROLES.md), so components never
- * `fetch` themselves. Each answers an error line, or null when it went through.
+ * The calls the workspace page's people panel makes (docs/ROLES.md), over lib/client/api.ts.
+ * Each answers an error line, or null when it went through.
  */
 
 const base = (ws: string) => `/api/v1/workspaces/${encodeURIComponent(ws)}`;
-const send = (url: string, method: string, body?: unknown) =>
-  fetch(url, { method, headers: body === undefined ? undefined : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }).catch(() => null);
 
-export const revokePerson = async (ws: string, id: string) => refusal(await send(`${base(ws)}/people/${encodeURIComponent(id)}`, "DELETE"));
-export const revokeHarness = async (ws: string, id: string) => refusal(await send(`${base(ws)}/harnesses/${encodeURIComponent(id)}`, "DELETE"));
-export const revokeToken = async (ws: string, id: string) => refusal(await send(`${base(ws)}/tokens/${encodeURIComponent(id)}`, "DELETE"));
-export const withdrawInvite = async (ws: string, id: string) => refusal(await send(`${base(ws)}/invites/${encodeURIComponent(id)}`, "DELETE"));
-export const changeRole = async (ws: string, id: string, role: string) => refusal(await send(`${base(ws)}/people/${encodeURIComponent(id)}`, "PATCH", { role }));
+export const revokePerson = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/people/${encodeURIComponent(id)}`));
+export const revokeHarness = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/harnesses/${encodeURIComponent(id)}`));
+export const revokeToken = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/tokens/${encodeURIComponent(id)}`));
+export const withdrawInvite = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/invites/${encodeURIComponent(id)}`));
+export const changeRole = (ws: string, id: string, role: string) => refusalOf(request("PATCH", `${base(ws)}/people/${encodeURIComponent(id)}`, { role }));
+
+const refused = (e: unknown) => ({ error: failureLine(e, "Could not reach Chips.", (s) => `Refused (${s}).`) });
 
 /** A new invite link for a role, or the refusal. */
 export async function makeInvite(ws: string, role: string): Promise<{ url: string } | { error: string }> {
-  const res = await send(`${base(ws)}/invites`, "POST", { role });
-  const refused = await refusal(res);
-  return refused ? { error: refused } : { url: ((await res!.json()) as { url: string }).url };
+  try {
+    return { url: (await request<{ url: string }>("POST", `${base(ws)}/invites`, { role })).url };
+  } catch (e) {
+    return refused(e);
+  }
 }
 
 /** Another token for a harness or runner: shown once. */
 export async function newHarnessToken(ws: string, id: string): Promise<{ token: string } | { error: string }> {
-  const res = await send(`${base(ws)}/harnesses/${encodeURIComponent(id)}/tokens`, "POST", {});
-  const refused = await refusal(res);
-  return refused ? { error: refused } : { token: ((await res!.json()) as { token: string }).token };
+  try {
+    return { token: (await request<{ token: string }>("POST", `${base(ws)}/harnesses/${encodeURIComponent(id)}/tokens`, {})).token };
+  } catch (e) {
+    return refused(e);
+  }
 }

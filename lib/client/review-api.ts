@@ -1,22 +1,18 @@
 import type { SavedView, ShareBody, ShareLink } from "@/lib/protocol";
+import { failureLine, request } from "./api";
 
 /**
- * The review pages' calls to the server's HTTP API (components never `fetch`): same
- * origin, the session cookie, JSON. Each answers the body or a sentence to show; never throws.
+ * The review pages' calls to the server's HTTP API, over lib/client/api.ts. Each answers
+ * the body or a sentence to show; never throws.
  */
 export type ReviewAnswer<T> = { ok: true; value: T } | { ok: false; detail: string };
 
 async function call<T>(method: string, path: string, body?: unknown): Promise<ReviewAnswer<T>> {
-  const res = await fetch(path, {
-    method,
-    cache: "no-store",
-    credentials: "same-origin",
-    ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-  }).catch(() => null);
-  if (!res) return { ok: false, detail: "Could not reach Chips." };
-  const parsed: unknown = await res.json().catch(() => null);
-  if (res.ok) return { ok: true, value: parsed as T };
-  return { ok: false, detail: (parsed as { detail?: string } | null)?.detail ?? `Refused (${res.status}).` };
+  try {
+    return { ok: true, value: await request<T>(method, path, body) };
+  } catch (e) {
+    return { ok: false, detail: failureLine(e, "Could not reach Chips.", (s) => `Refused (${s}).`) };
+  }
 }
 
 export const saveView = (ws: string, name: string, query: string) => call<SavedView>("POST", `/api/v1/workspaces/${encodeURIComponent(ws)}/review/views`, { name, query });

@@ -3,9 +3,8 @@ import { parseRunFilter, RollupQuery, viewQuery, type RollupBy, type RollupRow, 
 import { agentsOf, BadCursor, countReviewRuns, directoryOf, listReviewRuns, runEventBodies, savedViewsOf, spaceEventsBetween } from "@/lib/queries/review";
 import { listShares } from "@/lib/queries/shares";
 import { rollup } from "@/lib/queries/rollups";
-import { receiptsOf } from "@/lib/server/commands";
 import { requirePerson, services } from "@/lib/server/page-context";
-import { getRun } from "@/lib/server/read";
+import { getRun, receiptsOf } from "@/lib/queries/runs";
 import { may } from "@/lib/server/roles";
 
 /** Names the review pages show: people, harnesses and runners, rooms. */

@@ -123,6 +123,22 @@ export const RunnerEvent = event("runner.event", {
   occurred_at: IsoTime,
 });
 
+/**
+ * What a task's run froze when it was started ([TSK3]): the room's revision, intent and outcome,
+ * its active decisions, the task's write scope, prerequisites and prompt version — and, when a
+ * person confirmed a start over a running task's scope, that override ([TSK4]).
+ */
+export const TaskSnapshot = z.object({
+  task_id: idOf("task"),
+  room: z.object({ revision: z.number().int().min(0), intent: optionalText(LIMITS.text), outcome: optionalText(LIMITS.text) }),
+  decisions: z.array(z.object({ decision_id: text(LIMITS.stepId), title: text(LIMITS.title), text: text(LIMITS.text) })).max(200),
+  write_scope: z.array(text(LIMITS.title)).max(100),
+  prerequisites: z.array(idOf("task")).max(100),
+  prompt: z.object({ text: text(16_000), version: z.number().int().min(1) }),
+  override: z.object({ overlaps: z.array(idOf("task")).max(100), by: text(LIMITS.name) }).optional(),
+});
+export type TaskSnapshot = z.infer<typeof TaskSnapshot>;
+
 /** What a person asked a runner for: the `request` of `run.queued`, kept on the run. */
 export const RunRequest = z.object({
   repository: text(LIMITS.name),
@@ -132,6 +148,8 @@ export const RunRequest = z.object({
   required_commands: z.array(text(LIMITS.note)).max(20),
   secrets: z.array(text(LIMITS.phase)).max(20),
   model: text(LIMITS.name).optional(),
+  /** A task's run ([TSK3]): what its start request froze, so the run page and the runner see the same. */
+  task: TaskSnapshot.optional(),
 });
 export type RunRequest = z.infer<typeof RunRequest>;
 
@@ -175,6 +193,13 @@ export const TaskSaved = event("task.saved", {
   prompt_version: z.number().int().min(1),
   write_scope: z.array(text(LIMITS.title)).max(100),
   prerequisites: z.array(idOf("task")).max(100),
+  /** [TSK4] start by itself once every prerequisite has succeeded. */
+  auto_start: z.boolean().optional(),
+  /** Defaults of the task's runs (a start may override them). */
+  repository: text(LIMITS.name).optional(),
+  base_branch: text(LIMITS.name).optional(),
+  agent: text(LIMITS.phase).optional(),
+  profile: text(LIMITS.phase).optional(),
 });
 
 /** A person's verdict on a run ([ANN1]). */
@@ -229,7 +254,7 @@ export const CATALOGUE = {
   "room.updated": { schema: RoomUpdated, sentBy: ["person"], requiresRun: false, requiresSpace: true },
   "decision.recorded": { schema: DecisionRecorded, sentBy: ["person"], requiresRun: false, requiresSpace: true },
   "run.annotated": { schema: RunAnnotated, sentBy: ["system"], requiresRun: true, requiresSpace: false },
-  "task.saved": { schema: TaskSaved, sentBy: ["person"], requiresRun: false, requiresSpace: true },
+  "task.saved": { schema: TaskSaved, sentBy: ["system"], requiresRun: false, requiresSpace: true },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type EventType = keyof typeof CATALOGUE;

@@ -9,3 +9,5 @@ export * from "./http";
 export * from "./socket";
 export * from "./review";
 export * from "./budget";
+export * from "./tasks";
+export * from "./scope";

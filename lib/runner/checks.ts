@@ -1,4 +1,5 @@
 import type { CheckResult, ObjectRef } from "@/lib/runner";
+import { inScope } from "@/lib/protocol/scope";
 import { killJobProcesses, launch, stopGroup } from "./process";
 
 export interface CheckOptions {
@@ -34,4 +35,18 @@ export async function runChecks(commands: string[], o: CheckOptions): Promise<Ch
     results.push({ command, exit_code: exit.code, passed: !timedOut && exit.code === 0, duration_ms: Date.now() - started, output });
   }
   return results;
+}
+
+/** The scope check's command name in a change-set's checks ([TSK5]). */
+export const SCOPE_CHECK = "chips: write scope";
+
+/**
+ * [TSK5] The runner never broadens what was granted: after the agent, every path the change-set
+ * touches must be inside the claimed write scope. A check like a required command's: it fails
+ * with the paths outside the scope as its output.
+ */
+export async function scopeCheck(paths: string[], scope: string[], upload: (bytes: Buffer) => Promise<ObjectRef>): Promise<CheckResult & { outside: string[] }> {
+  const outside = paths.filter((p) => !inScope(p, scope));
+  const text = outside.length ? `outside the write scope (${scope.join(", ")}):\n${outside.join("\n")}\n` : `every changed path is inside the write scope (${scope.join(", ")})\n`;
+  return { command: SCOPE_CHECK, exit_code: outside.length ? 1 : 0, passed: !outside.length, duration_ms: 0, output: await upload(Buffer.from(text)), outside };
 }

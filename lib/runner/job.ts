@@ -6,7 +6,7 @@ import type { Adapter, JobContext, LaunchSpec } from "./adapter";
 import { checkpoint, diffBinary, diffSummary, removeWorktree } from "./git";
 import type { Outbox } from "./outbox";
 import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
-import { runChecks } from "./checks";
+import { runChecks, scopeCheck } from "./checks";
 import { Translator } from "./translate";
 
 export type JobState = "running" | "stopping" | "paused" | "finishing" | "finished";
@@ -41,6 +41,8 @@ export class RunJob {
   private proc: Proc | null = null;
   private generation = 0;
   private stderr: string[] = [];
+  /** [TSK5] Paths of the change-set outside the claimed write scope (the scope check failed). */
+  private outsideScope: string[] = [];
   private gitChain: Promise<unknown> = Promise.resolve();
   private guidance: string[] = [];
   readonly done: Promise<void>;
@@ -201,7 +203,7 @@ export class RunJob {
       (agentOk ? null : `${this.s.adapter.agent} exited (${exit.signal ?? `code ${exit.code}`}) without completing its turn${this.stderrTail()}`);
     const checksFailed = await this.publish(agentOk, why ?? "the agent finished");
     const outcome = agentOk && !checksFailed ? "succeeded" : "failed";
-    const summary = why ?? (checksFailed ? `${checksFailed} required command(s) failed` : (t.lastMessage ?? "Done."));
+    const summary = why ?? (this.outsideScope.length ? `changed paths outside the write scope: ${this.outsideScope.slice(0, 20).join(", ")}` : checksFailed ? `${checksFailed} required command(s) failed` : (t.lastMessage ?? "Done."));
     if (outcome === "failed") await this.s.out.runnerEvent("failed", summary);
     else await this.s.out.runnerEvent("completed", "the agent finished and every required command passed");
     await this.s.out.post({ type: "run.finished", outcome, summary: summary.slice(0, 16_000), ...(t.usage ? { usage: t.usage } : {}), actor: this.s.actor });
@@ -228,6 +230,13 @@ export class RunJob {
         })
       : [];
     const [diff, summary] = await Promise.all([diffBinary(this.s.worktree, this.s.baseSha, head), diffSummary(this.s.worktree, this.s.baseSha, head)]);
+    // [TSK5] whatever the agent did, the change-set is judged against the scope it was granted (all of it, `**`: nothing to judge).
+    const granted = this.s.req.write_scope;
+    if (!(granted.length === 1 && granted[0] === "**")) {
+      const { outside, ...scope } = await scopeCheck(summary.files.map((f) => f.path), granted, (b) => this.s.out.upload(b));
+      this.outsideScope = outside;
+      checks.push(scope);
+    }
     const payload: ChangeSetPayload = {
       base_sha: this.s.baseSha,
       head_sha: head,

@@ -1,6 +1,5 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent, type Receipt } from "@/lib/protocol";
-import { receiptOf } from "@/db/run-rows";
+import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent } from "@/lib/protocol";
 import { commands, events, runs } from "@/db/schema";
 import type { Credential } from "./credentials";
 import { canonicalJson, sha256 } from "./hash";
@@ -90,9 +89,3 @@ export async function openCommands(svc: ChipsServices, harnessId: string) {
     .limit(1000);
 }
 
-/** Receipts of runs' commands, oldest first: a run's (the commands endpoint, the CLI's wait) or a room's. */
-export async function receiptsOf(db: ChipsServices["db"], runIds: string[]): Promise<Receipt[]> {
-  if (!runIds.length) return [];
-  const rows = await db.select().from(commands).where(inArray(commands.runId, runIds)).orderBy(asc(commands.seq)).limit(5000);
-  return rows.map(receiptOf);
-}

@@ -15,6 +15,7 @@ import { log } from "./log";
 import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
 import { ReviewIndexer } from "./review/indexer";
+import { autoStarter } from "./tasks/auto-start";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -78,7 +79,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const revocations: ChipsServices["revocations"] = new Set();
   const credentialStore = new CredentialStore(database.db);
   const sessionStore = new SessionStore(database.db);
-  return {
+  const svc: ChipsServices = {
     revocations,
     revokedHere(id, change = "revoked") {
       credentialStore.forget(id);
@@ -109,6 +110,8 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
       return createLoginLink(database.db, config.publicUrl, ws, person, spc ? roomPath(ws, spc) : `/w/${ws}`);
     },
   };
+  committed.add(autoStarter(svc));
+  return svc;
 }
 
 const roomPath = (ws: string, spc: string) => `/w/${ws}/r/${spc}`;

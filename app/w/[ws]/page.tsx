@@ -1,10 +1,7 @@
 import Link from "next/link";
-import { and, asc, eq, ne } from "drizzle-orm";
-// Known exception to "app/ never imports db/" until this page reads through lib/queries
-// (docs/ARCHITECTURE.md, "What may import what").
-// eslint-disable-next-line import-x/no-restricted-paths
-import { harnesses, runs, spaces, workspaces } from "@/db/schema";
 import { workspaceAccess } from "@/lib/queries/people";
+import { directoryOf } from "@/lib/queries/review";
+import { liveRuns, roomsOf, workspaceName } from "@/lib/queries/workspace";
 import { PeoplePanel } from "@/components/workspace/people-panel";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { NewRoomForm } from "@/components/workspace/new-room-form";
@@ -25,22 +22,11 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
   // Tokens, last uses and invites are the owner's to see; others see who is in the workspace.
   const access = await workspaceAccess(db, ws);
   const isOwner = me.role === "owner";
-  const [[workspace], rooms, live, hs] = await Promise.all([
-    db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
-    db.select().from(spaces).where(eq(spaces.workspaceId, ws)).orderBy(asc(spaces.createdAt)),
-    db
-      .select({ id: runs.id, spaceId: runs.spaceId, state: runs.state, goal: runs.goal, goalFrom: runs.goalFrom, harnessId: runs.harnessId })
-      .from(runs)
-      .where(and(eq(runs.workspaceId, ws), ne(runs.state, "finished")))
-      .orderBy(asc(runs.createdAt))
-      .limit(500),
-    db.select({ id: harnesses.id, name: harnesses.name }).from(harnesses).where(eq(harnesses.workspaceId, ws)),
-  ]);
-  const name = new Map(hs.map((h) => [h.id, h.name]));
+  const [name, rooms, live, dir] = await Promise.all([workspaceName(db, ws), roomsOf(db, ws), liveRuns(db, ws), directoryOf(db, ws)]);
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">
       <div className="flex flex-wrap items-baseline gap-x-4">
-        <h1 className="text-xl font-semibold">{workspace?.name}</h1>
+        <h1 className="text-xl font-semibold">{name}</h1>
         <Link data-testid="workspace-runs-link" className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300" href={`/w/${ws}/runs`}>
           Past runs
         </Link>
@@ -63,7 +49,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
                   {going.map((x) => (
                     <li key={x.id} data-run-id={x.id} className="flex items-center gap-2 text-sm">
                       <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_TONE[x.state] ?? ""}`}>{x.state === "queued" ? "waiting for a runner" : x.state}</span>
-                      <span className="text-zinc-600 dark:text-zinc-400">{x.harnessId ? (name.get(x.harnessId) ?? "harness") : "no runner yet"}</span>
+                      <span className="text-zinc-600 dark:text-zinc-400">{x.harnessId ? (dir.harnesses[x.harnessId] ?? "harness") : "no runner yet"}</span>
                       {/* [UI3]: a goal that is a person's words is already in the room; the list says only whose run it is */}
                       {x.goalFrom === null && <span className="truncate">{x.goal}</span>}
                     </li>

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { canonicalId, isId, type Run } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { getRun } from "../read";
+import { getRun } from "@/lib/queries/runs";
 import type { Action } from "../roles";
 import type { ChipsServices } from "../services";
 import { fail, type ApiEnv } from "./http";

@@ -1,9 +1,9 @@
 import type { Hono } from "hono";
 import { canonicalId, CommandBody, isId, problem, zodErrors, type RunCommandsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { forceFinish, pollCommands, receiptsOf, sendCommand } from "../commands";
+import { forceFinish, pollCommands, sendCommand } from "../commands";
 import type { IngestAnswer } from "../ingest";
-import { getRun } from "../read";
+import { getRun, receiptsOf } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
 import { may, refusedBecause } from "../roles";
 import { fail, intParam, json, problemResponse, readJson } from "./http";

@@ -5,7 +5,7 @@ import { canonicalId, isId, problem, zodErrors } from "@/lib/protocol";
 import { StartRunBody } from "@/lib/runner";
 import { runEvents } from "@/db/schema";
 import type { Credential } from "../credentials";
-import { getRun } from "../read";
+import { getRun } from "@/lib/queries/runs";
 import { startRun } from "../runners/start-run";
 import { ObjectStore } from "../runners/objects";
 import type { ChipsServices } from "../services";

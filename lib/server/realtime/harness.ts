@@ -4,7 +4,7 @@ import { commands } from "@/db/schema";
 import type { Credential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
-import type { Frame } from "./frames";
+import type { Frame } from "@/lib/protocol";
 import type { OutFrame } from "./raw";
 import { RunnerHello, type RunnerHelloAck } from "@/lib/runner";
 import { Dispatcher } from "../runners/dispatch";

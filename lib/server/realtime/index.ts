@@ -5,13 +5,14 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { persons, workspaces } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import { personRole, type Credential } from "../credentials";
-import { getRoom, listDecisions, listRuns } from "../read";
-import { receiptsOf } from "../commands";
+import { getRoom, listDecisions } from "@/lib/queries/rooms";
+import { listRuns, receiptsOf } from "@/lib/queries/runs";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
-import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "./frames";
+import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "@/lib/queries/frames";
 import { framePage, rawParser, type OutFrame, type RawJson } from "./raw";
+import { dropSlowConsumers } from "./slow";
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
 import { PEOPLE_CHANNEL, RoomPeople } from "./people";
@@ -62,8 +63,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
-    emitToRoom: (spaceId, frames, except) =>
-      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames)),
+    emitToRoom: (spaceId, frames, except) => {
+      dropSlowConsumers(io, room(spaceId), svc.config.socketMaxBufferedBytes);
+      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames));
+    },
     emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
     emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
   });

@@ -1,7 +1,7 @@
 import { buffer as readStream } from "node:stream/consumers";
 import type { Db } from "@/db/client";
 import type { ExportDocument, Run } from "@/lib/protocol";
-import { getRun } from "@/lib/server/read";
+import { getRun } from "@/lib/queries/runs";
 import { namesOf, runEventBodies } from "@/lib/queries/review";
 import { ChangeSetPayload } from "@/lib/runner";
 import { ObjectStore } from "../runners/objects";

@@ -3,10 +3,9 @@ import { newId, type Receipt, type Run, type ShareBody, type ShareLink, type Sto
 import { emptyRuns, foldEvents } from "@/lib/projection/fold";
 import { namesOf, runEventBodies } from "@/lib/queries/review";
 import { insertShare, liveShare, logShareOpen } from "@/lib/queries/shares";
-import { receiptsOf } from "../commands";
 import type { Credential } from "../credentials";
 import { sha256 } from "../hash";
-import { getRun } from "../read";
+import { getRun, receiptsOf } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
 
 /**

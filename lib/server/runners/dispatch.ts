@@ -19,24 +19,29 @@ interface ConnectedRunner {
 
 const START_ACK_MS = 10_000;
 
-/** The start request of a queued run: deterministic, so a renewal signs the same request hash. */
+/**
+ * The start request of a queued run: deterministic, so a renewal signs the same request hash.
+ * A task's run carries the snapshot its start froze ([TSK3]); any other run §6's defaults, a
+ * one-off task named after the run.
+ */
 function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
   const req = run.request!;
   const ulid = run.id.slice("run_".length);
+  const t = req.task;
   return {
     v: 1,
     workspace_id: run.workspaceId,
     space_id: run.spaceId,
     run_id: run.id,
-    task_id: `tsk_${ulid}`, // a one-off task (§6 defaults), named after its run
+    task_id: t?.task_id ?? `tsk_${ulid}`,
     repository: req.repository,
     base_branch: req.base_branch,
     worktree_name: `chips-${ulid.toLowerCase()}`,
-    room: { revision: 0, intent: "", outcome: "" },
-    decisions: [],
-    write_scope: ["**"],
-    prerequisites: [],
-    prompt: { text: run.goal, version: 1 },
+    room: t?.room ?? { revision: 0, intent: "", outcome: "" },
+    decisions: t?.decisions ?? [],
+    write_scope: t?.write_scope ?? ["**"],
+    prerequisites: t?.prerequisites ?? [],
+    prompt: t?.prompt ?? { text: run.goal, version: 1 },
     agent: req.agent as StartRequest["agent"],
     provider: null,
     model: req.model ?? null,

@@ -1,4 +1,4 @@
-import { newId, problem, type IncomingEvent } from "@/lib/protocol";
+import { newId, problem, type IncomingEvent, type TaskSnapshot } from "@/lib/protocol";
 import type { StartRunBody } from "@/lib/runner";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
@@ -12,9 +12,9 @@ export type StartRunAnswer =
  * A person starts a run from a room (`POST /api/v1/runs`, §5): their prompt is posted as
  * their message, and the run is queued with `goal_from: "chips"` (the goal is already on
  * screen, [UI3]) — both in one all-or-nothing request. A retry with the same key answers
- * what the first stored.
+ * what the first stored. A task's run ([TSK3]) also carries the snapshot its start request freezes.
  */
-export async function startRun(svc: ChipsServices, cred: Credential, body: StartRunBody): Promise<StartRunAnswer> {
+export async function startRun(svc: ChipsServices, cred: Credential, body: StartRunBody, task?: TaskSnapshot): Promise<StartRunAnswer> {
   if (cred.kind !== "person") return { ok: false, problem: problem("forbidden", "runs are started by people: use a session or a person token") };
   const runId = newId("run");
   const { space_id, prompt, idempotency_key, ...request } = body;
@@ -36,11 +36,12 @@ export async function startRun(svc: ChipsServices, cred: Credential, body: Start
     run_id: runId,
     goal: prompt,
     goal_from: "chips",
-    request: { ...request, ...(request.model === undefined ? {} : { model: request.model }) },
+    request: { ...request, ...(request.model === undefined ? {} : { model: request.model }), ...(task ? { task } : {}) },
     idempotency_key,
   } as IncomingEvent;
   // Ids are the server's: a retry is "the same" when the person and what they asked match.
-  const same = canonicalJson({ space_id, prompt, request, key: idempotency_key, by: cred.subjectId });
+  // A task's retry is the same start of the same task, whatever the room has become since.
+  const same = canonicalJson({ space_id, prompt, request, key: idempotency_key, by: cred.subjectId, ...(task ? { task: task.task_id } : {}) });
   const r = await svc.writer.submit(cred.workspaceId!, {
     credential: cred,
     events: [message, queued],

@@ -1,14 +1,11 @@
-import { and, eq } from "drizzle-orm";
 import { notFound } from "next/navigation";
-// Known exception to "app/ never imports db/" until this page reads through lib/queries
-// (docs/ARCHITECTURE.md, "What may import what").
-// eslint-disable-next-line import-x/no-restricted-paths
-import { harnesses, persons, spaces, workspaces } from "@/db/schema";
 import { requirePerson, services } from "@/lib/server/page-context";
-import { getRoom, listDecisions, listRuns } from "@/lib/server/read";
-import { spaceEventsBefore } from "@/lib/server/realtime/frames";
+import { spaceEventsBefore } from "@/lib/queries/frames";
+import { directoryOf } from "@/lib/queries/review";
+import { getRoom, listDecisions, roomIn } from "@/lib/queries/rooms";
+import { listRuns, receiptsOf } from "@/lib/queries/runs";
+import { workspaceName } from "@/lib/queries/workspace";
 import { RoomView } from "@/components/room/room-view";
-import { receiptsOf } from "@/lib/server/commands";
 
 export const dynamic = "force-dynamic";
 
@@ -20,30 +17,25 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
   const me = await requirePerson(ws);
   const svc = services();
   const db = svc.db;
-  const [room] = await db
-    .select()
-    .from(spaces)
-    .where(and(eq(spaces.id, space), eq(spaces.workspaceId, ws)))
-    .limit(1);
+  const room = await roomIn(db, ws, space);
   if (!room) notFound();
   // Events first, then runs: a run read a moment later is at least as new as the page.
   const events = await spaceEventsBefore(db, ws, room.id, null, FIRST_PAGE);
-  const [runs, current, decided, [workspace], people, hs] = await Promise.all([
+  const [runs, current, decided, name, names] = await Promise.all([
     listRuns(db, ws, room.id),
     getRoom(db, ws, room.id),
     listDecisions(db, ws, room.id),
-    db.select().from(workspaces).where(eq(workspaces.id, ws)).limit(1),
-    db.select({ id: persons.id, name: persons.name }).from(persons).where(eq(persons.workspaceId, ws)),
-    db.select({ id: harnesses.id, name: harnesses.name }).from(harnesses).where(eq(harnesses.workspaceId, ws)),
+    workspaceName(db, ws),
+    directoryOf(db, ws),
   ]);
   return (
     <RoomView
       canAct={me.role !== "viewer"}
       workspaceId={ws}
-      workspaceName={workspace?.name ?? ws}
+      workspaceName={name ?? ws}
       spaceId={room.id}
       roomName={room.name}
-      dir={{ persons: Object.fromEntries(people.map((x) => [x.id, x.name])), harnesses: Object.fromEntries(hs.map((x) => [x.id, x.name])) }}
+      dir={{ persons: names.persons, harnesses: names.harnesses }}
       initialRuns={runs}
       initialEvents={events}
       initialReceipts={await receiptsOf(db, runs.map((r) => r.id))}

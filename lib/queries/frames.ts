@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import { events, spaces } from "@/db/schema";
 
 import type { Frame } from "@/lib/protocol";
-import { frameJson, type OutFrame } from "./raw";
+import { frameJson, type OutFrame } from "@/lib/server/realtime/raw";
 
 export type { Frame };
 
