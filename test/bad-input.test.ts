@@ -20,6 +20,13 @@ import { ev, message, newHarness, newWorkspace, post, runStarted, runStatus } fr
 import { dumpDatabase, type Dump } from "./support/dump";
 import { startTestServer } from "./support/server";
 
+/**
+ * When a token or session was last used is written in the background after a request
+ * authenticates (lib/server/credentials.ts), refused or not — it records the attempt, not
+ * data the request changed, and its timing relative to the first dump is not ours to fix.
+ */
+const USE_STAMPS = { credentials: ["last_used_at"], sessions: ["last_used_at"] };
+
 let world: World;
 let before: Dump;
 let maxSeqBefore: number;
@@ -69,7 +76,7 @@ beforeAll(async () => {
     sql`select max(seq) as max from events where workspace_id = ${A.workspace_id}`,
   );
   maxSeqBefore = Number(max);
-  before = await dumpDatabase(server.chips.services.database);
+  before = await dumpDatabase(server.chips.services.database, { omit: USE_STAMPS });
 });
 afterAll(() => server?.close());
 
@@ -135,7 +142,7 @@ describe("[HTTP2] bad input: each malformed request gets its status and code", (
 
 describe("[HTTP1] [ENV8] bad input: afterwards nothing changed", () => {
   it("the ordered logical dump of every table equals the one taken before", async () => {
-    const after = await dumpDatabase(server.chips.services.database);
+    const after = await dumpDatabase(server.chips.services.database, { omit: USE_STAMPS });
     expect(Object.keys(after)).toEqual(Object.keys(before));
     // Every table that differs, with the rows it gained and lost: {} when nothing changed.
     const changed: Record<string, { added: string[]; removed: string[] }> = {};

@@ -12,8 +12,9 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
  * Rows are serialized by Postgres itself (`row_to_json`, every column including
  * `workspaces.seq_head`) and ordered by every column as text in the "C" collation, so two
  * dumps of the same data are equal strings whatever the driver (PGlite or postgres-js).
+ * `omit` names columns per table to leave out (bookkeeping a caller does not count as data).
  */
-export async function dumpDatabase(database: Database): Promise<Dump> {
+export async function dumpDatabase(database: Database, o: { omit?: Record<string, string[]> } = {}): Promise<Dump> {
   const tables = await database.query<{ table_name: string }>(
     sql`select table_name from information_schema.tables
         where table_schema = 'public' and table_type = 'BASE TABLE'
@@ -28,9 +29,11 @@ export async function dumpDatabase(database: Database): Promise<Dump> {
           order by ordinal_position`,
     );
     if (columns.length === 0) throw new Error(`dump: table ${table_name} has no columns`);
-    const order = columns.map((c) => `${ident(c.column_name)}::text collate "C"`).join(", ");
+    const kept = columns.filter((c) => !o.omit?.[table_name]?.includes(c.column_name));
+    const order = kept.map((c) => `${ident(c.column_name)}::text collate "C"`).join(", ");
+    const list = kept.map((c) => ident(c.column_name)).join(", ");
     const rows = await database.query<{ dump_row: string }>(
-      sql.raw(`select row_to_json(dump_t)::text as dump_row from public.${ident(table_name)} as dump_t order by ${order}`),
+      sql.raw(`select row_to_json(dump_t)::text as dump_row from (select ${list} from public.${ident(table_name)}) as dump_t order by ${order}`),
     );
     out[table_name] = rows.map((r) => r.dump_row);
   }
