@@ -3,15 +3,16 @@ import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { spaces } from "@/db/schema";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
-import { isId, canonicalId, zodErrors, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
+import { isId, canonicalId, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { ingest } from "../ingest";
-import { eventsAfter, getRun, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
+import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
-import { bearer, fail, intParam, json, problemResponse, readJson } from "./http";
+import { runScope, workspaceScope } from "./access";
+import { bearer, fail, intParam, json, parseBody, problemResponse, readJson } from "./http";
 import { runRoutes } from "./run-routes";
 import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
@@ -20,7 +21,7 @@ import { taskRoutes } from "./task-routes";
 import { budgetRoutes } from "./budget-routes";
 import { healthRoutes } from "./health";
 import { peopleRoutes } from "./people-routes";
-import { may, refusedBecause, type Action } from "../roles";
+import { may, refusedBecause } from "../roles";
 import { log } from "../log";
 import { unavailable } from "../storage";
 
@@ -106,7 +107,7 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.get("/api/v1/workspaces/:ws/events", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const after = intParam(c.req.query("after"), "after", 0);
     if (after instanceof Response) return after;
@@ -121,7 +122,7 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.get("/api/v1/workspaces/:ws/runs", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const space = c.req.query("space");
     const rows = await listRuns(svc.database.db, ws, space && isId("space", space) ? canonicalId(space) : undefined);
@@ -129,20 +130,15 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.get("/api/v1/runs/:run", async (c) => {
-    const id = c.req.param("run");
-    const run = isId("run", id) ? await getRun(svc.database.db, canonicalId(id)) : null;
-    const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
-    return json(run);
+    const run = await runScope(svc, c);
+    return run instanceof Response ? run : json(run);
   });
 
   // Admin: workspaces, rooms and harnesses.
   app.post("/api/v1/admin/workspaces", async (c) => {
     if (c.get("cred").kind !== "admin") return fail("forbidden", "this needs the admin token");
-    const body = await readJson(c, 64 * 1024);
-    if (!body.ok) return body.response;
-    const input = WorkspaceBody.safeParse(body.value ?? {});
-    if (!input.success) return problemResponse(problem("validation_failed", "bad workspace request", zodErrors("", input.error)));
+    const input = await parseBody(c, WorkspaceBody, "bad workspace request", 64 * 1024, {});
+    if (input instanceof Response) return input;
     const made = await createWorkspaceBundle(svc.database.db, input.data);
     const room_url = await svc.loginUrl(made.workspace_id, made.space_id, made.person_id);
     return json({ ...made, room_url }, 201);
@@ -151,10 +147,8 @@ export function createApi(svc: ChipsServices) {
   // A fresh one-time login link (`chips login`): for a workspace's owner, to a room or the workspace.
   app.post("/api/v1/admin/login-links", async (c) => {
     if (c.get("cred").kind !== "admin") return fail("forbidden", "this needs the admin token");
-    const body = await readJson(c, 64 * 1024);
-    if (!body.ok) return body.response;
-    const input = LoginLinkBody.safeParse(body.value ?? {});
-    if (!input.success) return problemResponse(problem("validation_failed", "bad login-link request", zodErrors("", input.error)));
+    const input = await parseBody(c, LoginLinkBody, "bad login-link request", 64 * 1024, {});
+    if (input instanceof Response) return input;
     const ws = input.data.workspace_id ?? (await defaultSetting(svc.db, "default_workspace_id"));
     if (!ws || !(await workspaceExists(svc.db, ws))) return fail("workspace_not_found", "no such workspace", "/workspace_id");
     const space = input.data.space_id ?? (input.data.workspace_id ? null : await defaultSetting(svc.db, "default_space_id"));
@@ -162,23 +156,19 @@ export function createApi(svc: ChipsServices) {
   });
 
   app.post("/api/v1/workspaces/:ws/spaces", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "write");
+    const ws = workspaceScope(c, ["admin", "person"], "write");
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, 64 * 1024);
-    if (!body.ok) return body.response;
-    const input = NameBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad space request", zodErrors("", input.error)));
+    const input = await parseBody(c, NameBody, "bad space request", 64 * 1024);
+    if (input instanceof Response) return input;
     const space = await createSpace(svc.database.db, ws, input.data.name);
     return json({ ...space, room_url: svc.roomUrl(ws, space.id) }, 201);
   });
 
   app.post("/api/v1/workspaces/:ws/harnesses", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, 64 * 1024);
-    if (!body.ok) return body.response;
-    const input = NameBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad harness request", zodErrors("", input.error)));
+    const input = await parseBody(c, NameBody, "bad harness request", 64 * 1024);
+    if (input instanceof Response) return input;
     const h = await createHarness(svc.database.db, ws, input.data.name, input.data.kind);
     return json({ harness_id: h.id, token: h.token }, 201);
   });
@@ -187,25 +177,10 @@ export function createApi(svc: ChipsServices) {
   runnerRoutes(app, svc);
   roomRoutes(app, svc);
   taskRoutes(app, svc);
-  budgetRoutes(app, svc, workspaceParam);
-  peopleRoutes(app, svc, workspaceParam);
-  reviewRoutes(app, svc, workspaceParam);
-
-  /** The `:ws` path parameter, checked against the caller's credential. */
-  function workspaceParam(c: Context<Env>, kinds?: Credential["kind"][], action?: Action): string | Response {
-    const raw = c.req.param("ws") ?? "";
-    const cred = c.get("cred");
-    if (action && cred.workspaceId && cred.workspaceId !== canonicalOrRaw(raw)) return fail("forbidden", "this credential belongs to another workspace");
-    if (action && !may(cred, action)) return fail("forbidden", refusedBecause(action));
-    if (kinds && !kinds.includes(cred.kind)) return fail("forbidden", `this needs a ${kinds.join(" or ")} credential`);
-    if (!isId("workspace", raw)) return fail("validation_failed", "not a workspace id", "/path/ws");
-    const ws = canonicalId(raw);
-    if (cred.kind !== "admin" && cred.workspaceId !== ws) return fail("forbidden", "this credential belongs to another workspace");
-    return ws;
-  }
+  budgetRoutes(app, svc);
+  peopleRoutes(app, svc);
+  reviewRoutes(app, svc);
 
   return app;
 }
 
-
-const canonicalOrRaw = (raw: string) => (isId("workspace", raw) ? canonicalId(raw) : raw);

@@ -1,24 +1,22 @@
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { and, eq, inArray } from "drizzle-orm";
-import { BudgetBody, canonicalId, isId, problem, zodErrors, type BudgetsAnswer } from "@/lib/protocol";
+import { BudgetBody, canonicalId, isId, type BudgetsAnswer } from "@/lib/protocol";
 import { budgetOf, NO_SPEND, sumSpend, toMicro, WORKSPACE_SUBJECT } from "@/lib/projection/budget";
 import { putBudget, readBudgets } from "@/db/budget-sql";
 import { harnesses } from "@/db/schema";
-import type { Credential } from "../credentials";
-import type { Action } from "../roles";
 import type { ChipsServices } from "../services";
-import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
+import { workspaceScope } from "./access";
+import { fail, json, parseBody, type ApiEnv } from "./http";
 
-type WorkspaceParam = (c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action) => string | Response;
 
 /**
  * Harness budgets (issue 14, docs/ROOM-STATE.md [BUD1]–[BUD3]): an owner sets the limits of a
  * harness, a runner or the whole workspace; anyone of the workspace reads them with their
  * spend now. The writer keeps the spend and enforces the limits.
  */
-export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.get("/api/v1/workspaces/:ws/budgets", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const day = new Date().toISOString().slice(0, 10);
     const read = await readBudgets(svc.database.run, ws, day, false);
@@ -33,12 +31,10 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
   });
 
   app.put("/api/v1/workspaces/:ws/budgets/:subject", async (c) => {
-    const ws = workspaceParam(c, undefined, "manage");
+    const ws = workspaceScope(c, undefined, "manage");
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, 4096);
-    if (!body.ok) return body.response;
-    const input = BudgetBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad budget", zodErrors("", input.error)));
+    const input = await parseBody(c, BudgetBody, "bad budget", 4096);
+    if (input instanceof Response) return input;
     const raw = c.req.param("subject");
     let subject = WORKSPACE_SUBJECT;
     if (raw !== WORKSPACE_SUBJECT) {

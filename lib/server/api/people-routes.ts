@@ -1,18 +1,18 @@
 import { randomBytes } from "node:crypto";
-import type { Context, Hono } from "hono";
+import type { Hono } from "hono";
 import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { newId, problem, zodErrors } from "@/lib/protocol";
+import { newId } from "@/lib/protocol";
 import { harnesses, invites, persons } from "@/db/schema";
 import { workspaceAccess } from "@/lib/queries/people";
-import { newToken, storeCredential, type Credential } from "../credentials";
+import { newToken, storeCredential } from "../credentials";
 import { sha256 } from "../hash";
 import { changeRole, revoke, revokeToken } from "../revoke";
-import { ROLES, type Action } from "../roles";
+import { ROLES } from "../roles";
 import type { ChipsServices } from "../services";
-import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
+import { workspaceScope } from "./access";
+import { fail, json, parseBody, type ApiEnv } from "./http";
 
-type WorkspaceParam = (c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action) => string | Response;
 
 const InviteBody = z.object({
   role: z.enum(ROLES),
@@ -31,12 +31,12 @@ const INVITE_PATH = "/invite";
  * and revoking a person, harness or runner — which stops every session and token of theirs
  * at once, open sockets included, on every node (lib/server/revoke.ts).
  */
-export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   const owners = async (ws: string) =>
     (await svc.db.select({ n: count() }).from(persons).where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt))))[0].n;
 
   app.get("/api/v1/workspaces/:ws/people", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"]);
+    const ws = workspaceScope(c, ["admin", "person"]);
     if (ws instanceof Response) return ws;
     const rows = await svc.db
       .select({ id: persons.id, name: persons.name, role: persons.role, created_at: persons.createdAt })
@@ -47,12 +47,10 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
   });
 
   app.post("/api/v1/workspaces/:ws/invites", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, 16 * 1024);
-    if (!body.ok) return body.response;
-    const input = InviteBody.safeParse(body.value ?? {});
-    if (!input.success) return problemResponse(problem("validation_failed", "bad invite", zodErrors("", input.error)));
+    const input = await parseBody(c, InviteBody, "bad invite", 16 * 1024, {});
+    if (input instanceof Response) return input;
     const secret = randomBytes(24).toString("base64url");
     const id = newId("command").replace(/^cmd_/, "inv_");
     const expiresAt = new Date(Date.now() + input.data.expires_in_seconds * 1000).toISOString();
@@ -70,7 +68,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
   });
 
   app.delete("/api/v1/workspaces/:ws/people/:person", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("person");
     const [target] = await svc.db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt))).limit(1);
@@ -82,25 +80,23 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
 
   // Harnesses and runners with their tokens, for the owner who manages them.
   app.get("/api/v1/workspaces/:ws/harnesses", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     return json({ harnesses: (await workspaceAccess(svc.db, ws)).harnesses });
   });
 
   // Everything an owner manages on one page: people with their tokens and last use, harnesses and runners with theirs, open invites.
   app.get("/api/v1/workspaces/:ws/access", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     return json(await workspaceAccess(svc.db, ws));
   });
 
   app.patch("/api/v1/workspaces/:ws/people/:person", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, 16 * 1024);
-    if (!body.ok) return body.response;
-    const input = RoleBody.safeParse(body.value ?? {});
-    if (!input.success) return problemResponse(problem("validation_failed", "bad role change", zodErrors("", input.error)));
+    const input = await parseBody(c, RoleBody, "bad role change", 16 * 1024, {});
+    if (input instanceof Response) return input;
     const id = c.req.param("person");
     const [target] = await svc.db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt))).limit(1);
     if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
@@ -111,7 +107,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
 
   // Withdraw an invite: its link goes to the login page from now on.
   app.delete("/api/v1/workspaces/:ws/invites/:invite", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("invite");
     const gone = await svc.db
@@ -125,7 +121,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
 
   // Another token for a harness or runner (to rotate one: mint, switch, revoke the old).
   app.post("/api/v1/workspaces/:ws/harnesses/:harness/tokens", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("harness");
     const [h] = await svc.db.select({ kind: harnesses.kind }).from(harnesses).where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws))).limit(1);
@@ -138,7 +134,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
 
   // One token, leaving its holder's others: what it opened closes at once, on every node.
   app.delete("/api/v1/workspaces/:ws/tokens/:token", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("token");
     if (!(await revokeToken(svc, ws, id))) return fail("not_found", "no such live token in this workspace", "/path/token");
@@ -146,7 +142,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
   });
 
   app.delete("/api/v1/workspaces/:ws/harnesses/:harness", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "manage");
+    const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("harness");
     const [h] = await svc.db.select({ id: harnesses.id }).from(harnesses).where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws))).limit(1);

@@ -9,8 +9,8 @@ import { exportDocument, runNdjson } from "../review/export";
 import { importRuns } from "../review/import";
 import type { ChipsServices } from "../services";
 import { shareRoutes } from "./share-routes";
-import { runParam, type WorkspaceParam } from "./run-param";
-import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
+import { runScope, workspaceScope } from "./access";
+import { fail, json, parseBody, problemResponse, type ApiEnv } from "./http";
 
 
 /** Largest import body: an export with its artifacts. */
@@ -30,9 +30,9 @@ function filterOf(c: Context<ApiEnv>): RunFilter | Response {
  * saved views, and export and import of runs ([EXP1], [EXP2]). Reading is for anyone of the
  * workspace (viewers review); an import writes, so it takes a member or an owner.
  */
-export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.get("/api/v1/workspaces/:ws/review/runs", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const f = filterOf(c);
     if (f instanceof Response) return f;
@@ -47,26 +47,24 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
   });
 
   app.get("/api/v1/workspaces/:ws/review/views", async (c) => {
-    const ws = workspaceParam(c, ["person"]);
+    const ws = workspaceScope(c, ["person"]);
     if (ws instanceof Response) return ws;
     return json({ views: await savedViewsOf(svc.db, c.get("cred").subjectId) });
   });
 
   // Everyone who reviews keeps their own views, viewers too.
   app.post("/api/v1/workspaces/:ws/review/views", async (c) => {
-    const ws = workspaceParam(c, ["person"]);
+    const ws = workspaceScope(c, ["person"]);
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, 16 * 1024);
-    if (!body.ok) return body.response;
-    const input = SavedViewBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad view", zodErrors("", input.error)));
+    const input = await parseBody(c, SavedViewBody, "bad view", 16 * 1024);
+    if (input instanceof Response) return input;
     const view = { id: newId("command").replace(/^cmd_/, "view_"), workspaceId: ws, personId: c.get("cred").subjectId, ...input.data };
     await saveView(svc.db, view);
     return json({ id: view.id, name: view.name, query: view.query }, 201);
   });
 
   app.delete("/api/v1/workspaces/:ws/review/views/:view", async (c) => {
-    const ws = workspaceParam(c, ["person"]);
+    const ws = workspaceScope(c, ["person"]);
     if (ws instanceof Response) return ws;
     if (!(await deleteView(svc.db, c.get("cred").subjectId, c.req.param("view")))) return fail("not_found", "you have no saved view by that id");
     return json({ deleted: c.req.param("view") });
@@ -78,10 +76,8 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     if (cred.kind !== "person") return fail("forbidden", "annotations come from people: use a session or a person token");
     if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
     // [HTTP2]: the body's 415/413/400/422 before the run's 404.
-    const body = await readJson(c, 128 * 1024);
-    if (!body.ok) return body.response;
-    const input = AnnotationBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad annotation", zodErrors("", input.error)));
+    const input = await parseBody(c, AnnotationBody, "bad annotation", 128 * 1024);
+    if (input instanceof Response) return input;
     const run = await runOf(c);
     if (run instanceof Response) return run;
     const r = await annotate(svc, { ...cred, kind: "person" }, run, input.data);
@@ -97,7 +93,7 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
 
   // The runs of a view (at most EXPORT_RUNS, newest first by default).
   app.get("/api/v1/workspaces/:ws/review/export", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const f = filterOf(c);
     if (f instanceof Response) return f;
@@ -114,7 +110,7 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
 
   // Rollups ([ROL1]): per day/week or harness, agent, person, room; JSON or a CSV download.
   app.get("/api/v1/workspaces/:ws/review/rollups", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const q = RollupQuery.safeParse(c.req.query());
     if (!q.success) return problemResponse(problem("validation_failed", "bad rollup", zodErrors("/query", q.error)));
@@ -126,15 +122,13 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     });
   });
 
-  shareRoutes(app, svc, workspaceParam);
+  shareRoutes(app, svc);
 
   app.post("/api/v1/workspaces/:ws/import", async (c) => {
-    const ws = workspaceParam(c, ["admin", "person"], "write");
+    const ws = workspaceScope(c, ["admin", "person"], "write");
     if (ws instanceof Response) return ws;
-    const body = await readJson(c, IMPORT_BYTES);
-    if (!body.ok) return body.response;
-    const doc = ExportDocument.safeParse(body.value);
-    if (!doc.success) return problemResponse(problem("validation_failed", "not a Chips export document", zodErrors("", doc.error)));
+    const doc = await parseBody(c, ExportDocument, "not a Chips export document", IMPORT_BYTES);
+    if (doc instanceof Response) return doc;
     const r = await importRuns(svc, ws, doc.data);
     if ("ok" in r) return problemResponse(r.problem);
     await svc.review.settle(ws);
@@ -154,5 +148,5 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePar
     });
   }
 
-  const runOf = (c: Context<ApiEnv>) => runParam(svc, c);
+  const runOf = (c: Context<ApiEnv>) => runScope(svc, c);
 }

@@ -1,12 +1,13 @@
 import type { Hono } from "hono";
-import { canonicalId, CommandBody, isId, problem, zodErrors, type RunCommandsAnswer } from "@/lib/protocol";
+import { CommandBody, type RunCommandsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { forceFinish, pollCommands, sendCommand } from "../commands";
 import type { IngestAnswer } from "../ingest";
-import { getRun, receiptsOf } from "@/lib/queries/runs";
+import { receiptsOf } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
 import { may, refusedBecause } from "../roles";
-import { fail, intParam, json, problemResponse, readJson } from "./http";
+import { runScope } from "./access";
+import { fail, intParam, json, parseBody, problemResponse } from "./http";
 
 type Env = { Variables: { cred: Credential } };
 
@@ -20,19 +21,15 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
     const cred = c.get("cred");
     if (cred.kind !== "person") return fail("forbidden", "commands come from people: use a session or a person token");
     if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
-    const body = await readJson(c, 128 * 1024);
-    if (!body.ok) return body.response;
-    const input = CommandBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad command", zodErrors("", input.error)));
+    const input = await parseBody(c, CommandBody, "bad command", 128 * 1024);
+    if (input instanceof Response) return input;
     return answer(await sendCommand(svc, cred, c.req.param("run"), input.data));
   });
 
   // The receipts of a run's commands (any credential of its workspace).
   app.get("/api/v1/runs/:run/commands", async (c) => {
-    const id = c.req.param("run");
-    const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
-    const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+    const run = await runScope(svc, c);
+    if (run instanceof Response) return run;
     const answer: RunCommandsAnswer = { run_id: run.id, state: run.state, pending: run.pending, outcome: run.outcome, commands: await receiptsOf(svc.db, [run.id]) };
     return json(answer);
   });

@@ -1,16 +1,15 @@
 import type { Context, Hono } from "hono";
 import { Readable } from "node:stream";
 import { and, asc, eq, gt } from "drizzle-orm";
-import { canonicalId, isId, problem, zodErrors } from "@/lib/protocol";
 import { StartRunBody } from "@/lib/runner";
 import { runEvents } from "@/db/schema";
 import type { Credential } from "../credentials";
-import { getRun } from "@/lib/queries/runs";
 import { startRun } from "../runners/start-run";
 import { ObjectStore } from "../runners/objects";
 import type { ChipsServices } from "../services";
 import { may, refusedBecause } from "../roles";
-import { fail, intParam, json, problemResponse, readBytes, readJson } from "./http";
+import { runScope } from "./access";
+import { fail, intParam, json, parseBody, problemResponse, readBytes } from "./http";
 
 type Env = { Variables: { cred: Credential } };
 
@@ -20,10 +19,8 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     const cred = c.get("cred");
     if (cred.kind !== "person") return fail("forbidden", "runs are started by people: use a session or a person token");
     if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
-    const body = await readJson(c, 128 * 1024);
-    if (!body.ok) return body.response;
-    const input = StartRunBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad run request", zodErrors("", input.error)));
+    const input = await parseBody(c, StartRunBody, "bad run request", 128 * 1024);
+    if (input instanceof Response) return input;
     const r = await startRun(svc, cred, input.data);
     if (!r.ok) return problemResponse(r.problem);
     return new Response(`{"run_id":${JSON.stringify(r.runId)},"events":[${r.bodies.join(",")}]}`, {
@@ -106,11 +103,5 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     });
   });
 
-  async function runOf(c: Context<Env>) {
-    const id = c.req.param("run") ?? "";
-    const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
-    const cred = c.get("cred");
-    if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
-    return run;
-  }
+  const runOf = (c: Context<Env>) => runScope(svc, c);
 }

@@ -1,12 +1,12 @@
 import type { Hono } from "hono";
-import { canonicalId, isId, problem, ShareBody, zodErrors } from "@/lib/protocol";
+import { canonicalId, isId, ShareBody } from "@/lib/protocol";
 import { runEventBodies } from "@/lib/queries/review";
 import { listShares, revokeShare, shareById } from "@/lib/queries/shares";
 import { may, refusedBecause } from "../roles";
 import { createShare } from "../review/shares";
 import type { ChipsServices } from "../services";
-import { fail, json, problemResponse, readJson, type ApiEnv } from "./http";
-import { runParam, type WorkspaceParam } from "./run-param";
+import { fail, json, parseBody, type ApiEnv } from "./http";
+import { runScope, workspaceScope } from "./access";
 
 /**
  * Share links of runs ([SHR1], docs/REVIEW.md). Members and owners make them (a link lets
@@ -14,16 +14,14 @@ import { runParam, type WorkspaceParam } from "./run-param";
  * workspace sees them and their opens; the person who made one, an owner or the admin
  * revokes it. The shared view itself is a page (`/s/TOKEN`), not an API route.
  */
-export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspaceParam: WorkspaceParam) {
+export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.post("/api/v1/runs/:run/shares", async (c) => {
     const cred = c.get("cred");
     if (cred.kind !== "person") return fail("forbidden", "share links are made by people: use a session or a person token");
     if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
-    const body = await readJson(c, 16 * 1024);
-    if (!body.ok) return body.response;
-    const input = ShareBody.safeParse(body.value ?? {});
-    if (!input.success) return problemResponse(problem("validation_failed", "bad share link", zodErrors("", input.error)));
-    const run = await runParam(svc, c);
+    const input = await parseBody(c, ShareBody, "bad share link", 16 * 1024, {});
+    if (input instanceof Response) return input;
+    const run = await runScope(svc, c);
     if (run instanceof Response) return run;
     const { from_seq, to_seq } = input.data;
     if (from_seq !== undefined && from_seq > run.last_seq) return fail("validation_failed", "from_seq is after the run's last event", "/from_seq");
@@ -36,7 +34,7 @@ export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePara
 
   // The workspace's links (or one run's, `?run=`), with every open: who shared what is no secret inside.
   app.get("/api/v1/workspaces/:ws/shares", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const run = c.req.query("run");
     if (run !== undefined && !isId("run", run)) return fail("validation_failed", "run must be a run id", "/query/run");
@@ -44,7 +42,7 @@ export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices, workspacePara
   });
 
   app.delete("/api/v1/workspaces/:ws/shares/:share", async (c) => {
-    const ws = workspaceParam(c);
+    const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
     const cred = c.get("cred");
     const link = await shareById(svc.db, ws, c.req.param("share"));

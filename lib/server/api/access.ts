@@ -1,0 +1,39 @@
+import type { Context } from "hono";
+import { canonicalId, isId, type Run } from "@/lib/protocol";
+import { getRun } from "@/lib/queries/runs";
+import type { Credential } from "../credentials";
+import { may, refusedBecause, type Action } from "../roles";
+import type { ChipsServices } from "../services";
+import { fail, type ApiEnv } from "./http";
+
+/**
+ * The API's access helpers: every handler scopes its path parameter to the caller's
+ * credential here, so "another workspace's" is decided in one place (docs/ROLES.md).
+ */
+
+const canonicalOrRaw = (raw: string) => (isId("workspace", raw) ? canonicalId(raw) : raw);
+
+/**
+ * The `:ws` path parameter, checked against the caller's credential: `kinds` limits who may
+ * call at all, `action` what a person's role must allow. Answers the canonical id or the refusal.
+ */
+export function workspaceScope(c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action): string | Response {
+  const raw = c.req.param("ws") ?? "";
+  const cred = c.get("cred");
+  if (action && cred.workspaceId && cred.workspaceId !== canonicalOrRaw(raw)) return fail("forbidden", "this credential belongs to another workspace");
+  if (action && !may(cred, action)) return fail("forbidden", refusedBecause(action));
+  if (kinds && !kinds.includes(cred.kind)) return fail("forbidden", `this needs a ${kinds.join(" or ")} credential`);
+  if (!isId("workspace", raw)) return fail("validation_failed", "not a workspace id", "/path/ws");
+  const ws = canonicalId(raw);
+  if (cred.kind !== "admin" && cred.workspaceId !== ws) return fail("forbidden", "this credential belongs to another workspace");
+  return ws;
+}
+
+/** The `:run` path parameter: a run of the caller's workspace (any for the admin), else 404. */
+export async function runScope(svc: ChipsServices, c: Context<ApiEnv>): Promise<Run | Response> {
+  const id = c.req.param("run") ?? "";
+  const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
+  const cred = c.get("cred");
+  if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+  return run;
+}
