@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent } from "@/lib/protocol";
 import { commands, events, runs } from "@/db/schema";
-import type { Credential } from "./credentials";
+import type { Credential, WorkspaceCredential } from "./credentials";
 import { canonicalJson, sha256 } from "./hash";
 import type { IngestAnswer } from "./ingest";
 import { bodyHash } from "./ingest/serialize";
@@ -23,7 +23,7 @@ export async function sendCommand(svc: ChipsServices, cred: Credential, runIdRaw
     v: 1,
     type: "run.command",
     id: newId("event"),
-    workspace_id: cred.workspaceId!,
+    workspace_id: cred.workspaceId,
     run_id: runId,
     command_id: newId("command"),
     command: body.command,
@@ -31,7 +31,7 @@ export async function sendCommand(svc: ChipsServices, cred: Credential, runIdRaw
     idempotency_key: body.idempotency_key,
   } as IncomingEvent;
   const hash = sha256(canonicalJson({ run_id: runId, command: body.command, text: body.text ?? null, key: body.idempotency_key, by: cred.subjectId }));
-  const r = await svc.writer.submit(cred.workspaceId!, { credential: cred, events: [event], hashes: [hash], pointers: [""] });
+  const r = await svc.writer.submit(cred.workspaceId, { credential: cred, events: [event], hashes: [hash], pointers: [""] });
   return r.ok ? one(r) : r;
 }
 
@@ -65,8 +65,8 @@ export async function forceFinish(svc: ChipsServices, cred: Credential, runIdRaw
 }
 
 /** A harness without sockets: its runs' commands after a seq ([RT3]), each marked delivered. */
-export async function pollCommands(svc: ChipsServices, cred: Credential, after: number, limit: number) {
-  svc.presence.seen(cred.subjectId, cred.workspaceId!);
+export async function pollCommands(svc: ChipsServices, cred: WorkspaceCredential, after: number, limit: number) {
+  svc.presence.seen(cred.subjectId, cred.workspaceId);
   const rows = await svc.db
     .select({ seq: commands.seq, id: commands.id, runId: commands.runId, receipt: commands.receipt, body: events.body })
     .from(commands)
@@ -74,7 +74,7 @@ export async function pollCommands(svc: ChipsServices, cred: Credential, after: 
     .where(and(eq(commands.harnessId, cred.subjectId), gt(commands.seq, after)))
     .orderBy(asc(commands.seq))
     .limit(limit);
-  for (const r of rows) if (r.receipt === "accepted") await markDelivered(svc, cred.workspaceId!, r.runId, r.id);
+  for (const r of rows) if (r.receipt === "accepted") await markDelivered(svc, cred.workspaceId, r.runId, r.id);
   return { bodies: rows.map((r) => r.body), nextAfter: rows.length ? rows[rows.length - 1].seq : after };
 }
 

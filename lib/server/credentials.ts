@@ -7,18 +7,27 @@ import { sha256 } from "./hash";
 import { log } from "./log";
 import type { Role } from "./roles";
 
-/** What a bearer token or session proves. `workspaceId` is null only for the admin. */
-export interface Credential {
-  /** `system` is Chips itself (events it appends), never a token. */
-  kind: "admin" | "harness" | "runner" | "person" | "system";
-  workspaceId: string | null;
+interface CredentialBase {
   /** The harness, runner or person id; "admin" for the admin. */
   subjectId: string;
-  /** A person's role in the workspace (lib/server/roles.ts). */
-  role?: Role;
   /** The bearer token's public id (tok_…), so it alone can be revoked; absent for sessions. */
   tokenId?: string;
 }
+/** The admin: no workspace, may act in any. */
+interface AdminCredential extends CredentialBase {
+  kind: "admin";
+  workspaceId: null;
+  role?: undefined;
+}
+/** Everyone else belongs to exactly one workspace. `system` is Chips itself (events it appends), never a token. */
+export interface WorkspaceCredential extends CredentialBase {
+  kind: "harness" | "runner" | "person" | "system";
+  workspaceId: string;
+  /** A person's role in the workspace (lib/server/roles.ts). */
+  role?: Role;
+}
+/** What a bearer token or session proves: the admin, or a credential of one workspace. */
+export type Credential = AdminCredential | WorkspaceCredential;
 
 /** How long a resolved credential is trusted without asking the database again: revocations reach
  * every node at once by NOTIFY (lib/server/revoke.ts); this bounds a missed one. */
@@ -83,7 +92,11 @@ export class CredentialStore {
       .where(and(eq(credentials.tokenHash, h), isNull(credentials.revokedAt)))
       .limit(1);
     if (!row || row.kind === "system") return null;
-    const c: Credential = { kind: row.kind as Credential["kind"], workspaceId: row.workspaceId, subjectId: row.subjectId, tokenId: row.id };
+    const kind = row.kind as Credential["kind"];
+    let c: Credential;
+    if (kind === "admin") c = { kind, workspaceId: null, subjectId: row.subjectId, tokenId: row.id };
+    else if (row.workspaceId) c = { kind, workspaceId: row.workspaceId, subjectId: row.subjectId, tokenId: row.id };
+    else return null;
     if (c.kind === "person") {
       const role = await personRole(this.db, c.subjectId);
       if (!role) return null;

@@ -1,7 +1,7 @@
 import type { Namespace, Server } from "socket.io";
 import { eq } from "drizzle-orm";
 import { commands } from "@/db/schema";
-import type { Credential } from "../credentials";
+import type { WorkspaceCredential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
 import type { Frame } from "@/lib/protocol";
@@ -50,9 +50,9 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   timer.unref();
 
   nsp.on("connection", async (socket) => {
-    const cred = socket.data.cred as Credential;
+    const cred = socket.data.cred as WorkspaceCredential;
     socket.join(harnessRoom(cred.subjectId));
-    svc.presence.connected(cred.subjectId, cred.workspaceId!);
+    svc.presence.connected(cred.subjectId, cred.workspaceId);
     socket.on("disconnect", () => {
       svc.presence.disconnected(cred.subjectId);
       dispatcher.remove(socket.id);
@@ -63,7 +63,7 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
         const hello = RunnerHello.safeParse(raw);
         if (!hello.success) return ack?.({ ok: false, error: `invalid runner.hello: ${hello.error.issues[0]?.message ?? "bad shape"}` });
         ack?.({ ok: true, runner_id: cred.subjectId, lease_public_key: svc.keys.leasePublicPem });
-        dispatcher.add(socket, cred.subjectId, cred.workspaceId!, hello.data);
+        dispatcher.add(socket, cred.subjectId, cred.workspaceId, hello.data);
       });
       socket.on("lease.renew", (raw: unknown, ack?: (a: unknown) => void) => {
         const runId = (raw as { run_id?: unknown } | null)?.run_id;

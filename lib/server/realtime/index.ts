@@ -4,7 +4,7 @@ import { z } from "zod";
 import { eq, inArray, sql } from "drizzle-orm";
 import { persons, workspaces } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
-import { personRole, type Credential } from "../credentials";
+import { personRole, type Credential, type WorkspaceCredential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { listRuns, receiptsOf } from "@/lib/queries/runs";
 import { roomTasks } from "@/lib/queries/tasks";
@@ -164,8 +164,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     });
 
   io.on("connection", (socket) => {
-    const cred = socket.data.cred as Credential;
-    socket.join(workspaceRoom(cred.workspaceId!));
+    const cred = socket.data.cred as WorkspaceCredential;
+    socket.join(workspaceRoom(cred.workspaceId));
     const joinedSpaces = new Set<string>();
 
     socket.on("join", async (raw: unknown, ack?: Ack) => {
@@ -287,7 +287,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
  * A person's session cookie (Origin checked: a cross-site page must not ride on it), or a
  * person API token in the handshake's `auth.token` for scripts and tests.
  */
-async function authenticate(svc: ChipsServices, socket: Socket): Promise<Credential | null> {
+async function authenticate(svc: ChipsServices, socket: Socket): Promise<WorkspaceCredential | null> {
   const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
   const address = socket.handshake.address;
   if (svc.attempts.blocked(address) !== null) return null;
@@ -300,7 +300,7 @@ async function authenticate(svc: ChipsServices, socket: Socket): Promise<Credent
   const cookie = readCookie(headers.cookie, SESSION_COOKIE);
   const cred = await svc.sessions.resolve(cookie);
   if (!cred && cookie) svc.attempts.failed(address);
-  if (!cred) return null;
+  if (!cred || cred.kind === "admin") return null;
   const origin = headers.origin;
   if (origin && !sameOrigin(origin, headers.host, svc.config.publicUrl)) return null;
   return cred;

@@ -22,7 +22,7 @@ export async function startRun(svc: ChipsServices, cred: Credential, body: Start
     v: 1,
     type: "message.posted",
     id: newId("event"),
-    workspace_id: cred.workspaceId!,
+    workspace_id: cred.workspaceId,
     space_id,
     text: prompt,
     idempotency_key: `${idempotency_key}/prompt`,
@@ -31,7 +31,7 @@ export async function startRun(svc: ChipsServices, cred: Credential, body: Start
     v: 1,
     type: "run.queued",
     id: newId("event"),
-    workspace_id: cred.workspaceId!,
+    workspace_id: cred.workspaceId,
     space_id,
     run_id: runId,
     goal: prompt,
@@ -42,7 +42,7 @@ export async function startRun(svc: ChipsServices, cred: Credential, body: Start
   // Ids are the server's: a retry is "the same" when the person and what they asked match.
   // A task's retry is the same start of the same task, whatever the room has become since.
   const same = canonicalJson({ space_id, prompt, request, key: idempotency_key, by: cred.subjectId, ...(task ? { task: task.task_id } : {}) });
-  const r = await svc.writer.submit(cred.workspaceId!, {
+  const r = await svc.writer.submit(cred.workspaceId, {
     credential: cred,
     events: [message, queued],
     hashes: [sha256(`prompt:${same}`), sha256(`queued:${same}`)],
