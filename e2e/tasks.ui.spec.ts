@@ -1,6 +1,13 @@
 import type { Page } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
 import { test, expect } from "./support/fixtures";
 import { RoomStateView } from "./support/room-state";
+
+/** Axe's serious or critical findings on the task board, as it is drawn now. */
+async function boardIssues(page: Page) {
+  const results = await new AxeBuilder({ page }).include('[data-testid="task-board"]').analyze();
+  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 /** Make a task from the board's form; it is on the board once the form closes. */
 async function makeTask(page: Page, t: { title: string; scope: string; after?: string[] }) {
@@ -23,6 +30,8 @@ test.describe("[TSK1]-[TSK4] the room's task board, in two browsers", () => {
     const dana = await loginAs(page);
     const otherContext = await browser.newContext();
     const sam = await loginAs(otherContext);
+    // Sam's browser is dark, Dana's light: the board is checked by axe in both.
+    await sam.page.emulateMedia({ colorScheme: "dark" });
     await new RoomStateView(dana.page).open();
     await new RoomStateView(sam.page).open();
 
@@ -46,9 +55,12 @@ test.describe("[TSK1]-[TSK4] the room's task board, in two browsers", () => {
     await danaC.getByTestId("task-start").click();
     const ask = danaC.getByTestId("task-overlap");
     await expect(ask).toContainText("Build API (src/**)");
+    await expect(danaB.getByTestId("task-start-error")).toBeVisible();
+    expect(await boardIssues(dana.page), "the board, light, with a refusal and a confirmation").toEqual([]);
     await ask.getByTestId("task-start-anyway").click();
     await expect(danaC).toHaveAttribute("data-status", "running");
     await expect(sam.page.locator(`[data-testid="task"][data-task-id="${c}"]`)).toHaveAttribute("data-status", "running");
+    expect(await boardIssues(sam.page), "the board, dark").toEqual([]);
 
     // The run page shows what the start froze, the override with it.
     await danaC.getByTestId("task-run").click();

@@ -97,7 +97,7 @@ function TaskItem({ t, badge, titles, workspaceId, spaceId, onEdit }: { t: TaskV
         {t.run_id && (
           <>
             {" · "}
-            <Link data-testid="task-run" href={`/w/${workspaceId}/runs/${t.run_id}`} className="text-blue-700 hover:underline dark:text-blue-300">
+            <Link data-testid="task-run" href={`/w/${workspaceId}/runs/${t.run_id}`} className="text-blue-700 underline dark:text-blue-300">
               newest run
             </Link>
           </>
