@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ev, key, newHarness, newWorkspace, post, request, type Workspace } from "./support/api";
-import { until } from "./support/feed";
+import { recordingFeed, until } from "./support/feed";
+import { applyEvents, emptyRoom } from "../lib/client/room-state";
+import { taskViews } from "../lib/projection/tasks";
 import { rawRunner } from "./support/raw-runner";
 import { startTestServer, type TestServer } from "./support/server";
 
@@ -67,9 +69,10 @@ describe("[TSK1][TSK2] tasks: made, edited, listed with their status", () => {
     expect((await tasks(ws)).map((t) => t.title)).toEqual(["A", "B"]);
   });
 
-  it("[TSK2] status: waiting on an unmet prerequisite, ready, running, done, failed; a retry of a save is the same task", async () => {
+  it("[TSK2] status: waiting on an unmet prerequisite, ready, running, done, failed; a retry of a save is the same task; the browser's live room folds the same board", async () => {
     const ws = await newWorkspace(server);
     const runner = await runnerOf(ws);
+    const live = recordingFeed(server.url, ws.space_id, { token: ws.person_token });
     try {
       const body = { title: "A", prompt: "p", repository: "demo", write_scope: ["a/**"], idempotency_key: key() };
       const a = await send(ws, "POST", base(ws), body);
@@ -85,7 +88,16 @@ describe("[TSK1][TSK2] tasks: made, edited, listed with their status", () => {
       await runner.finish(runC, "failed");
       expect(await statuses(ws)).toEqual({ A: "done", B: "ready", C: "failed" });
       expect((await start(ws, b)).status).toBe(201);
+      // The room page's fold of the live feed (lib/client/room-state.ts) is the server's list.
+      const stored = await tasks(ws);
+      const board = () => {
+        const room = applyEvents(emptyRoom(ws.workspace_id, ws.space_id), live.events);
+        return taskViews(room.tasks, Object.values(room.runs));
+      };
+      await until(() => board().map((t) => t.status).join() === stored.map((t) => t.status).join(), "the live board catches up");
+      expect(board()).toEqual(stored);
     } finally {
+      live.feed.stop();
       runner.raw.close();
     }
   });
