@@ -39,8 +39,8 @@ const jsonFile = process.env.CHIPS_E2E_JSON;
 export default defineConfig({
   testDir: "e2e",
   // `*.pg.spec.ts` drive real agent CLIs (or several nodes on one database): the Postgres pass only.
-  // `*.ui.spec.ts` check what the page draws (a11y, headers, sanitizing, the run panel) from events
-  // posted through the API; the storage under them is the same code on both databases and is tested
+  // `*.ui.spec.ts` check what the page draws (a11y, headers, sanitizing, the run panel, the room's
+  // state and tasks, the review pages) from events posted through the API; the storage under them is the same code on both databases and is tested
   // on both by vitest, so they run once, on the PGlite pass — CI stays inside its time.
   testIgnore: process.env.CHIPS_E2E_DATABASE_URL ? ["**/*.ui.spec.ts"] : ["**/*.pg.spec.ts"],
   fullyParallel: false,

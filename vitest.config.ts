@@ -17,8 +17,12 @@ export default defineConfig({
     // the Postgres pass only. `*.client.test.ts` test our clients (the CLI, the SDK, the demo
     // harness, the connect hooks) against a real server over HTTP; the server's storage under
     // them is the same code on both databases and tested on both by the other files, so they run
-    // once, on the PGlite pass — CI stays inside its time.
-    exclude: process.env.CHIPS_TEST_DB === 'postgres' ? ['test/**/*.client.test.ts'] : ['test/**/*.pg.test.ts'],
+    // once, on the PGlite pass — CI stays inside its time. `*.unit.test.ts` touch no database at
+    // all (pure functions, the linter, the docs, the model stand-in), so they run once as well.
+    exclude:
+      process.env.CHIPS_TEST_DB === 'postgres'
+        ? ['test/**/*.client.test.ts', 'test/**/*.unit.test.ts']
+        : ['test/**/*.pg.test.ts'],
     environment: 'node',
     globalSetup: existsSync(path.join(root, globalSetupFile)) ? [globalSetupFile] : [],
     testTimeout: 60_000,

@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from "./support/server";
 
 /**
  * [SHR1] Share links over HTTP and through the function the shared page opens them with
- * (the page itself is Next's: e2e/review-share.spec.ts opens it in Chromium): a link
+ * (the page itself is Next's: e2e/review-share.ui.spec.ts opens it in Chromium): a link
  * shows one run of one workspace and nothing else; its token is 256 random bits stored
  * only as a hash; revoked or expired it opens nothing; every open is logged. Also [EXP1]:
  * an export of one workspace carries nothing of another.

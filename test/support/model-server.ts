@@ -7,7 +7,7 @@
  * `response.completed` (without it Codex retries, then fails the turn).
  *
  * What the model sees, measured with Codex CLI 0.169.0 against this server
- * (test/model-server.test.ts asserts the stable parts):
+ * (test/model-server.unit.test.ts asserts the stable parts):
  *
  * - A first `exec "PROMPT"` sends: 2 `developer` messages (base instructions, skills),
  *   a `user` message `<environment_context>…</environment_context>`, then the prompt as a
