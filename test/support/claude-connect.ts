@@ -78,12 +78,16 @@ export async function runEvents(url: string, ws: Workspace, runId: string, type?
 }
 
 /** The newest run the harness started (the one a prompt just made). */
-export async function waitForRun(url: string, ws: Workspace, goal: string): Promise<string> {
+/**
+ * The run a typed prompt became. It waits as long as a model turn may take (the turn's own
+ * waits are 120 s): a real CLI on a loaded machine took over 30 s to first write its session log.
+ */
+export async function waitForRun(url: string, ws: Workspace, goal: string, ms = 90_000): Promise<string> {
   let id = "";
   await until(async () => {
     const started = (await readEvents({ url }, ws)).filter((e: any) => e.type === "run.started" && e.goal === goal);
     id = started.at(-1)?.run_id ?? "";
     return !!id;
-  }, `a run for "${goal}"`);
+  }, `a run for "${goal}"`, ms);
   return id;
 }
