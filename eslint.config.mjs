@@ -4,7 +4,7 @@
  * typescript-eslint's recommended rules for the code, and eslint-plugin-import-x for the
  * import boundaries and cycles. import-x resolves each import to its file (through
  * tsconfig's `@/` paths via eslint-import-resolver-typescript), so a boundary holds whether
- * a file writes `@/db/schema` or `../../db/schema`. No formatting rules: style is not linted.
+ * a file writes `@/db/schema` or `../../db/schema`. No formatting rules: Prettier holds the format (`npm run lint` ends with `prettier --check`).
  */
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
@@ -15,19 +15,47 @@ import reactHooks from "eslint-plugin-react-hooks";
 /** Zones of import-x/no-restricted-paths: files under `target` may not import from `from`. */
 const ours = ["./app/**", "./components/**", "./db/**", "./cli/**", "./lib/*.ts"];
 const boundaries = [
-  { target: "./lib/protocol", from: [...ours, "./lib/!(protocol)/**"], message: "lib/protocol imports nothing of ours." },
-  { target: "./lib/projection", from: [...ours, "./lib/!(protocol|projection)/**"], message: "lib/projection folds events: it imports only lib/protocol." },
+  {
+    target: "./lib/protocol",
+    from: [...ours, "./lib/!(protocol)/**"],
+    message: "lib/protocol imports nothing of ours.",
+  },
+  {
+    target: "./lib/projection",
+    from: [...ours, "./lib/!(protocol|projection)/**"],
+    message: "lib/projection folds events: it imports only lib/protocol.",
+  },
   ...["./lib/runner", "./lib/runner.ts", "./lib/sdk", "./lib/client", "./cli"].map((target) => ({
     target,
     from: ["./lib/server", "./db"],
-    message: "runners, the SDK, the browser client and the CLI speak the protocol; they never import the server or the database.",
+    message:
+      "runners, the SDK, the browser client and the CLI speak the protocol; they never import the server or the database.",
   })),
-  { target: "./components", from: ["./db", "./lib/server"], message: "components get data by props and call the server through lib/client." },
-  { target: "./app", from: ["./db"], message: "pages read through lib/queries (and lib/pages over it), never db/ directly." },
+  {
+    target: "./components",
+    from: ["./db", "./lib/server"],
+    message: "components get data by props and call the server through lib/client.",
+  },
+  {
+    target: "./app",
+    from: ["./db"],
+    message: "pages read through lib/queries (and lib/pages over it), never db/ directly.",
+  },
 ];
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", ".chips/**", "test-results/**", "playwright-report/**", "bench/results/**", "db/migrations/**", "next-env.d.ts"] },
+  {
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".chips/**",
+      "test-results/**",
+      "playwright-report/**",
+      "bench/results/**",
+      "db/migrations/**",
+      "next-env.d.ts",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -45,13 +73,33 @@ export default tseslint.config(
       // `_`-prefixed names are the house way to drop a field on purpose (`const { ts: _ts, ...rest }`).
       // Flags the defensive `let x = fallback; try { x = … }` this code uses on purpose.
       "no-useless-assignment": "off",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        {
+          argsIgnorePattern: "^_",
+          varsIgnorePattern: "^_",
+          destructuredArrayIgnorePattern: "^_",
+          caughtErrors: "none",
+        },
+      ],
     },
   },
   {
     // Pages and components never write a query: the database is read through lib/queries.
     files: ["app/**", "components/**"],
-    rules: { "no-restricted-imports": ["error", { patterns: [{ group: ["drizzle-orm", "drizzle-orm/*"], message: "pages and components read the database through lib/queries." }] }] },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["drizzle-orm", "drizzle-orm/*"],
+              message: "pages and components read the database through lib/queries.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // The browser calls the server through lib/client/api.ts only: it turns problem+json into
@@ -60,7 +108,14 @@ export default tseslint.config(
     ignores: ["lib/client/api.ts"],
     rules: {
       "no-restricted-globals": ["error", { name: "fetch", message: "call the API through lib/client/api.ts." }],
-      "no-restricted-properties": ["error", ...["window", "globalThis", "self"].map((object) => ({ object, property: "fetch", message: "call the API through lib/client/api.ts." }))],
+      "no-restricted-properties": [
+        "error",
+        ...["window", "globalThis", "self"].map((object) => ({
+          object,
+          property: "fetch",
+          message: "call the API through lib/client/api.ts.",
+        })),
+      ],
     },
   },
   {
@@ -73,7 +128,10 @@ export default tseslint.config(
   {
     // Playwright sets up the fixtures a test names, used or not, and takes `{}` for none.
     files: ["e2e/**"],
-    rules: { "no-empty-pattern": "off", "@typescript-eslint/no-unused-vars": ["error", { args: "none", varsIgnorePattern: "^_" }] },
+    rules: {
+      "no-empty-pattern": "off",
+      "@typescript-eslint/no-unused-vars": ["error", { args: "none", varsIgnorePattern: "^_" }],
+    },
   },
   {
     // Tests, e2e specs and benchmarks read loosely typed JSON answers on purpose.
@@ -82,6 +140,19 @@ export default tseslint.config(
   },
   {
     files: ["**/*.mjs", "**/*.js", "bin/**"],
-    languageOptions: { globals: { process: "readonly", console: "readonly", URL: "readonly", Buffer: "readonly", setTimeout: "readonly", clearTimeout: "readonly", setInterval: "readonly", clearInterval: "readonly", fetch: "readonly", performance: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        URL: "readonly",
+        Buffer: "readonly",
+        setTimeout: "readonly",
+        clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
+        fetch: "readonly",
+        performance: "readonly",
+      },
+    },
   },
 );

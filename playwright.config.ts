@@ -35,7 +35,6 @@ const executablePath = fs.existsSync(systemChromium) ? systemChromium : undefine
 
 const jsonFile = process.env.CHIPS_E2E_JSON;
 
-
 export default defineConfig({
   testDir: "e2e",
   // `*.pg.spec.ts` drive real agent CLIs (or several nodes on one database): the Postgres pass only.

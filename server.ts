@@ -15,7 +15,8 @@ async function main() {
   const chips = await startChips(config);
   storage = chips.services.storage;
   const { defaults } = chips.boot;
-  const where = chips.services.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
+  const where =
+    chips.services.database.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${config.dataDir}`;
   console.log(`Chips is serving on ${config.publicUrl} (${where}).`);
   console.log(`Chips is listening on ${chips.url}`);
   if (config.banner) {

@@ -1,18 +1,18 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
 
 // Works under "type": "module" (no __dirname in ESM).
 const root = path.dirname(fileURLToPath(import.meta.url));
-const globalSetupFile = 'test/support/global-setup.ts';
+const globalSetupFile = "test/support/global-setup.ts";
 
 export default defineConfig({
   resolve: {
-    alias: { '@': path.resolve(root) },
+    alias: { "@": path.resolve(root) },
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ["test/**/*.test.ts"],
     // `*.pg.test.ts` need a real Postgres (several nodes on one database, real agent CLIs, faults):
     // the Postgres pass only. `*.client.test.ts` test our clients (the CLI, the SDK, the demo
     // harness, the connect hooks) against a real server over HTTP; the server's storage under
@@ -20,14 +20,14 @@ export default defineConfig({
     // once, on the PGlite pass — CI stays inside its time. `*.unit.test.ts` touch no database at
     // all (pure functions, the linter, the docs, the model stand-in), so they run once as well.
     exclude:
-      process.env.CHIPS_TEST_DB === 'postgres'
-        ? ['test/**/*.client.test.ts', 'test/**/*.unit.test.ts']
-        : ['test/**/*.pg.test.ts'],
-    environment: 'node',
+      process.env.CHIPS_TEST_DB === "postgres"
+        ? ["test/**/*.client.test.ts", "test/**/*.unit.test.ts"]
+        : ["test/**/*.pg.test.ts"],
+    environment: "node",
     globalSetup: existsSync(path.join(root, globalSetupFile)) ? [globalSetupFile] : [],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    pool: 'forks',
+    pool: "forks",
     fileParallelism: true,
     maxWorkers: 2,
     watch: false,

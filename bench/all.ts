@@ -26,9 +26,15 @@ for (const name of pick) {
   }
   console.log(`\n=== bench: ${name}`);
   // Flags taking a value that every suite (or only the review suite) reads; the ingest suite gets them all.
-  const known = name === "review" ? ["--db", "--runs", "--events", "--long-run", "--budget-minutes", "--reps"] : ["--db", "--seconds"];
-  const forwarded = name === "ingest" ? rest : rest.filter((a, i) => known.includes(a) || known.includes(rest[i - 1] ?? ""));
-  const r = spawnSync(process.execPath, ["--import", "tsx", path.resolve(SUITES[name]), ...forwarded], { stdio: "inherit" });
+  const known =
+    name === "review"
+      ? ["--db", "--runs", "--events", "--long-run", "--budget-minutes", "--reps"]
+      : ["--db", "--seconds"];
+  const forwarded =
+    name === "ingest" ? rest : rest.filter((a, i) => known.includes(a) || known.includes(rest[i - 1] ?? ""));
+  const r = spawnSync(process.execPath, ["--import", "tsx", path.resolve(SUITES[name]), ...forwarded], {
+    stdio: "inherit",
+  });
   if (r.status !== 0) {
     console.error(`=== bench: ${name} failed (exit ${r.status})`);
     process.exitCode = 1;

@@ -58,7 +58,19 @@ const DDL = [
   `create index bench_events_space_seq on bench_events (workspace_id, space_id, seq)`,
   `create index bench_events_run_seq on bench_events (run_id, seq)`,
 ];
-const COLS = ["workspace_id", "seq", "id", "type", "space_id", "prev_seq", "run_id", "idempotency_key", "body_hash", "body", "ts"] as const;
+const COLS = [
+  "workspace_id",
+  "seq",
+  "id",
+  "type",
+  "space_id",
+  "prev_seq",
+  "run_id",
+  "idempotency_key",
+  "body_hash",
+  "body",
+  "ts",
+] as const;
 
 /** One transaction's rows, seqs `head-n+1 .. head`, shaped like Chips' stored message events. */
 function rows(ws: string, spc: string, head: number, n: number, nextKey: () => number) {
@@ -68,12 +80,31 @@ function rows(ws: string, spc: string, head: number, n: number, nextKey: () => n
     const key = `bench-${nextKey()}`;
     const id = newId("event");
     const body = JSON.stringify({
-      v: 1, type: "message.posted", id, ts, seq, workspace_id: ws, space_id: spc, idempotency_key: key,
+      v: 1,
+      type: "message.posted",
+      id,
+      ts,
+      seq,
+      workspace_id: ws,
+      space_id: spc,
+      idempotency_key: key,
       actor: { kind: "harness", id: "hrn_01JBENCHBENCHBENCHBENCHBENC" },
       text: `${key} step three done`,
     });
     const hash = createHash("sha256").update(body).digest("hex");
-    return { workspace_id: ws, seq, id, type: "message.posted", space_id: spc, prev_seq: seq - 1, run_id: null, idempotency_key: key, body_hash: hash, body, ts };
+    return {
+      workspace_id: ws,
+      seq,
+      id,
+      type: "message.posted",
+      space_id: spc,
+      prev_seq: seq - 1,
+      run_id: null,
+      idempotency_key: key,
+      body_hash: hash,
+      body,
+      ts,
+    };
   });
 }
 
@@ -83,28 +114,37 @@ type Tx = (n: number) => Promise<void>;
 async function loop(c: BaselineCase, seconds: number, quietWait: number, tx: Tx) {
   const busyBefore = await waitQuiet(quietWait);
   const warmUntil = performance.now() + Math.min(1000, seconds * 200);
-  await Promise.all(Array.from({ length: c.clients }, async () => {
-    for (let i = 0; i < 100_000 && performance.now() < warmUntil; i++) await tx(c.perTx);
-  }));
+  await Promise.all(
+    Array.from({ length: c.clients }, async () => {
+      for (let i = 0; i < 100_000 && performance.now() < warmUntil; i++) await tx(c.perTx);
+    }),
+  );
   const lat: number[] = [];
   let events = 0;
   const meter = usageMeter();
   const t0 = performance.now();
   const until = t0 + seconds * 1000;
   const bound = Math.ceil((seconds * 200_000) / c.perTx / c.clients);
-  await Promise.all(Array.from({ length: c.clients }, async () => {
-    for (let i = 0; i < bound && performance.now() < until; i++) {
-      const t = performance.now();
-      await tx(c.perTx);
-      lat.push(performance.now() - t);
-      events += c.perTx;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: c.clients }, async () => {
+      for (let i = 0; i < bound && performance.now() < until; i++) {
+        const t = performance.now();
+        await tx(c.perTx);
+        lat.push(performance.now() - t);
+        events += c.perTx;
+      }
+    }),
+  );
   const wall = (performance.now() - t0) / 1000;
   return { events, eventsPerSec: events / wall, lat: summarize(lat), usage: meter.stop(), busyBefore };
 }
 
-export async function pgBaseline(admin: PgAdmin, c: BaselineCase, seconds: number, quietWait: number): Promise<BaselineResult> {
+export async function pgBaseline(
+  admin: PgAdmin,
+  c: BaselineCase,
+  seconds: number,
+  quietWait: number,
+): Promise<BaselineResult> {
   const { url } = await admin.freshDatabase(`base_${c.key}`);
   const sql = postgres(url, { max: c.clients, onnotice: () => {} });
   try {
@@ -117,12 +157,21 @@ export async function pgBaseline(admin: PgAdmin, c: BaselineCase, seconds: numbe
     const nextKey = () => ++k;
     const r = await loop(c, seconds, quietWait, async (n) => {
       await sql.begin(async (tx) => {
-        const [h] = await tx`update bench_counters set seq_head = seq_head + ${n} where workspace_id = ${ws} returning seq_head`;
+        const [h] =
+          await tx`update bench_counters set seq_head = seq_head + ${n} where workspace_id = ${ws} returning seq_head`;
         await tx`insert into bench_events ${tx(rows(ws, spc, Number(h.seq_head), n, nextKey), ...COLS)}`;
       });
     });
     const [chk] = await sql`select count(*)::int as n, max(seq)::int as m from bench_events`;
-    return { db: "postgres", case: c, ...r, check: chk.n === k && chk.m === k ? `${k} rows, seq 1..${k}` : `MISMATCH ${chk.n} rows, max seq ${chk.m}, ${k} written` };
+    return {
+      db: "postgres",
+      case: c,
+      ...r,
+      check:
+        chk.n === k && chk.m === k
+          ? `${k} rows, seq 1..${k}`
+          : `MISMATCH ${chk.n} rows, max seq ${chk.m}, ${k} written`,
+    };
   } finally {
     await sql.end({ timeout: 5 });
   }
@@ -141,15 +190,28 @@ export async function pgliteBaseline(c: BaselineCase, seconds: number, quietWait
     const nextKey = () => ++k;
     const r = await loop(c, seconds, quietWait, async (n) => {
       await db.transaction(async (tx) => {
-        const h = await tx.query<{ seq_head: number }>(`update bench_counters set seq_head = seq_head + $2 where workspace_id = $1 returning seq_head`, [ws, n]);
+        const h = await tx.query<{ seq_head: number }>(
+          `update bench_counters set seq_head = seq_head + $2 where workspace_id = $1 returning seq_head`,
+          [ws, n],
+        );
         const rs = rows(ws, spc, Number(h.rows[0].seq_head), n, nextKey);
         const values = rs.map((_, i) => `(${COLS.map((_, j) => `$${i * COLS.length + j + 1}`).join(",")})`).join(",");
-        await tx.query(`insert into bench_events (${COLS.join(",")}) values ${values}`, rs.flatMap((row) => COLS.map((col) => row[col])));
+        await tx.query(
+          `insert into bench_events (${COLS.join(",")}) values ${values}`,
+          rs.flatMap((row) => COLS.map((col) => row[col])),
+        );
       });
     });
-    const chk = await db.query<{ n: number; m: number }>(`select count(*)::int as n, max(seq)::int as m from bench_events`);
+    const chk = await db.query<{ n: number; m: number }>(
+      `select count(*)::int as n, max(seq)::int as m from bench_events`,
+    );
     const { n, m } = chk.rows[0];
-    return { db: "pglite", case: c, ...r, check: n === k && m === k ? `${k} rows, seq 1..${k}` : `MISMATCH ${n} rows, max seq ${m}, ${k} written` };
+    return {
+      db: "pglite",
+      case: c,
+      ...r,
+      check: n === k && m === k ? `${k} rows, seq 1..${k}` : `MISMATCH ${n} rows, max seq ${m}, ${k} written`,
+    };
   } finally {
     await db.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -17,7 +17,9 @@ export interface FloorResult {
  * what loopback HTTP alone allows on this machine, so a Chips figure can be read against it.
  */
 export async function httpFloor(clients: number, seconds: number, quietWait: number): Promise<FloorResult> {
-  const proc = spawn(process.execPath, [path.join(import.meta.dirname, "floor-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawn(process.execPath, [path.join(import.meta.dirname, "floor-server.mjs")], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("floor server did not start")), 10_000);
@@ -32,21 +34,29 @@ export async function httpFloor(clients: number, seconds: number, quietWait: num
     });
     const c = new Client(url, clients);
     const body = JSON.stringify({
-      v: 1, type: "message.posted", id: newId("event"), workspace_id: newId("workspace"), space_id: newId("space"),
-      actor: { kind: "harness", id: newId("harness") }, idempotency_key: "bench-1", text: "bench-1 step three done",
+      v: 1,
+      type: "message.posted",
+      id: newId("event"),
+      workspace_id: newId("workspace"),
+      space_id: newId("space"),
+      actor: { kind: "harness", id: newId("harness") },
+      idempotency_key: "bench-1",
+      text: "bench-1 step three done",
     });
     const run = async (ms: number, lat: number[] | null) => {
       const until = performance.now() + ms;
       let n = 0;
-      await Promise.all(Array.from({ length: clients }, async () => {
-        for (let i = 0; i < 1_000_000 && performance.now() < until; i++) {
-          const t = performance.now();
-          const r = await c.request("POST", "/", "floor", body);
-          if (r.status !== 201) throw new Error(`floor server answered ${r.status}`);
-          lat?.push(performance.now() - t);
-          n++;
-        }
-      }));
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          for (let i = 0; i < 1_000_000 && performance.now() < until; i++) {
+            const t = performance.now();
+            const r = await c.request("POST", "/", "floor", body);
+            if (r.status !== 201) throw new Error(`floor server answered ${r.status}`);
+            lat?.push(performance.now() - t);
+            n++;
+          }
+        }),
+      );
       return n;
     };
     const busyBefore = await waitQuiet(quietWait);

@@ -23,9 +23,27 @@ export interface Scenario {
 
 /** One busy workspace, one harness token, closed-loop clients. */
 export const INGEST_SCENARIOS: Scenario[] = [
-  { key: "single-1", label: "single events, 1 client", clients: 1, batch: 1, baseline: { postgres: "tx1-c1", pglite: "tx1-c1" } },
-  { key: "single-16", label: "single events, 16 clients", clients: 16, batch: 1, baseline: { postgres: "tx1-c16", pglite: "tx1-c1" } },
-  { key: "batch100-4", label: "batches of 100, 4 clients", clients: 4, batch: 100, baseline: { postgres: "tx50-c4", pglite: "tx50-c1" } },
+  {
+    key: "single-1",
+    label: "single events, 1 client",
+    clients: 1,
+    batch: 1,
+    baseline: { postgres: "tx1-c1", pglite: "tx1-c1" },
+  },
+  {
+    key: "single-16",
+    label: "single events, 16 clients",
+    clients: 16,
+    batch: 1,
+    baseline: { postgres: "tx1-c16", pglite: "tx1-c1" },
+  },
+  {
+    key: "batch100-4",
+    label: "batches of 100, 4 clients",
+    clients: 4,
+    batch: 100,
+    baseline: { postgres: "tx50-c4", pglite: "tx50-c1" },
+  },
 ];
 
 export interface Verification {
@@ -102,7 +120,8 @@ async function measure(db: DbKind, sc: Scenario, o: IngestOptions, dataDir: stri
     if (o.pg) await o.pg.checkpoint();
 
     const profileFile = o.profileDir ? path.join(o.profileDir, `${db}-${sc.key}.cpuprofile`) : undefined;
-    const stmts = o.pg && dbName && o.clusterDir && o.profileDir ? await statementLog(o.pg, o.clusterDir, dbName) : null;
+    const stmts =
+      o.pg && dbName && o.clusterDir && o.profileDir ? await statementLog(o.pg, o.clusterDir, dbName) : null;
     await server.startWindow(profileFile);
     const watch = o.pg && dbName ? o.pg.watch(dbName) : null;
     const xid0 = o.pg ? await o.pg.nextXid() : 0;
@@ -239,5 +258,11 @@ async function verifyLog(c: Client, ws: Ws, acked: number): Promise<Verification
   if (keys.size !== stored) problems.push(`${stored - keys.size} duplicate idempotency keys`);
   const ok = problems.length === 0;
   const detail = ok ? `${stored} events, seq 1..${stored} gap-free, count = acknowledged` : problems.join("; ");
-  return { ok, detail, stored, bodyBytes: stored ? bytes / stored : NaN, eventsPerTs: commits ? stored / commits : NaN };
+  return {
+    ok,
+    detail,
+    stored,
+    bodyBytes: stored ? bytes / stored : NaN,
+    eventsPerTs: commits ? stored / commits : NaN,
+  };
 }

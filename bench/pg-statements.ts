@@ -15,7 +15,8 @@ export interface StatementProfile {
   top: { phase: string; text: string; n: number; totalMs: number; meanMs: number }[];
 }
 
-const LINE = /^\S+ \S+ \S+ \[\d+\] (\S*) LOG:\s+duration: ([\d.]+) ms\s+(parse|bind|execute|statement)\s*([^:]*):\s?(.*)$/;
+const LINE =
+  /^\S+ \S+ \S+ \[\d+\] (\S*) LOG:\s+duration: ([\d.]+) ms\s+(parse|bind|execute|statement)\s*([^:]*):\s?(.*)$/;
 
 export async function statementLog(admin: PgAdmin, clusterDir: string, dbName: string) {
   const file = path.join(clusterDir, "log");
@@ -73,10 +74,14 @@ function normalize(q: string): string {
 export function renderStatements(name: string, commits: number | undefined, p: StatementProfile): string {
   const lines = [
     `Postgres statement time, ${name}: ${p.totalMs.toFixed(0)} ms in a ${p.windowMs.toFixed(0)} ms window` +
-      (commits ? `; ${(p.totalMs / commits).toFixed(3)} ms of statements per commit against a ${(p.windowMs / commits).toFixed(3)} ms commit cycle` : ""),
+      (commits
+        ? `; ${(p.totalMs / commits).toFixed(3)} ms of statements per commit against a ${(p.windowMs / commits).toFixed(3)} ms commit cycle`
+        : ""),
   ];
   for (const s of p.top) {
-    lines.push(`  ${s.totalMs.toFixed(0).padStart(6)} ms  ${String(s.n).padStart(6)}×  mean ${s.meanMs.toFixed(3)} ms  ${s.phase}: ${s.text}`);
+    lines.push(
+      `  ${s.totalMs.toFixed(0).padStart(6)} ms  ${String(s.n).padStart(6)}×  mean ${s.meanMs.toFixed(3)} ms  ${s.phase}: ${s.text}`,
+    );
   }
   return lines.join("\n");
 }

@@ -26,7 +26,14 @@ export function pgAdmin(adminUrl: string) {
       return String(r.server_version);
     },
     async settings(): Promise<Record<string, string>> {
-      const names = ["fsync", "synchronous_commit", "wal_sync_method", "commit_delay", "shared_buffers", "max_wal_size"];
+      const names = [
+        "fsync",
+        "synchronous_commit",
+        "wal_sync_method",
+        "commit_delay",
+        "shared_buffers",
+        "max_wal_size",
+      ];
       const rows = await sql`select name, setting, unit from pg_settings where name = any(${names})`;
       return Object.fromEntries(rows.map((r) => [r.name, `${r.setting}${r.unit ? ` ${r.unit}` : ""}`]));
     },
@@ -68,7 +75,9 @@ export function pgAdmin(adminUrl: string) {
           running = false;
           await loop;
           // Average number of backends in each state at any instant.
-          const states = [...tally].map(([k, v]) => [k, v / Math.max(1, samples)] as [string, number]).sort((a, b) => b[1] - a[1]);
+          const states = [...tally]
+            .map(([k, v]) => [k, v / Math.max(1, samples)] as [string, number])
+            .sort((a, b) => b[1] - a[1]);
           return { samples, states };
         },
       };

@@ -29,7 +29,9 @@ if (process.send) {
   let profileFile: string | undefined;
 
   const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) => session!.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+    new Promise<any>((resolve, reject) =>
+      session!.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))),
+    );
 
   process.on("message", async (m: Msg) => {
     if (m.op === "start") {

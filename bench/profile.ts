@@ -56,7 +56,8 @@ export function summarizeProfile(file: string): ProfileSummary {
   const parent = new Map<number, number>();
   for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfUs = new Map<number, number>();
-  for (let i = 0; i < p.samples.length; i++) selfUs.set(p.samples[i], (selfUs.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
+  for (let i = 0; i < p.samples.length; i++)
+    selfUs.set(p.samples[i], (selfUs.get(p.samples[i]) ?? 0) + (p.timeDeltas[i] ?? 0));
 
   const areaT = new Map<string, number>();
   const selfT = new Map<string, number>();
@@ -75,7 +76,11 @@ export function summarizeProfile(file: string): ProfileSummary {
     add(selfT, label(f), us);
     // Inclusive time of project functions: each distinct project frame on the stack once.
     const seen = new Set<string>();
-    for (let cur: number | undefined = id, depth = 0; cur !== undefined && depth < 500; cur = parent.get(cur), depth++) {
+    for (
+      let cur: number | undefined = id, depth = 0;
+      cur !== undefined && depth < 500;
+      cur = parent.get(cur), depth++
+    ) {
       const cf = byId.get(cur)!.callFrame;
       const file = clean(cf.url);
       if (!file.startsWith(ROOT) || file.includes("node_modules/")) continue;
@@ -87,8 +92,17 @@ export function summarizeProfile(file: string): ProfileSummary {
     }
   }
   const top = (m: Map<string, number>, n: number) =>
-    [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => [k, v / 1000] as [string, number]);
-  return { totalMs: total / 1000, idlePct: total ? (idle / total) * 100 : 0, byArea: top(areaT, 12), bySelf: top(selfT, 15), byTotal: top(totalT, 12) };
+    [...m]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => [k, v / 1000] as [string, number]);
+  return {
+    totalMs: total / 1000,
+    idlePct: total ? (idle / total) * 100 : 0,
+    byArea: top(areaT, 12),
+    bySelf: top(selfT, 15),
+    byTotal: top(totalT, 12),
+  };
 }
 
 function add(m: Map<string, number>, k: string, v: number) {
@@ -98,7 +112,9 @@ function add(m: Map<string, number>, k: string, v: number) {
 /** Plain-text rendering: shares of the window's wall time (busy = 100% − idle). */
 export function renderProfile(name: string, s: ProfileSummary): string {
   const pct = (ms: number) => `${((ms / s.totalMs) * 100).toFixed(1).padStart(5)}%`;
-  const lines = [`CPU profile of the server, ${name}: ${s.totalMs.toFixed(0)} ms sampled, idle ${s.idlePct.toFixed(0)}%`];
+  const lines = [
+    `CPU profile of the server, ${name}: ${s.totalMs.toFixed(0)} ms sampled, idle ${s.idlePct.toFixed(0)}%`,
+  ];
   lines.push("  self time by area:");
   for (const [k, v] of s.byArea) lines.push(`    ${pct(v)}  ${k}`);
   lines.push("  self time by function:");

@@ -11,7 +11,16 @@ export const AIMS = [
 
 export function baselineTable(rs: BaselineResult[]): string {
   return table(
-    ["baseline (driver only)", "events/s", "p50 ms/tx", "p99 ms/tx", "CPU bench", "CPU machine", "busy before", "check"],
+    [
+      "baseline (driver only)",
+      "events/s",
+      "p50 ms/tx",
+      "p99 ms/tx",
+      "CPU bench",
+      "CPU machine",
+      "busy before",
+      "check",
+    ],
     rs.map((r) => [
       `${r.case.key}: ${r.case.label}`,
       fmt.int(r.eventsPerSec),
@@ -65,19 +74,33 @@ export function ingestTable(rs: IngestResult[], bs: BaselineResult[]): string {
 /** Where the time goes: both event loops, CPU of each process, commits. */
 export function costTable(rs: IngestResult[]): string {
   return table(
-    ["scenario", "ev/commit", "server CPU (sys)", "server CPU ms/event", "server loop p99 ms", "client CPU", "client loop p99 ms", "machine CPU", "busy before", "server RSS MB", "errors"],
+    [
+      "scenario",
+      "ev/commit",
+      "server CPU (sys)",
+      "server CPU ms/event",
+      "server loop p99 ms",
+      "client CPU",
+      "client loop p99 ms",
+      "machine CPU",
+      "busy before",
+      "server RSS MB",
+      "errors",
+    ],
     rs.map((r) => [
       r.scenario.key,
       r.commits !== undefined ? `${fmt.num1(r.events / Math.max(1, r.commits))}` : `≈${fmt.num1(r.verify.eventsPerTs)}`,
       `${fmt.pct(r.server.cpuPct)} (${fmt.pct(r.server.sysPct)})`,
-      fmt.ms(r.server.cpuPct / 100 / r.eventsPerSec * 1000),
+      fmt.ms((r.server.cpuPct / 100 / r.eventsPerSec) * 1000),
       fmt.ms(r.server.loopP99),
       fmt.pct(r.client.selfCpu),
       fmt.ms(r.client.loopP99),
       fmt.pct(r.client.machineCpu),
       fmt.pct(r.busyBefore),
       fmt.int(r.server.rssMb),
-      Object.entries(r.errors).map(([k, v]) => `${v}× ${k}`).join(", ") || "0",
+      Object.entries(r.errors)
+        .map(([k, v]) => `${v}× ${k}`)
+        .join(", ") || "0",
     ]),
   );
 }
@@ -104,7 +127,9 @@ export function aimsText(rs: IngestResult[]): { text: string; allMet: boolean } 
     }
     const met = r.eventsPerSec >= a.min && r.verify.ok;
     allMet &&= met;
-    lines.push(`  [${met ? "MET" : "MISSED"}] ${a.db}: ${a.text} — measured ${fmt.int(r.eventsPerSec)} events/s${r.verify.ok ? "" : ", verification failed"}`);
+    lines.push(
+      `  [${met ? "MET" : "MISSED"}] ${a.db}: ${a.text} — measured ${fmt.int(r.eventsPerSec)} events/s${r.verify.ok ? "" : ", verification failed"}`,
+    );
   }
   return { text: `Aims:\n${lines.join("\n")}`, allMet };
 }

@@ -28,7 +28,15 @@ const SUITES = ["ingest"] as const;
 class UsageError extends Error {}
 
 function parseArgs(argv: string[]) {
-  const o = { db: "both", seconds: 5, only: "ingest", scenarios: null as string[] | null, profileDir: "", json: "", quietWait: 60 };
+  const o = {
+    db: "both",
+    seconds: 5,
+    only: "ingest",
+    scenarios: null as string[] | null,
+    profileDir: "",
+    json: "",
+    quietWait: 60,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const val = () => inline ?? argv[++i] ?? "";
@@ -54,7 +62,9 @@ function parseArgs(argv: string[]) {
 const log = (line: string) => process.stderr.write(line + "\n");
 
 function machine(pgVersion: string | null, pgSettings: Record<string, string> | null): string {
-  const pkg = (p: string) => JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "node_modules", p, "package.json"), "utf8")).version;
+  const pkg = (p: string) =>
+    JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "node_modules", p, "package.json"), "utf8"))
+      .version;
   let nproc = String(os.cpus().length);
   try {
     nproc = execFileSync("nproc", { encoding: "utf8" }).trim();
@@ -62,10 +72,18 @@ function machine(pgVersion: string | null, pgSettings: Record<string, string> | 
     /* os.cpus() it is */
   }
   const lines = [
-    `Machine: ${nproc} cores (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, load average ${os.loadavg().map((l) => l.toFixed(2)).join(" ")}`,
+    `Machine: ${nproc} cores (${os.cpus()[0]?.model ?? "?"}), ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.type()} ${os.release()}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
     `Node ${process.version}; PGlite ${pkg("@electric-sql/pglite")}; postgres-js ${pkg("postgres")}; drizzle-orm ${pkg("drizzle-orm")}`,
   ];
-  if (pgVersion) lines.push(`PostgreSQL ${pgVersion} (${Object.entries(pgSettings ?? {}).map(([k, v]) => `${k}=${v}`).join(", ")})`);
+  if (pgVersion)
+    lines.push(
+      `PostgreSQL ${pgVersion} (${Object.entries(pgSettings ?? {})
+        .map(([k, v]) => `${k}=${v}`)
+        .join(", ")})`,
+    );
   return lines.join("\n");
 }
 
@@ -73,17 +91,23 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   let dbs: DbKind[] = o.db === "both" ? ["pglite", "postgres"] : [o.db as DbKind];
   if (dbs.includes("postgres") && !findPgBin()) {
-    if (o.db === "postgres") throw new UsageError("PostgreSQL binaries not found (looked in $CHIPS_PG_BIN and /usr/lib/postgresql/*/bin)");
+    if (o.db === "postgres")
+      throw new UsageError("PostgreSQL binaries not found (looked in $CHIPS_PG_BIN and /usr/lib/postgresql/*/bin)");
     log("[bench] PostgreSQL binaries not found: PGlite only, and the aims (PostgreSQL) are not run");
     dbs = ["pglite"];
   }
   const scenarios = INGEST_SCENARIOS.filter((s) => !o.scenarios || o.scenarios.includes(s.key));
-  if (scenarios.length === 0) throw new UsageError(`no such scenario; known: ${INGEST_SCENARIOS.map((s) => s.key).join(", ")}`);
+  if (scenarios.length === 0)
+    throw new UsageError(`no such scenario; known: ${INGEST_SCENARIOS.map((s) => s.key).join(", ")}`);
   if (o.profileDir) fs.mkdirSync(o.profileDir, { recursive: true });
 
   let cluster: { url: string; dir: string; stop(): Promise<void> } | null = null;
   let pg: PgAdmin | null = null;
-  const results: { floor: FloorResult[]; baselines: BaselineResult[]; ingest: IngestResult[] } = { floor: [], baselines: [], ingest: [] };
+  const results: { floor: FloorResult[]; baselines: BaselineResult[]; ingest: IngestResult[] } = {
+    floor: [],
+    baselines: [],
+    ingest: [],
+  };
   let failed = false;
   try {
     if (dbs.includes("postgres")) {
@@ -91,7 +115,9 @@ async function main() {
       pg = pgAdmin(cluster.url);
     }
     console.log(machine(pg ? await pg.version() : null, pg ? await pg.settings() : null));
-    console.log(`Each run: ${o.seconds} s measured after a warm-up; server in a child process; loopback HTTP, keep-alive.\n`);
+    console.log(
+      `Each run: ${o.seconds} s measured after a warm-up; server in a child process; loopback HTTP, keep-alive.\n`,
+    );
 
     log("[bench] HTTP floor");
     for (const clients of [...new Set(scenarios.filter((s) => s.batch === 1).map((s) => s.clients))]) {
@@ -103,14 +129,27 @@ async function main() {
       log(`[bench] ${db}: driver-only baselines`);
       const bs: BaselineResult[] = [];
       for (const c of BASELINES[db]) {
-        bs.push(db === "postgres" ? await pgBaseline(pg!, c, o.seconds, o.quietWait) : await pgliteBaseline(c, o.seconds, o.quietWait));
+        bs.push(
+          db === "postgres"
+            ? await pgBaseline(pg!, c, o.seconds, o.quietWait)
+            : await pgliteBaseline(c, o.seconds, o.quietWait),
+        );
         log(`  ${c.key}: ${Math.round(bs[bs.length - 1].eventsPerSec)} events/s`);
       }
       log(`[bench] ${db}: Chips ingest`);
       const rs: IngestResult[] = [];
       for (const sc of scenarios) {
-        const r = await runIngestScenario(db, sc, { seconds: o.seconds, pg: db === "postgres" ? pg! : undefined, profileDir: o.profileDir || undefined, clusterDir: cluster?.dir, quietWait: o.quietWait, log });
-        log(`  ${sc.key}: ${Math.round(r.eventsPerSec)} events/s, p50 ${r.lat.p50.toFixed(2)} ms, p99 ${r.lat.p99.toFixed(2)} ms`);
+        const r = await runIngestScenario(db, sc, {
+          seconds: o.seconds,
+          pg: db === "postgres" ? pg! : undefined,
+          profileDir: o.profileDir || undefined,
+          clusterDir: cluster?.dir,
+          quietWait: o.quietWait,
+          log,
+        });
+        log(
+          `  ${sc.key}: ${Math.round(r.eventsPerSec)} events/s, p50 ${r.lat.p50.toFixed(2)} ms, p99 ${r.lat.p99.toFixed(2)} ms`,
+        );
         rs.push(r);
         failed ||= !r.verify.ok;
       }
@@ -123,11 +162,15 @@ async function main() {
       console.log(costTable(rs) + "\n");
       const w = waitsText(rs);
       if (w) console.log(w + "\n");
-      for (const r of rs) console.log(`verify ${r.scenario.key}: ${r.verify.ok ? "ok" : "FAILED"} — ${r.verify.detail}; stored body ≈ ${Math.round(r.verify.bodyBytes)} bytes`);
+      for (const r of rs)
+        console.log(
+          `verify ${r.scenario.key}: ${r.verify.ok ? "ok" : "FAILED"} — ${r.verify.detail}; stored body ≈ ${Math.round(r.verify.bodyBytes)} bytes`,
+        );
       console.log("");
       if (o.profileDir) {
         for (const r of rs) {
-          if (r.server.profileFile) console.log(renderProfile(`${db} ${r.scenario.key}`, summarizeProfile(r.server.profileFile)) + "\n");
+          if (r.server.profileFile)
+            console.log(renderProfile(`${db} ${r.scenario.key}`, summarizeProfile(r.server.profileFile)) + "\n");
           if (r.statements) console.log(renderStatements(`${db} ${r.scenario.key}`, r.commits, r.statements) + "\n");
         }
       }
@@ -145,6 +188,8 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error(e instanceof UsageError ? e.message : `bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+  console.error(
+    e instanceof UsageError ? e.message : `bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+  );
   process.exit(1);
 });

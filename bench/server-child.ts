@@ -20,7 +20,11 @@ export interface ServerChild {
  * `server.ts` in its own process, so the server and the load generator do not share one
  * event loop: API only, no banner, no rate limit, on a free loopback port.
  */
-export async function spawnServer(opts: { dataDir: string; databaseUrl?: string; extraEnv?: Record<string, string> }): Promise<ServerChild> {
+export async function spawnServer(opts: {
+  dataDir: string;
+  databaseUrl?: string;
+  extraEnv?: Record<string, string>;
+}): Promise<ServerChild> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CHIPS_WEB: "0",

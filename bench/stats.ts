@@ -20,7 +20,12 @@ export function percentile(sorted: number[], p: number): number {
 export function summarize(samples: number[]): Latency {
   const s = Float64Array.from(samples).sort();
   const arr = Array.from(s);
-  return { p50: percentile(arr, 50), p99: percentile(arr, 99), max: arr.length ? arr[arr.length - 1] : NaN, n: arr.length };
+  return {
+    p50: percentile(arr, 50),
+    p99: percentile(arr, 99),
+    max: arr.length ? arr[arr.length - 1] : NaN,
+    n: arr.length,
+  };
 }
 
 /** CPU of this process and of the whole machine over one phase, and this event loop's delay. */
@@ -86,7 +91,8 @@ export const fmt = {
 /** A Markdown table (pasteable into docs/PERFORMANCE.md), columns padded for the terminal. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
   const rule = `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : "-".repeat(w + 1) + ":")).join("|")}|`;
   return [line(headers), rule, ...rows.map(line)].join("\n");
 }

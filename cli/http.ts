@@ -40,7 +40,12 @@ function unreachable(url: string, err: unknown): CliError {
  * One JSON request to the Chips API. Answers the parsed body of a 2xx; a problem+json (or
  * any other) error answer becomes a CliError (exit 1), a network failure exit 2.
  */
-export async function call<T = unknown>(client: Client, method: "GET" | "POST" | "PATCH" | "DELETE", path: string, body?: string): Promise<T> {
+export async function call<T = unknown>(
+  client: Client,
+  method: "GET" | "POST" | "PATCH" | "DELETE",
+  path: string,
+  body?: string,
+): Promise<T> {
   const headers: Record<string, string> = { authorization: `Bearer ${client.token}`, accept: "application/json" };
   if (body !== undefined) headers["content-type"] = "application/json";
   let res: Response;
@@ -62,10 +67,14 @@ export async function call<T = unknown>(client: Client, method: "GET" | "POST" |
       throw new CliError(problemLines(res.status, parsed as Problem, res.headers.get("retry-after")));
     }
     const snippet = text.replace(/\s+/g, " ").trim().slice(0, 200);
-    throw new CliError([`error http_${res.status}: ${res.statusText || "request failed"}${snippet ? ` — ${snippet}` : ""}`]);
+    throw new CliError([
+      `error http_${res.status}: ${res.statusText || "request failed"}${snippet ? ` — ${snippet}` : ""}`,
+    ]);
   }
   if (parsed === undefined) {
-    throw new CliError([`error bad_response: ${method} ${path} at ${client.url} did not answer JSON — is this a Chips server?`]);
+    throw new CliError([
+      `error bad_response: ${method} ${path} at ${client.url} did not answer JSON — is this a Chips server?`,
+    ]);
   }
   return parsed as T;
 }

@@ -37,14 +37,27 @@ export interface BudgetRead {
   running: RunRow[];
 }
 
-export async function readBudgets(run: Run, workspaceId: string, day: string, withRunning: boolean): Promise<BudgetRead> {
+export async function readBudgets(
+  run: Run,
+  workspaceId: string,
+  day: string,
+  withRunning: boolean,
+): Promise<BudgetRead> {
   const [row] = await run<Record<string, unknown>>(READ, [workspaceId, day, withRunning]);
   const rows = (k: string) => row[k] as Record<string, unknown>[];
   return {
     head: row.head === null ? null : num(row.head),
     budgets: rows("budgets").map(budgetRows.decode),
     spend: new Map(
-      rows("spend").map((r) => [r.harness_id as string, { tokensDay: num(r.tokens_day), tokensMonth: num(r.tokens_month), microDay: num(r.micro_day), microMonth: num(r.micro_month) }]),
+      rows("spend").map((r) => [
+        r.harness_id as string,
+        {
+          tokensDay: num(r.tokens_day),
+          tokensMonth: num(r.tokens_month),
+          microDay: num(r.micro_day),
+          microMonth: num(r.micro_month),
+        },
+      ]),
     ),
     running: rows("running").map(runRows.decode),
   };
@@ -65,7 +78,10 @@ export const USAGE_CTE = (h: string, d: string, t: string, m: string) => `usage_
 
 /** An owner sets (or replaces) a budget's limits. */
 export async function putBudget(run: Run, b: BudgetRow): Promise<void> {
-  await run(`${budgetRows.insertFrom("$1")} on conflict (workspace_id, subject) do update set tokens_per_day = excluded.tokens_per_day,
+  await run(
+    `${budgetRows.insertFrom("$1")} on conflict (workspace_id, subject) do update set tokens_per_day = excluded.tokens_per_day,
     tokens_per_month = excluded.tokens_per_month, micro_usd_per_day = excluded.micro_usd_per_day, micro_usd_per_month = excluded.micro_usd_per_month,
-    warn_at = excluded.warn_at, set_by = excluded.set_by, set_at = excluded.set_at`, [budgetRows.encode([b])]);
+    warn_at = excluded.warn_at, set_by = excluded.set_by, set_at = excluded.set_at`,
+    [budgetRows.encode([b])],
+  );
 }

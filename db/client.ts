@@ -39,7 +39,13 @@ export interface Database {
    * `onListen` runs on every (re)connect of the listening connection: notifications sent
    * while it was down are lost, so a listener re-reads what it may have missed.
    */
-  listen: ((channel: string, onNotify: (payload: string) => void, onListen?: () => void) => Promise<{ unlisten(): Promise<void> }>) | null;
+  listen:
+    | ((
+        channel: string,
+        onNotify: (payload: string) => void,
+        onListen?: () => void,
+      ) => Promise<{ unlisten(): Promise<void> }>)
+    | null;
   close(): Promise<void>;
 }
 
@@ -63,9 +69,14 @@ export async function openDatabase(opts: OpenOptions): Promise<Database> {
  */
 function tracked(exec: (text: string, params: unknown[]) => Promise<unknown[]>) {
   const settled: Promise<unknown>[] = [];
-  const run: Run = <T,>(text: string, params: unknown[] = []) => {
+  const run: Run = <T>(text: string, params: unknown[] = []) => {
     const p = exec(text, params) as Promise<T[]>;
-    settled.push(p.then(() => null, (e: unknown) => e ?? new Error("statement failed")));
+    settled.push(
+      p.then(
+        () => null,
+        (e: unknown) => e ?? new Error("statement failed"),
+      ),
+    );
     return p;
   };
   const firstError = async () => (await Promise.all(settled)).find((e) => e !== null) ?? null;
@@ -105,16 +116,18 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     db,
     kind: "postgres",
     query: async (q) => resultRows(await db.execute(q)),
-    run: <T,>(text: string, params: unknown[] = []) => unsafe(fixed, text, params) as Promise<T[]>,
-    transact: async <T,>(work: (run: Run) => Promise<T>) =>
-      (await fixed.begin(async (tx) => {
-        const { run, firstError } = tracked((text, params) => unsafe(tx, text, params));
-        const out = await work(run);
-        // A statement `work` did not await may have failed: then the COMMIT answered ROLLBACK.
-        const failed = await firstError();
-        if (failed) throw failed;
-        return [out];
-      }))[0] as T,
+    run: <T>(text: string, params: unknown[] = []) => unsafe(fixed, text, params) as Promise<T[]>,
+    transact: async <T>(work: (run: Run) => Promise<T>) =>
+      (
+        await fixed.begin(async (tx) => {
+          const { run, firstError } = tracked((text, params) => unsafe(tx, text, params));
+          const out = await work(run);
+          // A statement `work` did not await may have failed: then the COMMIT answered ROLLBACK.
+          const failed = await firstError();
+          if (failed) throw failed;
+          return [out];
+        })
+      )[0] as T,
     listen: async (channel, onNotify, onListen) => {
       const l = await client.listen(channel, onNotify, onListen);
       return { unlisten: () => l.unlisten() };
@@ -141,7 +154,7 @@ async function openPglite(dataDir: string): Promise<Database> {
         db,
         kind: "pglite",
         query: async (q) => resultRows(await db.execute(q)),
-        run: async <T,>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+        run: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
         transact: (work) =>
           client.transaction(async (tx) => {
             const { run, firstError } = tracked(async (text, params) => (await tx.query(text, params)).rows);

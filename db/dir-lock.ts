@@ -61,7 +61,12 @@ function alive(holder: Holder): boolean {
  */
 export function acquireDirLock(dir: string): DirLock {
   const file = path.join(dir, "chips.lock");
-  const me: Holder = { pid: process.pid, boot_id: bootId(), started_at: new Date().toISOString(), start_ticks: procStat(process.pid)?.startTicks };
+  const me: Holder = {
+    pid: process.pid,
+    boot_id: bootId(),
+    started_at: new Date().toISOString(),
+    start_ticks: procStat(process.pid)?.startTicks,
+  };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
       const fd = fs.openSync(file, "wx", 0o600);

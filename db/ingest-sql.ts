@@ -50,7 +50,12 @@ const perKey = (keys: string, from: string, where: string, cols: string, many = 
  * db/migrations/0012_dedupe_key_index.sql).
  */
 const eventsWithKeys = (workspace: string, keys: string) =>
-  perKey(keys, "events", `idempotency_key is not null and (workspace_id || ' ' || idempotency_key) = ${workspace} || ' ' || k.key`, "idempotency_key, body_hash, body");
+  perKey(
+    keys,
+    "events",
+    `idempotency_key is not null and (workspace_id || ' ' || idempotency_key) = ${workspace} || ' ' || k.key`,
+    "idempotency_key, body_hash, body",
+  );
 
 /** Stored events of this workspace by idempotency key. */
 export async function eventsByKey(run: Run, workspaceId: string, keys: string[]): Promise<Map<string, StoredRef>> {
@@ -65,12 +70,16 @@ export async function eventsByKey(run: Run, workspaceId: string, keys: string[])
 /** Agent id → harness id, for the agents named ([ENV11]). */
 export async function agentOwners(run: Run, workspaceId: string, ids: string[]): Promise<Map<string, string>> {
   if (!ids.length) return new Map();
-  const rows = await run<{ id: string; harness_id: string }>(perKey("$2", "agents", "workspace_id = $1 and id = k.key", "id, harness_id"), [workspaceId, ids]);
+  const rows = await run<{ id: string; harness_id: string }>(
+    perKey("$2", "agents", "workspace_id = $1 and id = k.key", "id, harness_id"),
+    [workspaceId, ids],
+  );
   return new Map(rows.map((r) => [r.id, r.harness_id]));
 }
 
 /** Lock the workspace's counter row until the transaction ends (the writer's path under contention). */
-export const lockWorkspace = (run: Run, workspaceId: string) => run(`select 1 from workspaces where id = $1 for update`, [workspaceId]);
+export const lockWorkspace = (run: Run, workspaceId: string) =>
+  run(`select 1 from workspaces where id = $1 for update`, [workspaceId]);
 
 /** What one batch asks of the store. */
 export interface BatchAsk {
@@ -154,7 +163,8 @@ type J = Record<string, unknown>;
 
 /** The store as the batch sees it: its read statements go out together. */
 export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
-  const needsModels = a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0;
+  const needsModels =
+    a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0;
   const [[ev], models, room, budget] = await Promise.all([
     run<J>(READ_EVENTS, [a.workspaceId, a.keys, a.ids, a.spaceIds]),
     needsModels
@@ -169,16 +179,29 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
         ]).then((r) => r[0])
       : null,
     a.roomSpaces.length + a.decisions.length
-      ? run<J>(READ_ROOMS, [a.workspaceId, a.roomSpaces, a.decisions.map((d) => d.spaceId), a.decisions.map((d) => d.decisionId)]).then((r) => r[0])
+      ? run<J>(READ_ROOMS, [
+          a.workspaceId,
+          a.roomSpaces,
+          a.decisions.map((d) => d.spaceId),
+          a.decisions.map((d) => d.decisionId),
+        ]).then((r) => r[0])
       : null,
     a.budgetDay ? readBudgets(run, a.workspaceId, a.budgetDay, true) : null,
   ]);
   const rows = (row: J | null, k: string) => (row ? (row[k] as J[]) : []);
-  const ref = (r: J): StoredRef => ({ hash: r.body_hash as string, body: r.body as string, workspaceId: (r.workspace_id as string) ?? a.workspaceId });
+  const ref = (r: J): StoredRef => ({
+    hash: r.body_hash as string,
+    body: r.body as string,
+    workspaceId: (r.workspace_id as string) ?? a.workspaceId,
+  });
   const head = ev.head === null ? null : num(ev.head);
   return {
     head,
-    consistent: head === null || ((!models || num(models.head) === head) && (!room || num(room.head) === head) && (!budget || budget.head === head)),
+    consistent:
+      head === null ||
+      ((!models || num(models.head) === head) &&
+        (!room || num(room.head) === head) &&
+        (!budget || budget.head === head)),
     byKey: new Map(rows(ev, "by_key").map((r) => [r.idempotency_key as string, ref(r)])),
     byId: new Map(rows(ev, "by_id").map((r) => [r.id as string, ref(r)])),
     byRunnerSeq: new Map(rows(models, "runner").map((r) => [`${r.run_id}:${num(r.sequence)}`, ref(r)])),
@@ -186,7 +209,9 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     agents: new Map(rows(models, "agents").map((r) => [r.id as string, r.harness_id as string])),
     commands: rows(models, "commands").map(commandRows.decode),
     ackBodies: new Map(rows(models, "acks").map((r) => [r.id as string, r.body as string])),
-    spaceHeads: new Map([...rows(ev, "spaces"), ...rows(models, "spaces")].map((r) => [r.id as string, num(r.seq_head)])),
+    spaceHeads: new Map(
+      [...rows(ev, "spaces"), ...rows(models, "spaces")].map((r) => [r.id as string, num(r.seq_head)]),
+    ),
     rooms: rows(room, "rooms").map(roomRows.decode),
     decisions: rows(room, "decisions").map(decisionRows.decode),
     budget,
@@ -270,7 +295,8 @@ const WRITE_ALL = writeBatchSql(true);
 /** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
 export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
   const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
-  const models = w.runs.length + w.commands.length + w.runEvents.length + w.rooms.length + w.decisions.length + w.usage.length > 0;
+  const models =
+    w.runs.length + w.commands.length + w.runEvents.length + w.rooms.length + w.decisions.length + w.usage.length > 0;
   const params = [
     w.workspaceId,
     w.head,
@@ -293,9 +319,22 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
     w.notify?.payload ?? "",
   ];
   const [row] = await (models
-    ? run<{ stored: number }>(WRITE_ALL, [...params, runRows.encode(w.runs), commandRows.encode(w.commands), runEventRows.encode(w.runEvents), roomRows.encode(w.rooms), decisionRows.encode(w.decisions), ...usageColumns(w)])
+    ? run<{ stored: number }>(WRITE_ALL, [
+        ...params,
+        runRows.encode(w.runs),
+        commandRows.encode(w.commands),
+        runEventRows.encode(w.runEvents),
+        roomRows.encode(w.rooms),
+        decisionRows.encode(w.decisions),
+        ...usageColumns(w),
+      ])
     : run<{ stored: number }>(WRITE_EVENTS, params));
   return num(row.stored) === 1;
 }
 
-const usageColumns = (w: BatchWrite) => [w.usage.map((u) => u.harnessId), w.usage.map((u) => u.day), w.usage.map((u) => u.tokens), w.usage.map((u) => u.micro)];
+const usageColumns = (w: BatchWrite) => [
+  w.usage.map((u) => u.harnessId),
+  w.usage.map((u) => u.day),
+  w.usage.map((u) => u.tokens),
+  w.usage.map((u) => u.micro),
+];

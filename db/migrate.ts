@@ -10,7 +10,9 @@ const MIGRATION_LOCK = 72_616_401;
 
 /** Migration files of this build that the database has not applied (readiness: none). */
 export async function pendingMigrations(db: PgDatabase<PgQueryResultHKT, Record<string, unknown>>): Promise<string[]> {
-  const done = new Set(resultRows<{ name: string }>(await db.execute(sql`select name from chips_migrations`)).map((r) => r.name));
+  const done = new Set(
+    resultRows<{ name: string }>(await db.execute(sql`select name from chips_migrations`)).map((r) => r.name),
+  );
   return migrationFiles().filter((f) => !done.has(f));
 }
 
@@ -29,8 +31,12 @@ export async function migrate(db: PgDatabase<PgQueryResultHKT, Record<string, un
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`);
-    await tx.execute(sql`create table if not exists chips_migrations (name text primary key, applied_at timestamptz not null default now())`);
-    const done = new Set(resultRows<{ name: string }>(await tx.execute(sql`select name from chips_migrations`)).map((r) => r.name));
+    await tx.execute(
+      sql`create table if not exists chips_migrations (name text primary key, applied_at timestamptz not null default now())`,
+    );
+    const done = new Set(
+      resultRows<{ name: string }>(await tx.execute(sql`select name from chips_migrations`)).map((r) => r.name),
+    );
     for (const file of files) {
       if (done.has(file)) continue;
       const text = fs.readFileSync(path.join(MIGRATIONS_DIR, file), "utf8");

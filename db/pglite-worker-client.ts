@@ -46,7 +46,10 @@ export class PgliteWorkerClient {
   private start(): Promise<Worker> {
     if (this.worker) return Promise.resolve(this.worker);
     this.starting ??= new Promise<Worker>((resolve, reject) => {
-      const w = new Worker(new URL("./pglite-worker.mjs", import.meta.url), { workerData: { dataDir: this.dataDir }, execArgv: [] });
+      const w = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
+        workerData: { dataDir: this.dataDir },
+        execArgv: [],
+      });
       const onFirst = (m: { ready?: boolean; error?: Record<string, unknown> }) => {
         if (m.ready) {
           w.on("message", (r) => this.answer(r));
@@ -80,14 +83,16 @@ export class PgliteWorkerClient {
 
   /** Post one statement now (so order of calls is order of execution). */
   private send(text: string, params: unknown[] = [], rowMode?: "array" | "object", close = false): Promise<Result> {
-    if (this.closed && !close) return Promise.reject(Object.assign(new Error("the database is closed"), { code: "CONNECTION_ENDED" }));
+    if (this.closed && !close)
+      return Promise.reject(Object.assign(new Error("the database is closed"), { code: "CONNECTION_ENDED" }));
     const id = this.nextId++;
     const answer = new Promise<Result>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     if (this.worker) this.worker.postMessage(close ? { id, close } : { id, text, params, rowMode });
     else
       void this.start().then(
         (w) => w.postMessage(close ? { id, close } : { id, text, params, rowMode }),
-        (e: Error) => this.answer({ id, error: { message: e.message, code: "CONNECTION_CLOSED" }, rows: [], fields: [] }),
+        (e: Error) =>
+          this.answer({ id, error: { message: e.message, code: "CONNECTION_CLOSED" }, rows: [], fields: [] }),
       );
     return answer;
   }

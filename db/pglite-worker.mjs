@@ -9,13 +9,18 @@ import { PGlite, types } from "@electric-sql/pglite";
 // for on every query (drizzle-orm/pglite), here for every statement.
 const raw = (v) => v;
 const parsers = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, raw]),
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [
+    oid,
+    raw,
+  ]),
 );
 
 /** Everything a PostgreSQL error says (code, detail, constraint…), as plain data. */
 function errorData(e) {
   const out = { message: e instanceof Error ? e.message : String(e) };
-  if (e && typeof e === "object") for (const [k, v] of Object.entries(e)) if (v === null || ["string", "number", "boolean"].includes(typeof v)) out[k] = v;
+  if (e && typeof e === "object")
+    for (const [k, v] of Object.entries(e))
+      if (v === null || ["string", "number", "boolean"].includes(typeof v)) out[k] = v;
   return out;
 }
 

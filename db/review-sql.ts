@@ -14,7 +14,10 @@ export type RunRow = typeof runs.$inferSelect;
 const num = (v: unknown) => Number(v); // int8 is a string on postgres-js, a number on PGlite
 
 /** The index's seq (null: never indexed) and the log's head (null: no such workspace). */
-export async function indexPosition(run: Statement, workspaceId: string): Promise<{ cursor: number | null; head: number | null }> {
+export async function indexPosition(
+  run: Statement,
+  workspaceId: string,
+): Promise<{ cursor: number | null; head: number | null }> {
   const [row] = await run<{ cursor: unknown; head: unknown }>(
     `select (select seq from review_cursor where workspace_id = $1) as cursor, (select seq_head from workspaces where id = $1) as head`,
     [workspaceId],
@@ -23,7 +26,9 @@ export async function indexPosition(run: Statement, workspaceId: string): Promis
 }
 
 export const startIndex = (run: Statement, workspaceId: string) =>
-  run(`insert into review_cursor (workspace_id, seq) values ($1, 0) on conflict (workspace_id) do nothing`, [workspaceId]);
+  run(`insert into review_cursor (workspace_id, seq) values ($1, 0) on conflict (workspace_id) do nothing`, [
+    workspaceId,
+  ]);
 
 /** Run events of the log after a seq, ascending, up to `limit` events of any kind (the last seq read comes back too). */
 export async function eventsAfter(run: Statement, workspaceId: string, after: number, limit: number) {
@@ -44,11 +49,36 @@ export async function runsById(run: Statement, ids: string[]): Promise<RunRow[]>
 }
 
 /** One run's index row as the indexer writes it: the list's row (its id as `run_id`), plus the words to add to its document. */
-export type IndexRow = Omit<RunListItem, "id"> & { run_id: string; workspace_id: string; last_seq: number; words: string[] };
+export type IndexRow = Omit<RunListItem, "id"> & {
+  run_id: string;
+  workspace_id: string;
+  last_seq: number;
+  words: string[];
+};
 
 const REPLACED = [
-  "space_id", "state", "outcome", "goal", "goal_from", "harness_id", "agent", "created_at", "started_at", "finished_at", "duration_ms",
-  "steps_done", "steps_planned", "tokens", "cost_usd", "files", "additions", "deletions", "failed_checks", "verdict", "annotations", "last_seq",
+  "space_id",
+  "state",
+  "outcome",
+  "goal",
+  "goal_from",
+  "harness_id",
+  "agent",
+  "created_at",
+  "started_at",
+  "finished_at",
+  "duration_ms",
+  "steps_done",
+  "steps_planned",
+  "tokens",
+  "cost_usd",
+  "files",
+  "additions",
+  "deletions",
+  "failed_checks",
+  "verdict",
+  "annotations",
+  "last_seq",
 ];
 
 // Only if the cursor still stands where this batch read from: another node (or a second
@@ -71,7 +101,13 @@ const WRITE = `with cur as (
   select (select count(*) from cur)::int as moved`;
 
 /** Store index rows and move the cursor from `from` to `to`; false when the cursor was elsewhere. */
-export async function writeIndex(run: Statement, workspaceId: string, from: number, to: number, rows: IndexRow[]): Promise<boolean> {
+export async function writeIndex(
+  run: Statement,
+  workspaceId: string,
+  from: number,
+  to: number,
+  rows: IndexRow[],
+): Promise<boolean> {
   const [r] = await run<{ moved: unknown }>(WRITE, [workspaceId, from, to, JSON.stringify(rows)]);
   return num(r.moved) === 1;
 }

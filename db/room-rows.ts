@@ -8,12 +8,30 @@ const isoOrNull = (t: string | null) => (t === null ? null : new Date(t).toISOSt
 
 /** The `rooms` row of a room's current revision. */
 export function roomRow(r: RoomRevision): RoomRow {
-  return { spaceId: r.space_id, workspaceId: r.workspace_id, revision: r.revision, intent: r.intent, outcome: r.outcome, actor: r.actor, ts: r.ts, seq: r.seq };
+  return {
+    spaceId: r.space_id,
+    workspaceId: r.workspace_id,
+    revision: r.revision,
+    intent: r.intent,
+    outcome: r.outcome,
+    actor: r.actor,
+    ts: r.ts,
+    seq: r.seq,
+  };
 }
 
 /** A room's current revision from its `rooms` row. */
 export function roomOf(r: RoomRow): RoomRevision {
-  return { workspace_id: r.workspaceId, space_id: r.spaceId, revision: r.revision, intent: r.intent, outcome: r.outcome, actor: r.actor, ts: isoOrNull(r.ts), seq: r.seq };
+  return {
+    workspace_id: r.workspaceId,
+    space_id: r.spaceId,
+    revision: r.revision,
+    intent: r.intent,
+    outcome: r.outcome,
+    actor: r.actor,
+    ts: isoOrNull(r.ts),
+    seq: r.seq,
+  };
 }
 
 /** The `decisions` row of a decision. */

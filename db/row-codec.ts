@@ -26,8 +26,11 @@ export function rowCodec<T extends Table>(table: T): RowCodec<T["$inferSelect"]>
   const cols = Object.entries(getTableColumns(table)) as [string, Column][];
   const name = quote(getTableName(table));
   return {
-    jsonColumns: cols.map(([, c]) => (asText(c) ? `${quote(c.name)}::text as ${quote(c.name)}` : quote(c.name))).join(", "),
-    insertFrom: (param) => `insert into ${name} select * from json_populate_recordset(null::${name}, ${param}::text::json)`,
+    jsonColumns: cols
+      .map(([, c]) => (asText(c) ? `${quote(c.name)}::text as ${quote(c.name)}` : quote(c.name)))
+      .join(", "),
+    insertFrom: (param) =>
+      `insert into ${name} select * from json_populate_recordset(null::${name}, ${param}::text::json)`,
     onConflictReplace(key) {
       const set = cols.filter(([k]) => k !== key).map(([, c]) => `${quote(c.name)} = excluded.${quote(c.name)}`);
       return `on conflict (${quote(getTableColumns(table)[key].name)}) do update set ${set.join(", ")}`;

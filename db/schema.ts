@@ -1,6 +1,35 @@
 import { sql } from "drizzle-orm";
-import type { CommandName, DecisionStatus, GoalFrom, LatestStatus, Outcome, Pending, ReceiptState, RunnerRef, RunRequest, RunReview, RunState, Step, StoredActor, Usage } from "../lib/protocol";
-import { bigint, boolean, customType, date, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type {
+  CommandName,
+  DecisionStatus,
+  GoalFrom,
+  LatestStatus,
+  Outcome,
+  Pending,
+  ReceiptState,
+  RunnerRef,
+  RunRequest,
+  RunReview,
+  RunState,
+  Step,
+  StoredActor,
+  Usage,
+} from "../lib/protocol";
+import {
+  bigint,
+  boolean,
+  customType,
+  date,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const created = () => timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow();
 
@@ -16,7 +45,9 @@ export const spaces = pgTable(
   "spaces",
   {
     id: text("id").primaryKey(),
-    workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+    workspaceId: text("workspace_id")
+      .notNull()
+      .references(() => workspaces.id),
     name: text("name").notNull(),
     /** Seq of the space's newest event: each event stores the one before it ([RT4] prev_seq). */
     seqHead: bigint("seq_head", { mode: "number" }).notNull().default(0),
@@ -27,7 +58,9 @@ export const spaces = pgTable(
 
 export const persons = pgTable("persons", {
   id: text("id").primaryKey(),
-  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  workspaceId: text("workspace_id")
+    .notNull()
+    .references(() => workspaces.id),
   name: text("name").notNull(),
   /** owner | member | viewer (lib/server/roles.ts). */
   role: text("role").notNull(),
@@ -57,7 +90,9 @@ export const invites = pgTable(
 /** Harnesses and runners (a runner is a harness that may also be sent `runner.start`). */
 export const harnesses = pgTable("harnesses", {
   id: text("id").primaryKey(),
-  workspaceId: text("workspace_id").notNull().references(() => workspaces.id),
+  workspaceId: text("workspace_id")
+    .notNull()
+    .references(() => workspaces.id),
   name: text("name").notNull(),
   kind: text("kind").notNull(),
   createdAt: created(),
@@ -116,13 +151,19 @@ export const events = pgTable(
     primaryKey({ columns: [t.workspaceId, t.seq] }),
     uniqueIndex("events_id_key").on(t.id),
     // Keys are unique per workspace, on one expression only a query for it can use (db/migrations/0012_dedupe_key_index.sql).
-    uniqueIndex("events_workspace_key").on(sql`(${t.workspaceId} || ' ' || ${t.idempotencyKey})`).where(sql`${t.idempotencyKey} is not null`),
+    uniqueIndex("events_workspace_key")
+      .on(sql`(${t.workspaceId} || ' ' || ${t.idempotencyKey})`)
+      .where(sql`${t.idempotencyKey} is not null`),
     index("events_space_seq_idx").on(t.workspaceId, t.spaceId, t.seq),
     index("events_run_seq_idx").on(t.runId, t.seq),
     // A room's revision history (db/migrations/0014_room_state.sql).
-    index("events_room_updates_idx").on(t.workspaceId, t.spaceId, t.seq).where(sql`${t.type} = 'room.updated'`),
+    index("events_room_updates_idx")
+      .on(t.workspaceId, t.spaceId, t.seq)
+      .where(sql`${t.type} = 'room.updated'`),
     // A room's tasks (db/migrations/0017_i14_tasks.sql).
-    index("events_task_saves_idx").on(t.workspaceId, t.spaceId, t.seq).where(sql`${t.type} = 'task.saved'`),
+    index("events_task_saves_idx")
+      .on(t.workspaceId, t.spaceId, t.seq)
+      .where(sql`${t.type} = 'task.saved'`),
   ],
 );
 
@@ -359,7 +400,10 @@ export const shareLinks = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
     revokedBy: text("revoked_by"),
   },
-  (t) => [uniqueIndex("share_links_token_key").on(t.tokenHash), index("share_links_workspace_idx").on(t.workspaceId, t.createdAt)],
+  (t) => [
+    uniqueIndex("share_links_token_key").on(t.tokenHash),
+    index("share_links_workspace_idx").on(t.workspaceId, t.createdAt),
+  ],
 );
 
 /** Every open of a share link: when and from where (the workspace sees them). */

@@ -11,10 +11,20 @@ const SHOTS = path.resolve("docs/screenshots");
 test.describe("the room at every width, light and dark", () => {
   for (const scheme of ["light", "dark"] as const) {
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
-      test(`axe finds no serious or critical issue: ${scheme}, ${width}; the screenshot is what renders`, async ({ page, request, admin, loginAs }) => {
+      test(`axe finds no serious or critical issue: ${scheme}, ${width}; the screenshot is what renders`, async ({
+        page,
+        request,
+        admin,
+        loginAs,
+      }) => {
         await page.setViewportSize(viewport);
         await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-        const ws = await admin.newWorkspace({ workspace: "Acme", space: "release-train", harness: "codex", owner: "Dana Park" });
+        const ws = await admin.newWorkspace({
+          workspace: "Acme",
+          space: "release-train",
+          harness: "codex",
+          owner: "Dana Park",
+        });
         await seedBusyRoom(request, ws, new Harness(request, ws));
         const room = await loginAs(page, ws);
         await expect(page.getByTestId("typing-indicator")).toHaveCount(1);

@@ -38,28 +38,57 @@ function bridge(workspaceToken: string, url: string, prompt: string) {
 
 async function runOf(harness: Harness, goal: string): Promise<string> {
   let id = "";
-  await expect.poll(async () => (id = ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)?.run_id as string) ?? "")).not.toBe("");
+  await expect
+    .poll(
+      async () =>
+        (id =
+          ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)
+            ?.run_id as string) ?? ""),
+    )
+    .not.toBe("");
   return id;
 }
 
-test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its state, steps, tool calls, messages, the end", async ({ page, workspace, harness, loginAs }) => {
+test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its state, steps, tool calls, messages, the end", async ({
+  page,
+  workspace,
+  harness,
+  loginAs,
+}) => {
   const seen = gate();
   agent = await startAgUiAgent(async function* (input) {
     const ids = { threadId: input.threadId, runId: input.runId };
     yield { type: EventType.RUN_STARTED, ...ids } as BaseEvent;
-    yield { type: EventType.STATE_SNAPSHOT, snapshot: { plan: [{ title: "Look up the order", status: "in_progress" }, { title: "Draft the reply", status: "pending" }] } } as BaseEvent;
+    yield {
+      type: EventType.STATE_SNAPSHOT,
+      snapshot: {
+        plan: [
+          { title: "Look up the order", status: "in_progress" },
+          { title: "Draft the reply", status: "pending" },
+        ],
+      },
+    } as BaseEvent;
     yield { type: EventType.STEP_STARTED, stepName: "Lookup" } as BaseEvent;
     yield { type: EventType.TOOL_CALL_START, toolCallId: "tc1", toolCallName: "search_orders" } as BaseEvent;
     yield { type: EventType.TOOL_CALL_ARGS, toolCallId: "tc1", delta: '{"q":"4471"}' } as BaseEvent;
     await seen.p; // until the test has seen the dots and the typing indicator
     yield { type: EventType.TOOL_CALL_END, toolCallId: "tc1" } as BaseEvent;
     yield { type: EventType.STEP_FINISHED, stepName: "Lookup" } as BaseEvent;
-    yield { type: EventType.STATE_DELTA, delta: [{ op: "replace", path: "/plan/0/status", value: "completed" }, { op: "replace", path: "/plan/1/status", value: "in_progress" }] } as BaseEvent;
+    yield {
+      type: EventType.STATE_DELTA,
+      delta: [
+        { op: "replace", path: "/plan/0/status", value: "completed" },
+        { op: "replace", path: "/plan/1/status", value: "in_progress" },
+      ],
+    } as BaseEvent;
     yield { type: EventType.TEXT_MESSAGE_START, messageId: "m1", role: "assistant" } as BaseEvent;
     yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "Order **4471** " } as BaseEvent;
     yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: "m1", delta: "is confirmed." } as BaseEvent;
     yield { type: EventType.TEXT_MESSAGE_END, messageId: "m1" } as BaseEvent;
-    yield { type: EventType.STATE_DELTA, delta: [{ op: "replace", path: "/plan/1/status", value: "completed" }] } as BaseEvent;
+    yield {
+      type: EventType.STATE_DELTA,
+      delta: [{ op: "replace", path: "/plan/1/status", value: "completed" }],
+    } as BaseEvent;
     yield { type: EventType.RUN_FINISHED, ...ids } as BaseEvent;
   });
   await loginAs(page);
@@ -67,7 +96,13 @@ test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its
   const runId = await runOf(harness, "Confirm PO 4471");
   const panel = new RunPanelView(page, runId);
   await expect(page.locator(`[data-goal-of="${runId}"]`)).toContainText("Confirm PO 4471");
-  await expect.poll(() => panel.dots.evaluateAll((els) => els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`))).toEqual(["todo-0:active", "todo-1:pending", "step-lookup:active"]);
+  await expect
+    .poll(() =>
+      panel.dots.evaluateAll((els) =>
+        els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`),
+      ),
+    )
+    .toEqual(["todo-0:active", "todo-1:pending", "step-lookup:active"]);
   await expect(new TypingIndicatorView(page, runId).verb).toHaveText("Using search_orders…");
   seen.open();
   await expect(page.locator("[data-seq]").filter({ hasText: "Order 4471 is confirmed." })).toHaveCount(1);
@@ -79,12 +114,21 @@ test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its
   expect(agent.inputs[0].messages.map((m) => [m.role, m.content])).toEqual([["user", "Confirm PO 4471"]]);
 });
 
-test("[UI5] [RUN2] AG-UI commands: no Pause (AG-UI has none, the panel says so), Steer reruns the agent with the guidance, Cancel aborts it", async ({ page, workspace, harness, loginAs }) => {
+test("[UI5] [RUN2] AG-UI commands: no Pause (AG-UI has none, the panel says so), Steer reruns the agent with the guidance, Cancel aborts it", async ({
+  page,
+  workspace,
+  harness,
+  loginAs,
+}) => {
   agent = await startAgUiAgent(async function* (input, index) {
     const ids = { threadId: input.threadId, runId: input.runId };
     yield { type: EventType.RUN_STARTED, ...ids } as BaseEvent;
     yield { type: EventType.TEXT_MESSAGE_START, messageId: `m${index}`, role: "assistant" } as BaseEvent;
-    yield { type: EventType.TEXT_MESSAGE_CONTENT, messageId: `m${index}`, delta: `Run ${index} heard: ${String(input.messages.at(-1)?.content)}` } as BaseEvent;
+    yield {
+      type: EventType.TEXT_MESSAGE_CONTENT,
+      messageId: `m${index}`,
+      delta: `Run ${index} heard: ${String(input.messages.at(-1)?.content)}`,
+    } as BaseEvent;
     yield { type: EventType.TEXT_MESSAGE_END, messageId: `m${index}` } as BaseEvent;
     await new Promise(() => {}); // works until stopped
   });

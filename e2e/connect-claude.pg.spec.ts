@@ -3,7 +3,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { chipsHome, connectionDir } from "../lib/connect/home";
-import { lastUserText, say, startMessagesServer, toolResultsSinceUser, bash, type Block, type MessagesServer } from "../test/support/messages-server";
+import {
+  lastUserText,
+  say,
+  startMessagesServer,
+  toolResultsSinceUser,
+  bash,
+  type Block,
+  type MessagesServer,
+} from "../test/support/messages-server";
 import { startClaudeTty, typePrompt } from "../test/support/claude-tty";
 import type { Tty } from "../test/support/tty";
 import { test, expect } from "./support/fixtures";
@@ -23,13 +31,30 @@ test.afterEach(async ({}, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus && tty) {
     // What the person would have seen, and what the drainer said: the first things to read.
     await testInfo.attach("terminal", { body: tty.screen(), contentType: "text/plain" });
-    console.log(`--- terminal ---\n${tty.screen()}\n--- model requests: ${model?.requests.length} ---\n${JSON.stringify(model?.requests.map((r) => r.messages.slice(-1))).slice(-3000)}`);
-    const logs = fs.readdirSync(path.join(tmp, "chips-home", "claude")).map((d) => path.join(tmp, "chips-home", "claude", d, "drainer.log"));
-    for (const f of logs.filter((l) => fs.existsSync(l))) await testInfo.attach("drainer.log", { path: f, contentType: "text/plain" });
-    await testInfo.attach("model requests", { body: JSON.stringify(model?.requests.map((r) => r.messages.slice(-2)), null, 1), contentType: "application/json" });
+    console.log(
+      `--- terminal ---\n${tty.screen()}\n--- model requests: ${model?.requests.length} ---\n${JSON.stringify(model?.requests.map((r) => r.messages.slice(-1))).slice(-3000)}`,
+    );
+    const logs = fs
+      .readdirSync(path.join(tmp, "chips-home", "claude"))
+      .map((d) => path.join(tmp, "chips-home", "claude", d, "drainer.log"));
+    for (const f of logs.filter((l) => fs.existsSync(l)))
+      await testInfo.attach("drainer.log", { path: f, contentType: "text/plain" });
+    await testInfo.attach("model requests", {
+      body: JSON.stringify(
+        model?.requests.map((r) => r.messages.slice(-2)),
+        null,
+        1,
+      ),
+      contentType: "application/json",
+    });
   }
   await tty?.close();
-  const pidFile = tmp && fs.readdirSync(path.join(tmp, "chips-home", "claude")).map((d) => path.join(tmp, "chips-home", "claude", d, "drainer.pid")).find((f) => fs.existsSync(f));
+  const pidFile =
+    tmp &&
+    fs
+      .readdirSync(path.join(tmp, "chips-home", "claude"))
+      .map((d) => path.join(tmp, "chips-home", "claude", d, "drainer.pid"))
+      .find((f) => fs.existsSync(f));
   if (pidFile) {
     try {
       process.kill(Number(fs.readFileSync(pidFile, "utf8")), "SIGTERM");
@@ -54,22 +79,40 @@ function gate() {
   return { p, open };
 }
 
-const tool = (name: string, input: Record<string, unknown>): Block => ({ type: "tool_use", id: `toolu_${name}_${Math.random().toString(36).slice(2, 10)}`, name, input });
+const tool = (name: string, input: Record<string, unknown>): Block => ({
+  type: "tool_use",
+  id: `toolu_${name}_${Math.random().toString(36).slice(2, 10)}`,
+  name,
+  input,
+});
 
 async function runOf(harness: Harness, goal: string): Promise<string> {
   let id = "";
-  await expect.poll(async () => (id = ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)?.run_id as string) ?? "")).not.toBe("");
+  await expect
+    .poll(
+      async () =>
+        (id =
+          ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)
+            ?.run_id as string) ?? ""),
+    )
+    .not.toBe("");
   return id;
 }
 
-test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: prompt, dots, typing, answer, end; Pause holds the next tool call until Resume; Steer reaches the model; Cancel ends the turn", async ({ page, workspace, harness, loginAs }) => {
+test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: prompt, dots, typing, answer, end; Pause holds the next tool call until Resume; Steer reaches the model; Cancel ends the turn", async ({
+  page,
+  workspace,
+  harness,
+  loginAs,
+}) => {
   test.setTimeout(400_000);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-claude-"));
   const project = path.join(tmp, "project");
   fs.mkdirSync(path.join(project, ".claude"), { recursive: true });
   const settings = path.join(project, ".claude", "settings.local.json");
   // The person's own settings (Bash allowed, a hook of their own): connect must keep them.
-  const original = '{\n  "permissions": { "allow": ["Bash"] },\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ] }\n}\n';
+  const original =
+    '{\n  "permissions": { "allow": ["Bash"] },\n  "hooks": { "Stop": [ { "hooks": [ { "type": "command", "command": "true" } ] } ] }\n}\n';
   fs.writeFileSync(settings, original);
 
   const g = { seen: gate(), pause: gate(), steer: gate(), cancel: gate() };
@@ -93,7 +136,9 @@ test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: pro
     if (prompt === "Pause, then go on") {
       if (n === 0) return { blocks: [bash("echo held > held.txt")], hold: g.pause.p };
       if (n === 1) return { blocks: [bash("echo after > after.txt")], hold: g.steer.p };
-      return { blocks: [say(JSON.stringify(messages).includes("Use bananas") ? "Following the guidance: bananas." : "Done.")] };
+      return {
+        blocks: [say(JSON.stringify(messages).includes("Use bananas") ? "Following the guidance: bananas." : "Done.")],
+      };
     }
     if (prompt === "Start something long") {
       if (n === 0) return { blocks: [bash("echo never > never.txt")], hold: g.cancel.p };
@@ -102,11 +147,25 @@ test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: pro
     return { blocks: [say("?")] };
   });
 
-  const env = { ...process.env, CHIPS_HOME: path.join(tmp, "chips-home"), CHIPS_URL: baseURL(), CHIPS_TOKEN: workspace.token };
-  const connected = spawnSync(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "claude"], { cwd: project, env, encoding: "utf8" });
+  const env = {
+    ...process.env,
+    CHIPS_HOME: path.join(tmp, "chips-home"),
+    CHIPS_URL: baseURL(),
+    CHIPS_TOKEN: workspace.token,
+  };
+  const connected = spawnSync(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "claude"], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+  });
   expect(connected.status, connected.stderr).toBe(0);
   expect(connected.stdout).toContain("now shows up in room");
-  tty = await startClaudeTty({ project, configDir: path.join(tmp, "claude-config"), home: path.join(tmp, "home"), modelUrl: model.url });
+  tty = await startClaudeTty({
+    project,
+    configDir: path.join(tmp, "claude-config"),
+    home: path.join(tmp, "home"),
+    modelUrl: model.url,
+  });
   await loginAs(page);
 
   // 1. A typed prompt: the person's message, dots from its tasks, the typing indicator, the answer, the end.
@@ -142,7 +201,9 @@ test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: pro
   // Handed over at the next tool call: the end of `echo held` (PostToolUse) or the next one (PreToolUse).
   g.steer.open();
   await expect(panel2.root.locator('[data-receipt="applied"]', { hasText: "steered" })).toBeVisible({ timeout: AGENT });
-  await expect(page.locator("[data-seq]").filter({ hasText: "Following the guidance: bananas." })).toHaveCount(1, { timeout: AGENT });
+  await expect(page.locator("[data-seq]").filter({ hasText: "Following the guidance: bananas." })).toHaveCount(1, {
+    timeout: AGENT,
+  });
   const guided = model.requests.find((r) => JSON.stringify(r.messages).includes("Use bananas"));
   expect(guided, "a model request carries the guidance").toBeTruthy();
   await expect(panel2.root).toHaveAttribute("data-run-state", "finished", { timeout: AGENT });
@@ -164,7 +225,11 @@ test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: pro
   expect(new Set(all.map((e) => e.id)).size).toBe(all.length);
   const root = connectionDir(chipsHome(env), "claude", settings);
   expect(fs.readFileSync(path.join(root, "token"), "utf8").trim()).toBe(workspace.token);
-  const gone = spawnSync(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "disconnect", "claude"], { cwd: project, env, encoding: "utf8" });
+  const gone = spawnSync(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "disconnect", "claude"], {
+    cwd: project,
+    env,
+    encoding: "utf8",
+  });
   expect(gone.status, gone.stderr).toBe(0);
   expect(fs.readFileSync(settings, "utf8")).toBe(original);
 });

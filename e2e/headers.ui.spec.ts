@@ -1,7 +1,10 @@
 import { test, expect } from "./support/fixtures";
 
 /** Pages carry the hardening headers and a CSP whose nonce is on every script Next wrote (a second line of defence behind [UI4]). */
-test("pages: CSP with a fresh nonce on every script, no framing, nosniff, referrer policy", async ({ page, loginAs }) => {
+test("pages: CSP with a fresh nonce on every script, no framing, nosniff, referrer policy", async ({
+  page,
+  loginAs,
+}) => {
   await loginAs(page);
   const roomPath = new URL(page.url()).pathname;
   const nonces: string[] = [];
@@ -20,7 +23,8 @@ test("pages: CSP with a fresh nonce on every script, no framing, nosniff, referr
     nonces.push(nonce);
     const scripts = [...(await res.text()).matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length).toBeGreaterThan(0);
-    for (const s of scripts) expect(s, "every script Next wrote carries the answer's nonce").toContain(`nonce="${nonce}"`);
+    for (const s of scripts)
+      expect(s, "every script Next wrote carries the answer's nonce").toContain(`nonce="${nonce}"`);
   }
   expect(new Set(nonces).size, "a fresh nonce per answer").toBe(nonces.length);
 });
@@ -30,7 +34,16 @@ test("another site cannot frame the room", async ({ page, loginAs }) => {
   const room = page.url();
   // A page of another origin that frames the room: the browser refuses to render the room
   // there (frame-ancestors 'none'); without the headers the frame would hold a Chips page.
-  await page.route("http://127.0.0.1:9/frame", (r) => r.fulfill({ contentType: "text/html", body: `<iframe src="${room}"></iframe>` }));
+  await page.route("http://127.0.0.1:9/frame", (r) =>
+    r.fulfill({ contentType: "text/html", body: `<iframe src="${room}"></iframe>` }),
+  );
   await page.goto("http://127.0.0.1:9/frame");
-  await expect.poll(() => page.frames().find((f) => f !== page.mainFrame())?.url()).toMatch(/^chrome-error:/);
+  await expect
+    .poll(() =>
+      page
+        .frames()
+        .find((f) => f !== page.mainFrame())
+        ?.url(),
+    )
+    .toMatch(/^chrome-error:/);
 });

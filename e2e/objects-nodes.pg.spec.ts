@@ -20,13 +20,23 @@ test.beforeAll(async () => {
 });
 test.afterAll(() => nodeB?.stop());
 
-test("[RN3] a diff uploaded through node A opens from a browser on node B", async ({ page, request, admin, workspace }) => {
+test("[RN3] a diff uploaded through node A opens from a browser on node B", async ({
+  page,
+  request,
+  admin,
+  workspace,
+}) => {
   // Node A (the suite's server): a runner takes the run and uploads its diff there.
   const runner = await RawRunner.create(request, admin.token, workspace);
   await runner.connect();
   const queued = await request.post("/api/v1/runs", {
     headers: { authorization: `Bearer ${workspace.person_token}` },
-    data: { space_id: workspace.space_id, prompt: "Across nodes", repository: "demo-repo", idempotency_key: `nodes-${Date.now()}` },
+    data: {
+      space_id: workspace.space_id,
+      prompt: "Across nodes",
+      repository: "demo-repo",
+      idempotency_key: `nodes-${Date.now()}`,
+    },
   });
   expect(queued.status(), await queued.text()).toBe(201);
   const runId = ((await queued.json()) as { run_id: string }).run_id;
@@ -57,7 +67,12 @@ test("[RN3] a diff uploaded through node A opens from a browser on node B", asyn
   await page.goto(`${nodeB.baseURL}${linkPath(((await link.json()) as { url: string }).url)}`);
   await expect(page.getByTestId("feed-status")).toHaveAttribute("data-status", "live");
   const objectAnswers: string[] = [];
-  page.on("response", (r) => new URL(r.url()).pathname.startsWith("/objects/") && objectAnswers.push(`${new URL(r.url()).origin} ${r.status()}`));
+  page.on(
+    "response",
+    (r) =>
+      new URL(r.url()).pathname.startsWith("/objects/") &&
+      objectAnswers.push(`${new URL(r.url()).origin} ${r.status()}`),
+  );
   const cs = new RunPanelView(page, runId).root.getByTestId("change-set");
   await cs.getByTestId("change-set-show-diff").click();
   const file = cs.getByTestId("diff").locator('[data-testid="diff-file"][data-path="src/nodes.txt"]');

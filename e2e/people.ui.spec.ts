@@ -3,7 +3,13 @@ import { baseURL, linkPath } from "./support/api";
 import { RoomPage } from "./support/room-page";
 import { TestRun } from "./support/runs";
 
-test("an owner invites a viewer: the viewer watches live without controls, the API refuses their commands, and a revoke stops their room at once", async ({ browser, page, workspace, harness, loginAs }) => {
+test("an owner invites a viewer: the viewer watches live without controls, the API refuses their commands, and a revoke stops their room at once", async ({
+  browser,
+  page,
+  workspace,
+  harness,
+  loginAs,
+}) => {
   // The owner's room, and the workspace page in a second tab.
   const ownerRoom = await loginAs(page);
   const roomPath = new URL(page.url()).pathname;
@@ -42,9 +48,15 @@ test("an owner invites a viewer: the viewer watches live without controls, the A
 
   // The API refuses the viewer's commands and messages (their session cookie, our own Origin).
   const headers = { origin: baseURL() };
-  const cmd = await vpage.request.post(`/api/v1/runs/${run.id}/commands`, { headers, data: { command: "pause", idempotency_key: "viewer-pause" } });
+  const cmd = await vpage.request.post(`/api/v1/runs/${run.id}/commands`, {
+    headers,
+    data: { command: "pause", idempotency_key: "viewer-pause" },
+  });
   expect(cmd.status()).toBe(403);
-  const msg = await vpage.request.post("/api/v1/events", { headers, data: { ...harness.message("from a viewer"), actor: undefined } });
+  const msg = await vpage.request.post("/api/v1/events", {
+    headers,
+    data: { ...harness.message("from a viewer"), actor: undefined },
+  });
   expect(msg.status()).toBe(403);
 
   // The owner revokes them: their open room stops receiving within a second.

@@ -26,11 +26,22 @@ test.describe("people sessions", () => {
     await other.close();
   });
 
-  test("a link from `chips login` works in a new context, and the person posts from the room", async ({ browser, workspace, harness }) => {
+  test("a link from `chips login` works in a new context, and the person posts from the room", async ({
+    browser,
+    workspace,
+    harness,
+  }) => {
     const cli = await run(process.execPath, [
-      path.resolve("bin/chips.mjs"), "login",
-      "--workspace", workspace.workspace_id, "--space", workspace.space_id,
-      "--url", baseURL(), "--data-dir", dataDir(),
+      path.resolve("bin/chips.mjs"),
+      "login",
+      "--workspace",
+      workspace.workspace_id,
+      "--space",
+      workspace.space_id,
+      "--url",
+      baseURL(),
+      "--data-dir",
+      dataDir(),
     ]);
     const url = cli.stdout.trim();
     expect(url).toMatch(new RegExp(`/w/${workspace.workspace_id}/r/${workspace.space_id}\\?login=`));
@@ -49,20 +60,29 @@ test.describe("people sessions", () => {
     const evil = harness.message("posted by evil.example");
 
     // The cookie goes along (a bearer-less request without it would be 401), the Origin does not match.
-    const forged = await page.request.post("/api/v1/events", { headers: { origin: "https://evil.example" }, data: evil });
+    const forged = await page.request.post("/api/v1/events", {
+      headers: { origin: "https://evil.example" },
+      data: evil,
+    });
     expect(forged.status()).toBe(403);
     expect((await forged.json()).code).toBe("forbidden");
 
     const attacker = await startOtherOrigin(`${baseURL()}/api/v1/events`, evil);
     const posts: string[] = []; // each POST the page sent to our events endpoint
     page.on("request", (r) => {
-      if (r.url() === `${baseURL()}/api/v1/events` && r.method() === "POST") posts.push(r.headers()["content-type"] ?? "");
+      if (r.url() === `${baseURL()}/api/v1/events` && r.method() === "POST")
+        posts.push(r.headers()["content-type"] ?? "");
     });
     try {
       // Another site: SameSite=Lax keeps the cookie home, so the form POST arrives without a credential.
       // The same site on another port: the cookie is sent, and the Origin check refuses it.
-      for (const [host, status, code] of [["127.0.0.1", 401, "unauthorized"], ["localhost", 403, "forbidden"]] as const) {
-        const answer = page.waitForResponse((r) => r.url() === `${baseURL()}/api/v1/events` && r.request().method() === "POST");
+      for (const [host, status, code] of [
+        ["127.0.0.1", 401, "unauthorized"],
+        ["localhost", 403, "forbidden"],
+      ] as const) {
+        const answer = page.waitForResponse(
+          (r) => r.url() === `${baseURL()}/api/v1/events` && r.request().method() === "POST",
+        );
         await page.goto(attacker.url(host, "/form"));
         const r = await answer;
         expect(r.status(), `form POST from ${host}`).toBe(status);
@@ -70,12 +90,16 @@ test.describe("people sessions", () => {
 
         posts.length = 0;
         await page.goto(attacker.url(host, "/fetch"));
-        const results = await page.evaluate(() => (window as unknown as { __results: Promise<Record<string, string>> }).__results);
+        const results = await page.evaluate(
+          () => (window as unknown as { __results: Promise<Record<string, string>> }).__results,
+        );
         // The no-cors answer is withheld from the other site too (Cross-Origin-Resource-Policy: same-origin).
         expect(results, `fetches from ${host}`).toEqual({ cors: "blocked: TypeError", noCors: "blocked: TypeError" });
         // The preflighted JSON POST fails its preflight; the no-cors text/plain one goes out and is refused
         // as the form was (nothing is stored: checked below) — its answer never reaches the other site.
-        await expect.poll(() => posts.filter((t) => t === "text/plain"), { message: `no-cors POST from ${host}` }).toEqual(["text/plain"]);
+        await expect
+          .poll(() => posts.filter((t) => t === "text/plain"), { message: `no-cors POST from ${host}` })
+          .toEqual(["text/plain"]);
       }
     } finally {
       await attacker.close();
@@ -86,7 +110,13 @@ test.describe("people sessions", () => {
     expect((await harness.events()).map((e) => e.text)).toEqual(["still here"]);
   });
 
-  test("a socket joins its own room with the session cookie, never another workspace's", async ({ page, admin, workspace, harness, loginAs }) => {
+  test("a socket joins its own room with the session cookie, never another workspace's", async ({
+    page,
+    admin,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await loginAs(page);
     await harness.postMessages(2);
     const cookie = await cookieHeader(page.context());
@@ -109,7 +139,12 @@ test.describe("people sessions", () => {
   });
 });
 
-test("[RT1] two browsers in one room get the same events in the same order", async ({ browser, page, harness, loginAs }) => {
+test("[RT1] two browsers in one room get the same events in the same order", async ({
+  browser,
+  page,
+  harness,
+  loginAs,
+}) => {
   const other = await browser.newContext();
   const [a, b] = [await loginAs(page), await loginAs(other)];
 
@@ -126,7 +161,12 @@ test("[RT1] two browsers in one room get the same events in the same order", asy
   await other.close();
 });
 
-test("[RT2] a browser taken offline catches up with nothing missing or doubled", async ({ page, context, harness, loginAs }) => {
+test("[RT2] a browser taken offline catches up with nothing missing or doubled", async ({
+  page,
+  context,
+  harness,
+  loginAs,
+}) => {
   const room = await loginAs(page);
   await harness.postMessages(5, "before");
   await room.expectSeqs(await harness.roomSeqs());
@@ -148,14 +188,20 @@ test("[RT2] a browser taken offline catches up with nothing missing or doubled",
   noDuplicates(await room.timelineSeqs());
 });
 
-test("[RT4] a browser that misses one frame notices the gap and fetches what it missed", async ({ page, harness, admin, workspace }) => {
+test("[RT4] a browser that misses one frame notices the gap and fetches what it missed", async ({
+  page,
+  harness,
+  admin,
+  workspace,
+}) => {
   // Drop exactly one `events` frame on its way to the page; the next event's prev_seq shows the hole.
   let dropped = 0;
   const joins: number[] = []; // after_seq of each join the page sends
   await page.routeWebSocket(/\/socket\.io\//, (ws) => {
     const server = ws.connectToServer();
     ws.onMessage((frame) => {
-      if (typeof frame === "string" && /^42\d*\["join",/.test(frame)) joins.push(JSON.parse(frame.slice(frame.indexOf("[")))[1].after_seq);
+      if (typeof frame === "string" && /^42\d*\["join",/.test(frame))
+        joins.push(JSON.parse(frame.slice(frame.indexOf("[")))[1].after_seq);
       server.send(frame);
     });
     server.onMessage((frame) => {
@@ -178,4 +224,3 @@ test("[RT4] a browser that misses one frame notices the gap and fetches what it 
   expect(joins.slice(0, 2), `joins from ${joins}`).toEqual([0, 3]);
   noDuplicates(await room.timelineSeqs());
 });
-

@@ -3,7 +3,12 @@ import { test, expect } from "./support/fixtures";
 import { seedWorkspace } from "./support/review";
 
 test.describe("[ROL1] rollups", () => {
-  test("per harness: the table matches the seed's own count, the charts draw with numbers on hover, a CSV downloads; no axe violation light and dark", async ({ page, request, workspace, loginAs }) => {
+  test("per harness: the table matches the seed's own count, the charts draw with numbers on hover, a CSV downloads; no axe violation light and dark", async ({
+    page,
+    request,
+    workspace,
+    loginAs,
+  }) => {
     test.setTimeout(180_000);
     const s = await seedWorkspace(request, workspace, { runs: 24, events: 480, seed: 17 });
     await loginAs(page, workspace);
@@ -27,7 +32,10 @@ test.describe("[ROL1] rollups", () => {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       const results = await new AxeBuilder({ page }).analyze();
       expect(results.passes.length).toBeGreaterThan(10);
-      expect(results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), scheme).toEqual([]);
+      expect(
+        results.violations.map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+        scheme,
+      ).toEqual([]);
     }
   });
 });

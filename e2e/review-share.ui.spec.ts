@@ -16,10 +16,22 @@ async function stranger(browser: Browser) {
 }
 
 test.describe("[SHR1] share links", () => {
-  test("a link opens its run without a session, says it is shared, is logged, and answers 404 after revocation and after expiry", async ({ page, browser, harness, workspace, loginAs }) => {
+  test("a link opens its run without a session, says it is shared, is logged, and answers 404 after revocation and after expiry", async ({
+    page,
+    browser,
+    harness,
+    workspace,
+    loginAs,
+  }) => {
     test.setTimeout(120_000);
     const run = new TestRun(harness, workspace);
-    await run.start({ goal: "Rotate the staging certificates", plan: [{ step_id: "s1", title: "Renew" }, { step_id: "s2", title: "Deploy" }] });
+    await run.start({
+      goal: "Rotate the staging certificates",
+      plan: [
+        { step_id: "s1", title: "Renew" },
+        { step_id: "s2", title: "Deploy" },
+      ],
+    });
     await run.step("s1", "active");
     await run.status({ verb_phrase: "renewing certificates", progress: 0.5 });
     await run.step("s1", "done");
@@ -47,7 +59,12 @@ test.describe("[SHR1] share links", () => {
       await out.page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       const results = await new AxeBuilder({ page: out.page }).analyze();
       expect(results.passes.length, "axe really checked the page").toBeGreaterThan(10);
-      expect(results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `shared view (${scheme})`).toEqual([]);
+      expect(
+        results.violations.map(
+          (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+        ),
+        `shared view (${scheme})`,
+      ).toEqual([]);
     }
 
     // The workspace sees the open: when and from where.
@@ -59,11 +76,16 @@ test.describe("[SHR1] share links", () => {
     expect((await out.page.goto(url))!.status()).toBe(404);
 
     // A link with a few seconds to live opens, then expires into a 404.
-    const made = await page.request.post(`/api/v1/runs/${run.id}/shares`, { headers: { origin: new URL(page.url()).origin }, data: { expires_in_seconds: 5 } });
+    const made = await page.request.post(`/api/v1/runs/${run.id}/shares`, {
+      headers: { origin: new URL(page.url()).origin },
+      data: { expires_in_seconds: 5 },
+    });
     expect(made.status(), await made.text()).toBe(201);
     const short = pathOf(((await made.json()) as { url: string }).url);
     expect((await out.page.goto(short))!.status()).toBe(200);
-    await expect.poll(async () => (await out.page.goto(short))!.status(), { timeout: 30_000, intervals: [1000] }).toBe(404);
+    await expect
+      .poll(async () => (await out.page.goto(short))!.status(), { timeout: 30_000, intervals: [1000] })
+      .toBe(404);
     await out.close();
   });
 });

@@ -33,7 +33,10 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
     await request.dispose();
   });
 
-  test("filters and search find exactly the runs the generator made so; views are URLs and can be saved", async ({ page, loginAs }) => {
+  test("filters and search find exactly the runs the generator made so; views are URLs and can be saved", async ({
+    page,
+    loginAs,
+  }) => {
     test.setTimeout(120_000);
     await loginAs(page, workspace);
     const runs = await new RunsPage(page, workspace.workspace_id).open();
@@ -56,7 +59,11 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
     expect(await runs.shown()).toBe(s.facts.filter((f) => f.hasChangeSet && f.failedChecks > 0).length);
 
     // Search: accents folded, Japanese and Russian words, each against the runs that got that word.
-    for (const [q, marker] of [["zurich", "zürich"], ["請求書", "請求書"], ["счёт", "счёт"]] as const) {
+    for (const [q, marker] of [
+      ["zurich", "zürich"],
+      ["請求書", "請求書"],
+      ["счёт", "счёт"],
+    ] as const) {
       await runs.open();
       await runs.filter({ q });
       const want = s.facts.filter((f) => f.markers.includes(marker));
@@ -68,7 +75,9 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
     await runs.open("agent=claude&sort=duration&dir=desc");
     const claude = s.facts.filter((f) => f.agent === "claude");
     expect(await runs.shown()).toBe(claude.length);
-    const durations = await page.getByTestId("run-row").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")));
+    const durations = await page
+      .getByTestId("run-row")
+      .evaluateAll((rows) => rows.map((r) => r.getAttribute("data-run-id")));
     expect(durations.length).toBeGreaterThan(0);
     await page.getByTestId("view-name").fill("Claude, longest first");
     await page.getByTestId("view-save").click();
@@ -79,10 +88,15 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
     expect(await runs.shown()).toBe(claude.length);
   });
 
-  test("a run page shows each step's duration, plan against what happened, and the commands' times to answer", async ({ page, loginAs }) => {
+  test("a run page shows each step's duration, plan against what happened, and the commands' times to answer", async ({
+    page,
+    loginAs,
+  }) => {
     await loginAs(page, workspace);
     // A finished run with a skipped step and a step added late, and one with an answered command.
-    const marked = s.facts.find((f) => f.status !== "running" && f.status !== "queued" && f.steps.skipped && f.steps.added);
+    const marked = s.facts.find(
+      (f) => f.status !== "running" && f.status !== "queued" && f.steps.skipped && f.steps.added,
+    );
     const commanded = s.facts.find((f) => f.commands > 0);
     expect(marked, "the seed has a run with a skipped and an added step").toBeTruthy();
     expect(commanded, "the seed has a run with a command").toBeTruthy();
@@ -96,10 +110,16 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
       const start = steps.find((e) => e.step_id === id && e.state === "active")!;
       const end = steps.find((e) => e.step_id === id && ["done", "failed", "skipped"].includes(e.state));
       if (!end) continue;
-      await expect(page.locator(`[data-testid=gantt-step][data-step-id="${id}"]`)).toHaveAttribute("data-duration-ms", String(Date.parse(end.ts) - Date.parse(start.ts)));
+      await expect(page.locator(`[data-testid=gantt-step][data-step-id="${id}"]`)).toHaveAttribute(
+        "data-duration-ms",
+        String(Date.parse(end.ts) - Date.parse(start.ts)),
+      );
     }
     const skipped = steps.find((e) => e.state === "skipped")!.step_id;
-    await expect(page.locator(`[data-testid=plan-line][data-step-id="${skipped}"]`)).toHaveAttribute("data-marks", /skipped/);
+    await expect(page.locator(`[data-testid=plan-line][data-step-id="${skipped}"]`)).toHaveAttribute(
+      "data-marks",
+      /skipped/,
+    );
     await expect(page.locator(`[data-testid=plan-line][data-step-id="late"]`)).toHaveAttribute("data-marks", /added/);
 
     await page.goto(`/w/${workspace.workspace_id}/runs/${s.ids.get(commanded!.id)}`);
@@ -120,7 +140,9 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 860 });
     await loginAs(page, workspace);
-    const rich = s.facts.find((f) => f.hasChangeSet && f.commands > 0 && f.status !== "running") ?? s.facts.find((f) => f.hasChangeSet)!;
+    const rich =
+      s.facts.find((f) => f.hasChangeSet && f.commands > 0 && f.status !== "running") ??
+      s.facts.find((f) => f.hasChangeSet)!;
     const id = s.ids.get(rich.id)!;
     for (const scheme of ["light", "dark"] as const) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
@@ -128,13 +150,21 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
         [`/w/${workspace.workspace_id}/runs?limit=12`, `review-runs-${scheme}.png`],
         [`/w/${workspace.workspace_id}/runs/${id}`, `review-run-${scheme}.png`],
         [`/w/${workspace.workspace_id}/runs/${id}/replay`, `review-replay-${scheme}.png`],
-        [`/w/${workspace.workspace_id}/compare?run=${id}&run=${[...s.ids.values()].find((x) => x !== id)}`, `review-compare-${scheme}.png`],
+        [
+          `/w/${workspace.workspace_id}/compare?run=${id}&run=${[...s.ids.values()].find((x) => x !== id)}`,
+          `review-compare-${scheme}.png`,
+        ],
       ] as const) {
         await page.goto(url);
         await expect(page.locator("main").first()).toBeVisible();
         const results = await new AxeBuilder({ page }).analyze();
         expect(results.passes.length, "axe really checked the page").toBeGreaterThan(10);
-        expect(results.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`), `${url} (${scheme})`).toEqual([]);
+        expect(
+          results.violations.map(
+            (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
+          ),
+          `${url} (${scheme})`,
+        ).toEqual([]);
         await shoot(page, shot);
       }
     }
@@ -156,8 +186,12 @@ async function roomMoment(page: Page, runId: string) {
       pending: panel.getAttribute("data-pending"),
       chip: panel.querySelector("[data-testid=run-state]")?.textContent,
       plan: panel.querySelector("ol")?.getAttribute("aria-label") ?? null,
-      dots: [...panel.querySelectorAll("[data-step-id]")].map((d) => `${d.getAttribute("data-step-id")}:${d.getAttribute("data-state")}:${d.getAttribute("aria-label")}`),
-      receipts: [...panel.querySelectorAll("[data-command-id]")].map((r) => `${r.getAttribute("data-receipt")}:${r.textContent}`),
+      dots: [...panel.querySelectorAll("[data-step-id]")].map(
+        (d) => `${d.getAttribute("data-step-id")}:${d.getAttribute("data-state")}:${d.getAttribute("aria-label")}`,
+      ),
+      receipts: [...panel.querySelectorAll("[data-command-id]")].map(
+        (r) => `${r.getAttribute("data-receipt")}:${r.textContent}`,
+      ),
       typing,
       // Each item's text without the buttons (a person in the live room has them; a replay has none).
       items: [...document.querySelectorAll("[data-testid=timeline] [data-seq]")].map((i) => {
@@ -170,13 +204,25 @@ async function roomMoment(page: Page, runId: string) {
 }
 
 test.describe("[RPL1] replay", () => {
-  test("replay at a seq draws the dots, typing indicator and receipts as the live room showed them at that seq", async ({ page, request, workspace, loginAs }) => {
+  test("replay at a seq draws the dots, typing indicator and receipts as the live room showed them at that seq", async ({
+    page,
+    request,
+    workspace,
+    loginAs,
+  }) => {
     test.setTimeout(120_000);
     const harness = new Harness(request, workspace);
     const person = new Person(request, workspace);
     const room = await loginAs(page, workspace);
     const run = new TestRun(harness, workspace);
-    await run.start({ goal: "Reconcile the ledger", plan: [{ step_id: "read", title: "Read the ledger" }, { step_id: "fix", title: "Fix the totals" }, { step_id: "mail", title: "Email Dana" }] });
+    await run.start({
+      goal: "Reconcile the ledger",
+      plan: [
+        { step_id: "read", title: "Read the ledger" },
+        { step_id: "fix", title: "Fix the totals" },
+        { step_id: "mail", title: "Email Dana" },
+      ],
+    });
     await run.step("read", "active");
     await run.status({ verb_phrase: "Reading ledger.csv…", progress: 0.2, estimate_seconds: 90 });
     await harness.post(harness.message("Found two rows out of balance."));
@@ -206,19 +252,29 @@ test.describe("[RPL1] replay", () => {
     // The countdown live had run on for the moment it took to read it; replay shows it as of the status.
     expect(replay.typing[0].eta).toBe(40);
     expect(live.typing[0].eta).toBeGreaterThanOrEqual(38);
-    expect({ ...replay, typing: replay.typing.map((t) => ({ ...t, eta: 0 })) }).toEqual({ ...live, typing: live.typing.map((t) => ({ ...t, eta: 0 })) });
+    expect({ ...replay, typing: replay.typing.map((t) => ({ ...t, eta: 0 })) }).toEqual({
+      ...live,
+      typing: live.typing.map((t) => ({ ...t, eta: 0 })),
+    });
 
     // The scrubber's end is the finished run; a step back is the run as it was before.
-    await page.getByTestId("replay-scrubber").fill(String(Number(await page.getByTestId("replay-scrubber").getAttribute("max"))));
+    await page
+      .getByTestId("replay-scrubber")
+      .fill(String(Number(await page.getByTestId("replay-scrubber").getAttribute("max"))));
     await expect(page.locator(`section[data-run-id="${run.id}"]`)).toHaveAttribute("data-run-state", "finished");
     await expect(page).toHaveURL(/seq=\d+/);
     await expect(page.getByTestId("typing-indicator")).toHaveCount(0);
   });
 });
 
-
 test.describe("[ANN1] annotations", () => {
-  test("an annotation made on the run page shows live in the room: the run's verdict and a notice", async ({ page, context, request, workspace, loginAs }) => {
+  test("an annotation made on the run page shows live in the room: the run's verdict and a notice", async ({
+    page,
+    context,
+    request,
+    workspace,
+    loginAs,
+  }) => {
     const harness = new Harness(request, workspace);
     await loginAs(page, workspace);
     const run = new TestRun(harness, workspace);
@@ -233,7 +289,10 @@ test.describe("[ANN1] annotations", () => {
     await review.getByTestId("annotation-send").click();
     await expect(review.getByTestId("annotation")).toHaveAttribute("data-verdict", "approved");
 
-    await expect(page.locator(`section[data-run-id="${run.id}"] [data-testid=run-verdict]`)).toHaveAttribute("data-verdict", "approved");
+    await expect(page.locator(`section[data-run-id="${run.id}"] [data-testid=run-verdict]`)).toHaveAttribute(
+      "data-verdict",
+      "approved",
+    );
     await expect(page.getByTestId("timeline")).toContainText("approved a run: Ship it");
     // And the runs page files it under approved, no longer unreviewed.
     await review.goto(`/w/${workspace.workspace_id}/runs?review=approved`);
@@ -244,14 +303,35 @@ test.describe("[ANN1] annotations", () => {
 });
 
 test.describe("[CMP1] compare", () => {
-  test("two runs ticked on the runs page compare side by side, steps aligned by id, else by title", async ({ page, request, workspace, loginAs }) => {
+  test("two runs ticked on the runs page compare side by side, steps aligned by id, else by title", async ({
+    page,
+    request,
+    workspace,
+    loginAs,
+  }) => {
     const harness = new Harness(request, workspace);
     await loginAs(page, workspace);
     const a = new TestRun(harness, workspace);
-    await a.start({ goal: "Balance March", plan: [{ step_id: "read", title: "Read the ledger" }, { step_id: "fix", title: "Fix the totals" }] });
+    await a.start({
+      goal: "Balance March",
+      plan: [
+        { step_id: "read", title: "Read the ledger" },
+        { step_id: "fix", title: "Fix the totals" },
+      ],
+    });
     const b = new TestRun(harness, workspace);
-    await b.start({ goal: "Balance April", plan: [{ step_id: "read", title: "Read the ledger" }, { step_id: "repair", title: "Fix the totals" }, { step_id: "mail", title: "Email Dana" }] });
-    for (const [run, steps] of [[a, ["read", "fix"]], [b, ["read", "repair", "mail"]]] as const) {
+    await b.start({
+      goal: "Balance April",
+      plan: [
+        { step_id: "read", title: "Read the ledger" },
+        { step_id: "repair", title: "Fix the totals" },
+        { step_id: "mail", title: "Email Dana" },
+      ],
+    });
+    for (const [run, steps] of [
+      [a, ["read", "fix"]],
+      [b, ["read", "repair", "mail"]],
+    ] as const) {
       for (const s of steps) {
         await run.step(s, "active");
         await run.step(s, "done");
@@ -259,7 +339,8 @@ test.describe("[CMP1] compare", () => {
       await run.finish("succeeded");
     }
     await page.goto(`/w/${workspace.workspace_id}/runs`);
-    for (const id of [a.id, b.id]) await page.locator(`[data-testid=run-row][data-run-id="${id}"] [data-testid=compare-pick]`).check();
+    for (const id of [a.id, b.id])
+      await page.locator(`[data-testid=run-row][data-run-id="${id}"] [data-testid=compare-pick]`).check();
     await Promise.all([page.waitForURL(/\/compare\?/), page.getByTestId("compare-selected").click()]);
     const rows = page.getByTestId("compare-step");
     await expect(rows).toHaveCount(3);

@@ -2,7 +2,11 @@ import { test, expect } from "./support/fixtures";
 import { RoomStateView } from "./support/room-state";
 
 test.describe("[ROOM1] a room's intent and outcome, edited by people in two browsers", () => {
-  test("[ROOM1] a save shows live in the other browser; a conflicting save shows the other's text and is resolved without loss; the history diffs any two revisions", async ({ page, browser, loginAs }) => {
+  test("[ROOM1] a save shows live in the other browser; a conflicting save shows the other's text and is resolved without loss; the history diffs any two revisions", async ({
+    page,
+    browser,
+    loginAs,
+  }) => {
     const dana = await loginAs(page);
     const otherContext = await browser.newContext();
     const sam = await loginAs(otherContext);
@@ -32,8 +36,12 @@ test.describe("[ROOM1] a room's intent and outcome, edited by people in two brow
     await expect(b.conflict).toHaveAttribute("data-revision", "2");
     await expect(b.conflict.getByTestId("room-conflict-theirs")).toContainText("Dana: also the logout button");
     await expect(b.intentInput).toHaveValue(/Sam: and a password reset/);
-    await expect(b.conflict.locator('[data-change="removed"]').filter({ hasText: "Dana: also the logout button" })).toHaveCount(1);
-    await expect(b.conflict.locator('[data-change="added"]').filter({ hasText: "Sam: and a password reset" })).toHaveCount(1);
+    await expect(
+      b.conflict.locator('[data-change="removed"]').filter({ hasText: "Dana: also the logout button" }),
+    ).toHaveCount(1);
+    await expect(
+      b.conflict.locator('[data-change="added"]').filter({ hasText: "Sam: and a password reset" }),
+    ).toHaveCount(1);
     // Sam merges both and saves on top of Dana's revision: nothing is lost.
     await b.intentInput.fill("Ship the **login page**\n\nDana: also the logout button\n\nSam: and a password reset");
     await b.save.click();
@@ -49,16 +57,24 @@ test.describe("[ROOM1] a room's intent and outcome, edited by people in two brow
     await history.getByTestId("room-diff-from").selectOption("1");
     await history.getByTestId("room-diff-to").selectOption("3");
     const diff = history.getByTestId("text-diff");
-    await expect(diff.locator('[data-change="added"]').filter({ hasText: "Dana: also the logout button" })).toHaveCount(1);
+    await expect(diff.locator('[data-change="added"]').filter({ hasText: "Dana: also the logout button" })).toHaveCount(
+      1,
+    );
     await expect(diff.locator('[data-change="added"]').filter({ hasText: "Sam: and a password reset" })).toHaveCount(1);
     await expect(diff.locator('[data-change="removed"]')).toHaveCount(0);
     await history.getByTestId("room-diff-from").selectOption("3");
     await history.getByTestId("room-diff-to").selectOption("2");
-    await expect(diff.locator('[data-change="removed"]').filter({ hasText: "Sam: and a password reset" })).toHaveCount(1);
+    await expect(diff.locator('[data-change="removed"]').filter({ hasText: "Sam: and a password reset" })).toHaveCount(
+      1,
+    );
     await otherContext.close();
   });
 
-  test("[DEC1] decisions appear live in the other browser; superseding one moves it to the superseded list there too", async ({ page, browser, loginAs }) => {
+  test("[DEC1] decisions appear live in the other browser; superseding one moves it to the superseded list there too", async ({
+    page,
+    browser,
+    loginAs,
+  }) => {
     const dana = await loginAs(page);
     const otherContext = await browser.newContext();
     const sam = await loginAs(otherContext);

@@ -6,7 +6,12 @@ const unique = (what: string) => `${what} ${Math.random().toString(36).slice(2, 
 const plan = (n: number) => Array.from({ length: n }, (_, i) => ({ step_id: `s${i + 1}`, title: `Step ${i + 1}` }));
 
 test.describe("[UI3] goal_from: where a run's goal is drawn", () => {
-  test("[UI3] harness: the goal is that person's message in the timeline, and nowhere else", async ({ page, workspace, harness, loginAs }) => {
+  test("[UI3] harness: the goal is that person's message in the timeline, and nowhere else", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     const room = await loginAs(page);
     const run = new TestRun(harness, workspace);
     const goal = unique("Fix the flaky checkout test");
@@ -19,7 +24,13 @@ test.describe("[UI3] goal_from: where a run's goal is drawn", () => {
     await room.waitLive();
   });
 
-  test("[UI3] chips: the goal is already the room's own message; no element repeats it", async ({ page, request, workspace, harness, loginAs }) => {
+  test("[UI3] chips: the goal is already the room's own message; no element repeats it", async ({
+    page,
+    request,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await loginAs(page);
     const goal = unique("Get PO #4471 confirmed with Northwind");
     const said = await new Person(request, workspace).message(goal);
@@ -32,7 +43,12 @@ test.describe("[UI3] goal_from: where a run's goal is drawn", () => {
     expect(await occurrences(page, goal)).toBe(1);
   });
 
-  test("[UI3] omitted: the header and the run panel say the goal; no message does", async ({ page, workspace, harness, loginAs }) => {
+  test("[UI3] omitted: the header and the run panel say the goal; no message does", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await loginAs(page);
     const run = new TestRun(harness, workspace);
     const goal = unique("Nightly dependency audit");
@@ -50,7 +66,12 @@ test.describe("[UI3] goal_from: where a run's goal is drawn", () => {
 });
 
 test.describe("[UI1] the run panel's dots", () => {
-  test("[UI1] [UI6] a 5-step plan shows 5 hollow dots that fill in order; a step added mid-run appears at the end", async ({ page, workspace, harness, loginAs }) => {
+  test("[UI1] [UI6] a 5-step plan shows 5 hollow dots that fill in order; a step added mid-run appears at the end", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await loginAs(page);
     const run = new TestRun(harness, workspace);
     await run.start({ goal: "Five steps", plan: plan(5), session_ref: "term://e2e/1" });
@@ -66,7 +87,9 @@ test.describe("[UI1] the run panel's dots", () => {
       await expect(panel.dots.nth(i - 1)).toHaveAttribute("data-state", "active");
       await run.step(`s${i}`, "done");
       const added = i > 3 ? ["skipped"] : [];
-      await expect.poll(() => panel.dotStates()).toEqual([...Array(i).fill("done"), ...Array(5 - i).fill("pending"), ...added]);
+      await expect
+        .poll(() => panel.dotStates())
+        .toEqual([...Array(i).fill("done"), ...Array(5 - i).fill("pending"), ...added]);
       if (i === 3) {
         await run.step("extra", "active", "Added mid-run");
         await expect(panel.dots).toHaveCount(6);
@@ -84,7 +107,13 @@ test.describe("[UI1] the run panel's dots", () => {
   test("[UI1] the step title shows on hover and on keyboard focus", async ({ page, workspace, harness, loginAs }) => {
     await loginAs(page);
     const run = new TestRun(harness, workspace);
-    await run.start({ goal: "Titles", plan: [{ step_id: "a", title: "Read PO #4471" }, { step_id: "b", title: "Email Dana" }] });
+    await run.start({
+      goal: "Titles",
+      plan: [
+        { step_id: "a", title: "Read PO #4471" },
+        { step_id: "b", title: "Email Dana" },
+      ],
+    });
     const panel = new RunPanelView(page, run.id);
     await panel.dots.first().hover();
     await expect(panel.root.getByText("Read PO #4471", { exact: true })).toBeVisible();
@@ -94,7 +123,12 @@ test.describe("[UI1] the run panel's dots", () => {
 });
 
 test.describe("[UI2] the typing indicator", () => {
-  test("[UI2] shows the exact verb_phrase, progress as aria-valuenow, a countdown that goes down; gone on run.finished", async ({ page, workspace, harness, loginAs }) => {
+  test("[UI2] shows the exact verb_phrase, progress as aria-valuenow, a countdown that goes down; gone on run.finished", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await page.clock.install({ time: new Date() });
     await loginAs(page);
     const run = new TestRun(harness, workspace);
@@ -129,7 +163,12 @@ test.describe("[UI2] the typing indicator", () => {
     await expect(typing.root).toHaveCount(0);
   });
 
-  test("[UI2] disappears when no status came for the TTL (driven by the page's clock)", async ({ page, workspace, harness, loginAs }) => {
+  test("[UI2] disappears when no status came for the TTL (driven by the page's clock)", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await page.clock.install({ time: new Date() });
     await loginAs(page);
     const run = new TestRun(harness, workspace);
@@ -145,16 +184,27 @@ test.describe("[UI2] the typing indicator", () => {
 });
 
 test.describe("[RUN2] the run panel offers only the commands the run's harness obeys", () => {
-  test("[RUN2] a watch-only run (a Codex session started in a terminal) has no buttons and says why", async ({ page, workspace, harness, loginAs }) => {
+  test("[RUN2] a watch-only run (a Codex session started in a terminal) has no buttons and says why", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await loginAs(page);
     const run = new TestRun(harness, workspace);
     await run.start({ goal: unique("Count to two"), goal_from: "harness", commands: [], plan: plan(2) });
     const panel = new RunPanelView(page, run.id);
     await expect(panel.root.getByTestId("run-commands-note")).toHaveText("Watch-only: started from a terminal");
-    for (const id of ["run-steer", "run-pause", "run-resume", "run-cancel"]) await expect(panel.root.getByTestId(id)).toHaveCount(0);
+    for (const id of ["run-steer", "run-pause", "run-resume", "run-cancel"])
+      await expect(panel.root.getByTestId(id)).toHaveCount(0);
   });
 
-  test("[RUN2] a run that declares nothing keeps every button and no note", async ({ page, workspace, harness, loginAs }) => {
+  test("[RUN2] a run that declares nothing keeps every button and no note", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     await loginAs(page);
     const run = new TestRun(harness, workspace);
     await run.start({ goal: unique("Nightly audit"), plan: plan(1) });

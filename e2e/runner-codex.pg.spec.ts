@@ -38,7 +38,13 @@ function makeRepo(dir: string) {
   return dir;
 }
 
-test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff; pause and resume reach the process", async ({ page, request, admin, workspace, loginAs }) => {
+test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff; pause and resume reach the process", async ({
+  page,
+  request,
+  admin,
+  workspace,
+  loginAs,
+}) => {
   test.setTimeout(180_000);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-"));
   const repo = makeRepo(path.join(tmp, "repo"));
@@ -46,14 +52,35 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
   const gate = new Promise<void>((r) => (released = r));
   model = await startModelServer(({ input }) => {
     const said = JSON.stringify(input.filter((i: any) => i.role === "user").slice(-1));
-    if (said.includes("Continue the task")) return { items: [outputsSinceUser(input) === 0 ? shell("printf 'after the pause\\n' >> hello.md") : say("Resumed and **done**.")] };
+    if (said.includes("Continue the task"))
+      return {
+        items: [
+          outputsSinceUser(input) === 0
+            ? shell("printf 'after the pause\\n' >> hello.md")
+            : say("Resumed and **done**."),
+        ],
+      };
     switch (outputsSinceUser(input)) {
       case 0:
-        return { items: [plan([["Write hello.md", "in_progress"], ["Wait for people", "pending"]])] };
+        return {
+          items: [
+            plan([
+              ["Write hello.md", "in_progress"],
+              ["Wait for people", "pending"],
+            ]),
+          ],
+        };
       case 1:
         return { items: [shell("printf '# Hello\\n' > hello.md")] };
       case 2:
-        return { items: [plan([["Write hello.md", "completed"], ["Wait for people", "in_progress"]])] };
+        return {
+          items: [
+            plan([
+              ["Write hello.md", "completed"],
+              ["Wait for people", "in_progress"],
+            ]),
+          ],
+        };
       default:
         return { items: [shell("sleep 60")], hold: gate }; // waits until the test has seen the dots
     }
@@ -67,7 +94,12 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
     workDir: path.join(tmp, "work"),
     adapters: [
       new CodexAdapter({
-        config: ["model_provider=mock", 'model_providers.mock.name="mock"', `model_providers.mock.base_url="${model.url}"`, 'model_providers.mock.wire_api="responses"'],
+        config: [
+          "model_provider=mock",
+          'model_providers.mock.name="mock"',
+          `model_providers.mock.base_url="${model.url}"`,
+          'model_providers.mock.wire_api="responses"',
+        ],
         model: "mock-model",
       }),
     ],
@@ -88,7 +120,13 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
   const panel = new RunPanelView(page, runId);
 
   await expect(panel.root).toHaveAttribute("data-run-state", "running");
-  await expect.poll(() => panel.dots.evaluateAll((els) => els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`))).toEqual(["todo-0:done", "todo-1:active"]);
+  await expect
+    .poll(() =>
+      panel.dots.evaluateAll((els) =>
+        els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`),
+      ),
+    )
+    .toEqual(["todo-0:done", "todo-1:active"]);
   released();
   const typing = new TypingIndicatorView(page, runId);
   await expect(typing.verb).toHaveText("Running sleep 60…");

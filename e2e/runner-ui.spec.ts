@@ -44,7 +44,10 @@ const PATHS = ["src/hello.txt", "README.md", "old.txt", "logo.png"];
 const LINT_OUTPUT = `src/hello.txt\n  2:1  error  <img src=x onerror=alert(2)> is not allowed\n\n✖ 1 problem (1 error)\n`;
 
 /** Open "Start a run", fill it, submit; answers the POST's status and body. */
-async function startFromRoom(page: Page, f: { prompt: string; repository: string; commands?: string; secrets?: string; profile?: string }) {
+async function startFromRoom(
+  page: Page,
+  f: { prompt: string; repository: string; commands?: string; secrets?: string; profile?: string },
+) {
   await page.getByTestId("start-run-open").click();
   const form = page.getByTestId("start-run-form");
   await expect(form).toBeVisible();
@@ -54,13 +57,21 @@ async function startFromRoom(page: Page, f: { prompt: string; repository: string
   await page.getByTestId("start-run-repository").fill(f.repository);
   await expect(page.getByTestId("start-run-base")).toHaveValue("main");
   await expect(page.getByTestId("start-run-agent")).toHaveValue("codex");
-  await page.getByTestId("start-run-profile").getByLabel(new RegExp(`^${f.profile ?? "workspace-write"}`)).check();
+  await page
+    .getByTestId("start-run-profile")
+    .getByLabel(new RegExp(`^${f.profile ?? "workspace-write"}`))
+    .check();
   if (f.commands) await page.getByTestId("start-run-commands").fill(f.commands);
   if (f.secrets) await page.getByTestId("start-run-secrets").fill(f.secrets);
-  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/runs" && r.request().method() === "POST");
+  const answer = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === "/api/v1/runs" && r.request().method() === "POST",
+  );
   await page.getByTestId("start-run-submit").click();
   const res = await answer;
-  return { status: res.status(), body: (await res.json()) as { run_id?: string; events?: { type: string }[]; code?: string; detail?: string } };
+  return {
+    status: res.status(),
+    body: (await res.json()) as { run_id?: string; events?: { type: string }[]; code?: string; detail?: string },
+  };
 }
 
 /** With CHIPS_E2E_SCREENSHOTS=1, what renders is kept in docs/screenshots (as e2e/a11y.ui.spec.ts does). */
@@ -73,11 +84,19 @@ async function shot(page: Page, name: string, target?: import("@playwright/test"
 
 async function seriousAxe(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 test.describe("runner runs in the room (§5)", () => {
-  test("[RN3] [UI1] [UI3] [UI4] a run started from the room waits, is taken by a runner, and shows its change-set, checks and diff as text", async ({ page, request, admin, workspace, loginAs }) => {
+  test("[RN3] [UI1] [UI3] [UI4] a run started from the room waits, is taken by a runner, and shows its change-set, checks and diff as text", async ({
+    page,
+    request,
+    admin,
+    workspace,
+    loginAs,
+  }) => {
     test.setTimeout(120_000);
     const dialogs: string[] = [];
     page.on("dialog", (d) => {
@@ -109,7 +128,15 @@ test.describe("runner runs in the room (§5)", () => {
     const welcome = await runner.connect();
     expect(welcome.lease_public_key).toBeTruthy();
     const start = await runner.startOf(runId);
-    expect(start).toMatchObject({ run_id: runId, space_id: workspace.space_id, repository: "demo-repo", base_branch: "main", agent: "codex", profile: "workspace-write", required_commands: ["npm test", "npm run lint"] });
+    expect(start).toMatchObject({
+      run_id: runId,
+      space_id: workspace.space_id,
+      repository: "demo-repo",
+      base_branch: "main",
+      agent: "codex",
+      profile: "workspace-write",
+      required_commands: ["npm test", "npm run lint"],
+    });
     expect(start.prompt.text).toBe(prompt);
     await expect(panel.root.getByTestId("run-assigned")).toHaveText("Starting on e2e runner");
     await expect(panel.root.getByTestId("run-waiting")).toHaveCount(0);
@@ -122,7 +149,13 @@ test.describe("runner runs in the room (§5)", () => {
       runner.event(runId, "run.step", { step_id: "todo-1", title: "Test", state: "pending" }),
     );
     await expect(panel.root).toHaveAttribute("data-run-state", "running");
-    await expect.poll(() => panel.dots.evaluateAll((els) => els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`))).toEqual(["todo-0:active", "todo-1:pending"]);
+    await expect
+      .poll(() =>
+        panel.dots.evaluateAll((els) =>
+          els.map((e) => `${e.getAttribute("data-step-id")}:${e.getAttribute("data-state")}`),
+        ),
+      )
+      .toEqual(["todo-0:active", "todo-1:pending"]);
     await expect(page.locator(`section[data-run-id="${runId}"]`)).toHaveCount(1); // run.started moved the card on, it did not post another
 
     // Artifacts to the object store; the change-set names them ([RN3]).
@@ -186,7 +219,9 @@ test.describe("runner runs in the room (§5)", () => {
     await cs.getByTestId("change-set-show-diff").click();
     await expect(cs.getByTestId("change-set-show-diff")).toHaveAttribute("aria-expanded", "true");
     const rendered = cs.getByTestId("diff");
-    await expect.poll(() => rendered.getByTestId("diff-file").evaluateAll((els) => els.map((e) => e.getAttribute("data-path")))).toEqual(PATHS);
+    await expect
+      .poll(() => rendered.getByTestId("diff-file").evaluateAll((els) => els.map((e) => e.getAttribute("data-path"))))
+      .toEqual(PATHS);
     await expect(rendered.locator('[data-testid="diff-file"][data-path="logo.png"]')).toContainText("Binary file");
     await expect(rendered.locator('[data-testid="diff-file"][data-path="logo.png"] table')).toHaveCount(0);
     const hello = rendered.locator('[data-testid="diff-file"][data-path="src/hello.txt"]');
@@ -221,7 +256,13 @@ test.describe("runner runs in the room (§5)", () => {
     runner.close();
   });
 
-  test("[RN3] the object API answers a signed, expiring URL that reads the bytes; a tampered one reads nothing", async ({ page, request, admin, workspace, loginAs }) => {
+  test("[RN3] the object API answers a signed, expiring URL that reads the bytes; a tampered one reads nothing", async ({
+    page,
+    request,
+    admin,
+    workspace,
+    loginAs,
+  }) => {
     await loginAs(page);
     const runner = await RawRunner.create(request, admin.token, workspace);
     await runner.connect();
@@ -245,7 +286,10 @@ test.describe("runner runs in the room (§5)", () => {
     runner.close();
   });
 
-  test("[RUN1] [UI5] a queued run's field error shows beside its field; with no runner it waits and a cancel ends it at once", async ({ page, loginAs }) => {
+  test("[RUN1] [UI5] a queued run's field error shows beside its field; with no runner it waits and a cancel ends it at once", async ({
+    page,
+    loginAs,
+  }) => {
     await loginAs(page);
     const bad = await startFromRoom(page, { prompt: "Use a secret", repository: "demo-repo", secrets: "not-a-name" });
     expect(bad.status).toBe(422);
@@ -254,7 +298,9 @@ test.describe("runner runs in the room (§5)", () => {
     // Each agent's profiles say what that agent's sandbox really enforces.
     await expect(page.getByTestId("start-run-profile-text").first()).toContainText("Codex's own sandbox");
     await page.getByTestId("start-run-agent").selectOption("claude");
-    await expect(page.getByTestId("start-run-profile-text").first()).toContainText("no network except the model endpoint");
+    await expect(page.getByTestId("start-run-profile-text").first()).toContainText(
+      "no network except the model endpoint",
+    );
     await page.getByTestId("start-run-agent").selectOption("codex");
     const err = page.locator('[data-testid="start-run-error"][data-field="secrets"]');
     await expect(err).toBeVisible();
@@ -276,21 +322,37 @@ test.describe("runner runs in the room (§5)", () => {
     await expect(panel.root.getByTestId("run-waiting")).toHaveCount(0);
   });
 
-  test("[RN2] a runner's log, checkpoint and failure show on the panel, never as timeline messages", async ({ page, request, admin, workspace, loginAs }) => {
+  test("[RN2] a runner's log, checkpoint and failure show on the panel, never as timeline messages", async ({
+    page,
+    request,
+    admin,
+    workspace,
+    loginAs,
+  }) => {
     const room = await loginAs(page);
     const runner = await RawRunner.create(request, admin.token, workspace);
     await runner.connect();
-    const { body } = await startFromRoom(page, { prompt: "Break something", repository: "demo-repo", profile: "read-only" });
+    const { body } = await startFromRoom(page, {
+      prompt: "Break something",
+      repository: "demo-repo",
+      profile: "read-only",
+    });
     const runId = body.run_id!;
     const panel = new RunPanelView(page, runId);
     await runner.startOf(runId);
     await expect(panel.root.getByTestId("run-request")).toContainText("read-only");
     await runner.post(runner.event(runId, "run.started", { goal: "Break something", goal_from: "chips" }));
     const before = await room.items.count();
-    await runner.post(runner.runnerEvent(runId, "log", "npm install: added 312 packages"), runner.runnerEvent(runId, "checkpoint", "checkpoint", { sha: "a".repeat(40), reason: "after the agent's turn" }));
+    await runner.post(
+      runner.runnerEvent(runId, "log", "npm install: added 312 packages"),
+      runner.runnerEvent(runId, "checkpoint", "checkpoint", { sha: "a".repeat(40), reason: "after the agent's turn" }),
+    );
     await expect(panel.root.getByTestId("run-last-log")).toHaveText("npm install: added 312 packages");
     await expect(panel.root.getByTestId("run-checkpoint")).toContainText("aaaaaaa");
-    await runner.post(runner.runnerEvent(runId, "failed", "codex exited 1: <b>sandbox</b> denied"), runner.event(runId, "run.finished", { outcome: "failed" }));
+    await runner.post(
+      runner.runnerEvent(runId, "failed", "codex exited 1: <b>sandbox</b> denied"),
+      runner.event(runId, "run.finished", { outcome: "failed" }),
+    );
     await expect(panel.root.getByTestId("run-runner-error")).toContainText("codex exited 1: <b>sandbox</b> denied");
     await expect(panel.root.getByTestId("run-state")).toHaveText("failed");
     expect(await room.items.count()).toBe(before);

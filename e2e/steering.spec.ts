@@ -27,26 +27,49 @@ test.afterAll(async () => {
 
 /** The demo harness (`chips demo`) as a process of its own; resolves with its run id. */
 async function startDemo(ws: Workspace, steps = 40, stepMs = 500) {
-  const proc = spawn(process.execPath, [path.resolve("bin/chips.mjs"), "demo", "--url", own.baseURL, "--token", ws.token, "--space", ws.space_id, "--steps", String(steps), "--step-ms", String(stepMs)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      path.resolve("bin/chips.mjs"),
+      "demo",
+      "--url",
+      own.baseURL,
+      "--token",
+      ws.token,
+      "--space",
+      ws.space_id,
+      "--steps",
+      String(steps),
+      "--step-ms",
+      String(stepMs),
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   demos.push(proc);
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
   proc.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<number | null>((r) => proc.once("exit", r));
-  await expect.poll(() => /demo: run (run_\w+)/.exec(out)?.[1] ?? `not yet:\n${out}`, { timeout: 30_000 }).toMatch(/^run_/);
+  await expect
+    .poll(() => /demo: run (run_\w+)/.exec(out)?.[1] ?? `not yet:\n${out}`, { timeout: 30_000 })
+    .toMatch(/^run_/);
   return { proc, runId: /demo: run (run_\w+)/.exec(out)![1], exited, output: () => out };
 }
 
 async function openRoom(page: import("@playwright/test").Page, ws: Workspace) {
-  const r = await api.post("/api/v1/admin/login-links", { headers: { authorization: `Bearer ${own.adminToken}` }, data: { workspace_id: ws.workspace_id, space_id: ws.space_id } });
+  const r = await api.post("/api/v1/admin/login-links", {
+    headers: { authorization: `Bearer ${own.adminToken}` },
+    data: { workspace_id: ws.workspace_id, space_id: ws.space_id },
+  });
   return new RoomPage(page).open(own.baseURL + linkPath(((await r.json()) as { url: string }).url));
 }
 
-
 test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its own process", () => {
-  test("[UI5] [UI6] pause, resume, steer and cancel: receipts reach applied, and the run does exactly that", async ({ page }) => {
+  test("[UI5] [UI6] pause, resume, steer and cancel: receipts reach applied, and the run does exactly that", async ({
+    page,
+  }) => {
     test.setTimeout(180_000);
     const ws = await admin.newWorkspace({ owner: "Dana" });
     const harness = new Harness(api, ws);
@@ -58,7 +81,10 @@ test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its 
     await expect(new TypingIndicatorView(page, demo.runId).root).toBeVisible();
     // Only valid buttons are offered; the API refuses the others.
     await expect(panel.button("run-resume")).toHaveCount(0);
-    const resumeNow = await api.post(`/api/v1/runs/${demo.runId}/commands`, { headers: { authorization: `Bearer ${ws.person_token}` }, data: { command: "resume", idempotency_key: "too-early" } });
+    const resumeNow = await api.post(`/api/v1/runs/${demo.runId}/commands`, {
+      headers: { authorization: `Bearer ${ws.person_token}` },
+      data: { command: "resume", idempotency_key: "too-early" },
+    });
     expect(resumeNow.status()).toBe(409);
     expect((await resumeNow.json()).code).toBe("invalid_transition");
 
@@ -68,7 +94,10 @@ test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its 
     await expect(panel.root).not.toHaveAttribute("data-pending", /.+/);
     await expect(new TypingIndicatorView(page, demo.runId).root).toHaveCount(0);
     await expect(panel.button("run-pause")).toHaveCount(0);
-    const pauseAgain = await api.post(`/api/v1/runs/${demo.runId}/commands`, { headers: { authorization: `Bearer ${ws.person_token}` }, data: { command: "pause", idempotency_key: "twice" } });
+    const pauseAgain = await api.post(`/api/v1/runs/${demo.runId}/commands`, {
+      headers: { authorization: `Bearer ${ws.person_token}` },
+      data: { command: "pause", idempotency_key: "twice" },
+    });
     expect(pauseAgain.status()).toBe(409);
 
     await panel.button("run-resume").click();
@@ -96,7 +125,15 @@ test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its 
       return events.find((e) => e.type === "run.command_acked" && e.command_id === cmd.command_id)!.seq;
     };
     const [paused, resumed, steered, cancelled] = [ackOf("pause"), ackOf("resume"), ackOf("steer"), ackOf("cancel")];
-    expect(events.filter((e) => e.run_id === demo.runId && e.seq > paused && e.seq < resumed && (e.type === "run.status" || e.type === "run.step"))).toEqual([]);
+    expect(
+      events.filter(
+        (e) =>
+          e.run_id === demo.runId &&
+          e.seq > paused &&
+          e.seq < resumed &&
+          (e.type === "run.status" || e.type === "run.step"),
+      ),
+    ).toEqual([]);
     expect(events.some((e) => e.type === "run.status" && e.seq > resumed)).toBe(true);
     const next = events.find((e) => e.type === "message.posted" && e.seq > steered);
     expect(next?.text).toContain(guidance);
@@ -106,7 +143,9 @@ test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its 
     expect(finished[0].seq).toBeGreaterThan(cancelled);
   });
 
-  test("[RUN1] a killed harness turns unresponsive past the grace; its cancel waits; Force-finish ends the run failed", async ({ page }) => {
+  test("[RUN1] a killed harness turns unresponsive past the grace; its cancel waits; Force-finish ends the run failed", async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     const ws = await admin.newWorkspace();
     await openRoom(page, ws);
@@ -125,7 +164,9 @@ test.describe("[UI5] [RUN1] steering from buttons, with the demo harness as its 
     await panel.button("run-force-finish").click();
     await expect(panel.root).toHaveAttribute("data-run-state", "finished");
     await expect(panel.root.getByTestId("run-state")).toHaveText("failed");
-    const run = await (await api.get(`/api/v1/runs/${demo.runId}`, { headers: { authorization: `Bearer ${ws.token}` } })).json();
+    const run = await (
+      await api.get(`/api/v1/runs/${demo.runId}`, { headers: { authorization: `Bearer ${ws.token}` } })
+    ).json();
     expect(run).toMatchObject({ state: "finished", outcome: "failed", summary: "harness lost" });
   });
 

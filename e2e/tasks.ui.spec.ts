@@ -6,7 +6,9 @@ import { RoomStateView } from "./support/room-state";
 /** Axe's serious or critical findings on the task board, as it is drawn now. */
 async function boardIssues(page: Page) {
   const results = await new AxeBuilder({ page }).include('[data-testid="task-board"]').analyze();
-  return results.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
 /** Make a task from the board's form; it is on the board once the form closes. */
@@ -16,7 +18,11 @@ async function makeTask(page: Page, t: { title: string; scope: string; after?: s
   await form.getByTestId("task-title-input").fill(t.title);
   await form.getByTestId("task-prompt-input").fill(`Do ${t.title}`);
   await form.getByTestId("task-scope-input").fill(t.scope);
-  for (const a of t.after ?? []) await form.getByTestId("task-prereq").and(page.locator(`[data-task-id="${a}"]`)).check();
+  for (const a of t.after ?? [])
+    await form
+      .getByTestId("task-prereq")
+      .and(page.locator(`[data-task-id="${a}"]`))
+      .check();
   await form.getByTestId("task-repository-input").fill("demo");
   await form.getByTestId("task-save").click();
   await expect(form).toHaveCount(0);
@@ -26,7 +32,11 @@ async function makeTask(page: Page, t: { title: string; scope: string; after?: s
 }
 
 test.describe("[TSK1]-[TSK4] the room's task board, in two browsers", () => {
-  test("[TSK1][TSK2][TSK3][TSK4] tasks show live in the other browser; a task waiting on its prerequisite cannot start; an overlapping start is confirmed and the run records the override", async ({ page, browser, loginAs }) => {
+  test("[TSK1][TSK2][TSK3][TSK4] tasks show live in the other browser; a task waiting on its prerequisite cannot start; an overlapping start is confirmed and the run records the override", async ({
+    page,
+    browser,
+    loginAs,
+  }) => {
     const dana = await loginAs(page);
     const otherContext = await browser.newContext();
     const sam = await loginAs(otherContext);
@@ -59,7 +69,10 @@ test.describe("[TSK1]-[TSK4] the room's task board, in two browsers", () => {
     expect(await boardIssues(dana.page), "the board, light, with a refusal and a confirmation").toEqual([]);
     await ask.getByTestId("task-start-anyway").click();
     await expect(danaC).toHaveAttribute("data-status", "running");
-    await expect(sam.page.locator(`[data-testid="task"][data-task-id="${c}"]`)).toHaveAttribute("data-status", "running");
+    await expect(sam.page.locator(`[data-testid="task"][data-task-id="${c}"]`)).toHaveAttribute(
+      "data-status",
+      "running",
+    );
     expect(await boardIssues(sam.page), "the board, dark").toEqual([]);
 
     // The run page shows what the start froze, the override with it.

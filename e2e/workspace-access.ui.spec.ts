@@ -3,20 +3,29 @@ import { linkPath } from "./support/api";
 import { RoomPage } from "./support/room-page";
 
 // docs/ROLES.md, "Tokens, invites and roles on the workspace page": the owner's controls, in Chromium.
-test("an owner mints a harness token (shown once), sees its last use, revokes it and it stops at once; withdraws an invite; makes a member a viewer and their open room loses its controls", async ({ browser, page, workspace, loginAs }) => {
+test("an owner mints a harness token (shown once), sees its last use, revokes it and it stops at once; withdraws an invite; makes a member a viewer and their open room loses its controls", async ({
+  browser,
+  page,
+  workspace,
+  loginAs,
+}) => {
   await loginAs(page);
   const roomPath = new URL(page.url()).pathname;
   await page.goto(`/w/${workspace.workspace_id}`);
 
   // A new token for the workspace's harness: shown once, then listed by its id with its last use.
   const harnessRow = page.locator(`[data-testid="harness"][data-harness-id="${workspace.harness_id}"]`);
-  const before = await harnessRow.getByTestId("token").evaluateAll((els) => els.map((e) => e.getAttribute("data-token-id")));
+  const before = await harnessRow
+    .getByTestId("token")
+    .evaluateAll((els) => els.map((e) => e.getAttribute("data-token-id")));
   await harnessRow.getByTestId("harness-new-token").click();
   const minted = page.getByTestId("token-minted");
   await expect(minted).toContainText("shown once");
   const token = /chips_hrn_[\w-]+/.exec((await minted.textContent())!)![0];
   await expect(harnessRow.getByTestId("token")).toHaveCount(before.length + 1);
-  const tokenId = (await harnessRow.getByTestId("token").evaluateAll((els) => els.map((e) => e.getAttribute("data-token-id")))).find((id) => !before.includes(id))!;
+  const tokenId = (
+    await harnessRow.getByTestId("token").evaluateAll((els) => els.map((e) => e.getAttribute("data-token-id")))
+  ).find((id) => !before.includes(id))!;
   const me = () => page.request.get("/api/v1/me", { headers: { authorization: `Bearer ${token}` } });
   expect((await me()).status()).toBe(200);
   const row = page.locator(`[data-token-id="${tokenId}"]`);

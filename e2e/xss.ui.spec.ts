@@ -17,14 +17,26 @@ const CORPUS: [payload: string, shownInAMessage: string][] = [
   [`[case](JaVaScRiPt:alert('case'))`, `case`],
   [`![beacon](https://evil.example/beacon.png)`, `[image: beacon]`],
   [`<iframe src="https://evil.example/frame"></iframe>`, `<iframe src="https://evil.example/frame"></iframe>`],
-  [`<div style="background:url(https://evil.example/bg.png)">styled</div>`, `<div style="background:url(https://evil.example/bg.png)">styled</div>`],
+  [
+    `<div style="background:url(https://evil.example/bg.png)">styled</div>`,
+    `<div style="background:url(https://evil.example/bg.png)">styled</div>`,
+  ],
   [`<details open ontoggle=alert("toggle")>x</details>`, `<details open ontoggle=alert("toggle")>x</details>`],
-  [`<form action="https://evil.example/steal"><button>go</button></form>`, `<form action="https://evil.example/steal"><button>go</button></form>`],
+  [
+    `<form action="https://evil.example/steal"><button>go</button></form>`,
+    `<form action="https://evil.example/steal"><button>go</button></form>`,
+  ],
   [`https://evil.example/autolink`, `https://evil.example/autolink`],
 ];
 
 test.describe("[UI4] untrusted text renders as inert text", () => {
-  test("[UI4] the XSS corpus as goal, step titles, verb_phrase, session_ref and messages: no dialog, no request leaves the page", async ({ page, request, workspace, harness, loginAs }) => {
+  test("[UI4] the XSS corpus as goal, step titles, verb_phrase, session_ref and messages: no dialog, no request leaves the page", async ({
+    page,
+    request,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
     test.setTimeout(180_000);
     const dialogs: string[] = [];
     const foreign: string[] = [];
@@ -55,20 +67,31 @@ test.describe("[UI4] untrusted text renders as inert text", () => {
       await expect(new TypingIndicatorView(page, run.id).verb).toHaveText(payload);
       const [fromHarness] = await harness.post(harness.message(payload));
       const fromPerson = await person.message(payload);
-      for (const seq of [fromHarness.seq, fromPerson.seq]) await expect(page.locator(`[data-seq="${seq}"]`)).toContainText(shown);
+      for (const seq of [fromHarness.seq, fromPerson.seq])
+        await expect(page.locator(`[data-seq="${seq}"]`)).toContainText(shown);
       await run.finish();
     }
     // Nothing became live markup.
     const live = await page.evaluate(() => ({
-      scripts: [...document.querySelectorAll("script")].filter((s) => !s.src && /alert\(/.test(s.textContent ?? "")).length,
-      handlers: [...document.querySelectorAll("*")].filter((e) => [...e.attributes].some((a) => a.name.startsWith("on"))).length,
-      jsLinks: [...document.querySelectorAll("a[href]")].filter((a) => !/^(https?:|mailto:|\/|#)/i.test(a.getAttribute("href")!)).length,
+      scripts: [...document.querySelectorAll("script")].filter((s) => !s.src && /alert\(/.test(s.textContent ?? ""))
+        .length,
+      handlers: [...document.querySelectorAll("*")].filter((e) =>
+        [...e.attributes].some((a) => a.name.startsWith("on")),
+      ).length,
+      jsLinks: [...document.querySelectorAll("a[href]")].filter(
+        (a) => !/^(https?:|mailto:|\/|#)/i.test(a.getAttribute("href")!),
+      ).length,
       frames: document.querySelectorAll("iframe, object, embed, form[action]").length,
       svgs: [...document.querySelectorAll("svg")].filter((s) => s.querySelector("script")).length,
     }));
     expect(live).toEqual({ scripts: 0, handlers: 0, jsLinks: 0, frames: 0, svgs: 0 });
     await page.getByTestId("timeline").evaluate((el) => (el.scrollTop = el.scrollHeight));
-    await expect(page.getByTestId("timeline").getByText(CORPUS[CORPUS.length - 1][1], { exact: true }).first()).toBeVisible();
+    await expect(
+      page
+        .getByTestId("timeline")
+        .getByText(CORPUS[CORPUS.length - 1][1], { exact: true })
+        .first(),
+    ).toBeVisible();
     expect(dialogs).toEqual([]);
     expect(foreign).toEqual([]);
   });

@@ -53,7 +53,6 @@ export const StartRunBody = z.object({
 });
 export type StartRunBody = z.infer<typeof StartRunBody>;
 
-
 /** A lease signed by Chips (Ed25519), bound to one run and one runner, expiring. */
 export const Lease = z.object({
   /** base64url of the JSON of {@link LeaseClaims}. */
@@ -107,7 +106,9 @@ export type StartRequest = z.infer<typeof StartRequest>;
 export const RunnerHello = z.object({
   v: z.literal(1),
   name: z.string().min(1).max(200),
-  adapters: z.array(z.object({ agent: AgentName, profiles: z.array(PermissionProfile).max(10), version: z.string().max(100) })).max(10),
+  adapters: z
+    .array(z.object({ agent: AgentName, profiles: z.array(PermissionProfile).max(10), version: z.string().max(100) }))
+    .max(10),
   repositories: z.array(name).max(500),
   capacity: z.number().int().min(1).max(100),
 });

@@ -29,11 +29,17 @@ const int = (k: keyof typeof values) => {
 };
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
+const database = await openDatabase({
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  poolSize: config.pgPoolSize,
+});
 try {
   const boot = await bootstrap(database.db, config.dataDir);
   const svc = createServices(config, database);
-  const ws = values.workspace ?? (await createWorkspaceBundle(database.db, { workspace: `Seeded history (seed ${values.seed})` })).workspace_id;
+  const ws =
+    values.workspace ??
+    (await createWorkspaceBundle(database.db, { workspace: `Seeded history (seed ${values.seed})` })).workspace_id;
   const t0 = performance.now();
   const history = seedHistory({ runs: int("runs"), events: int("events"), seed: int("seed"), days: int("days") });
   const events = history.facts.reduce((n, f) => n + f.events, 0);
@@ -49,7 +55,9 @@ try {
   const t2 = performance.now();
   await svc.review.settle(ws);
   svc.review.close();
-  console.log(`stored ${r.stored} events (${r.replayed} already there) of ${r.runs.length} runs in ${Math.round(t2 - t1)} ms; indexed in ${Math.round(performance.now() - t2)} ms`);
+  console.log(
+    `stored ${r.stored} events (${r.replayed} already there) of ${r.runs.length} runs in ${Math.round(t2 - t1)} ms; indexed in ${Math.round(performance.now() - t2)} ms`,
+  );
   console.log(`workspace ${ws}${values.workspace ? "" : ` (default workspace: ${boot.defaults.workspace_id})`}`);
 } finally {
   await database.close();

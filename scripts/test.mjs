@@ -14,23 +14,23 @@
 // CHIPS_TEST_ONLY=pglite|postgres runs one pass only.
 // CHIPS_REQUIRE_PG=1 makes missing PostgreSQL binaries an error instead of a skip.
 
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { findPgBin, startCluster } from './pg-cluster.mjs';
-import { runPlaywright, summarizeE2E } from './e2e.mjs';
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { findPgBin, startCluster } from "./pg-cluster.mjs";
+import { runPlaywright, summarizeE2E } from "./e2e.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const VITEST = path.join(ROOT, 'node_modules', '.bin', 'vitest');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const VITEST = path.join(ROOT, "node_modules", ".bin", "vitest");
 const extraArgs = process.argv.slice(2);
 const secs = (ms) => `${(ms / 1000).toFixed(1)}s`;
 
-const ALL_PASSES = ['pglite', 'postgres'];
-const only = (process.env.CHIPS_TEST_ONLY ?? '').trim();
+const ALL_PASSES = ["pglite", "postgres"];
+const only = (process.env.CHIPS_TEST_ONLY ?? "").trim();
 if (only && !ALL_PASSES.includes(only)) {
-  console.error(`CHIPS_TEST_ONLY must be one of ${ALL_PASSES.join('|')} (got "${only}")`);
+  console.error(`CHIPS_TEST_ONLY must be one of ${ALL_PASSES.join("|")} (got "${only}")`);
   process.exit(2);
 }
 const passes = only ? [only] : ALL_PASSES;
@@ -46,7 +46,7 @@ async function runE2E(pass, clusterUrl) {
     return await runPlaywright(pass, { clusterUrl, jsonFile, env: baseEnv(), spawn: spawnGroup });
   } catch (err) {
     console.error(`\n!!! ${pass}: e2e could not run: ${err.message}`);
-    return { status: 'error', ms: 0, note: err.message.split('\n')[0] };
+    return { status: "error", ms: 0, note: err.message.split("\n")[0] };
   }
 }
 
@@ -56,12 +56,16 @@ let tmp = null;
 // Registered before pg-cluster's own handlers, so they run first: kill the
 // vitest process group and drop our temp dir, then exit — the 'exit' handler in
 // pg-cluster.mjs then stops any running cluster.
-for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) {
+for (const [sig, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+]) {
   process.on(sig, () => {
     console.error(`\n!!! ${sig} received: aborting test run`);
     if (currentChild?.pid) {
       try {
-        process.kill(-currentChild.pid, currentChild.killSignal ?? 'SIGTERM');
+        process.kill(-currentChild.pid, currentChild.killSignal ?? "SIGTERM");
       } catch {
         /* already gone */
       }
@@ -72,29 +76,23 @@ for (const [sig, code] of [['SIGINT', 130], ['SIGTERM', 143], ['SIGHUP', 129]]) 
 }
 
 function runVitest(pass, env, jsonFile) {
-  const args = [
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile=${jsonFile}`,
-    ...extraArgs,
-  ];
-  console.log(`\n=== ${pass}: vitest ${args.join(' ')}`);
+  const args = ["run", "--reporter=default", "--reporter=json", `--outputFile=${jsonFile}`, ...extraArgs];
+  console.log(`\n=== ${pass}: vitest ${args.join(" ")}`);
   return new Promise((resolve) => {
     // Own process group, so a signal to us can take down vitest and its fork workers.
     const child = spawn(VITEST, args, {
       cwd: ROOT,
       env,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ["ignore", "inherit", "inherit"],
       detached: true,
     });
     currentChild = child;
-    child.on('error', (err) => {
+    child.on("error", (err) => {
       currentChild = null;
       console.error(`${pass}: could not start vitest: ${err.message}`);
       resolve(1);
     });
-    child.on('exit', (code, signal) => {
+    child.on("exit", (code, signal) => {
       currentChild = null;
       resolve(signal ? `signal ${signal}` : code);
     });
@@ -102,17 +100,17 @@ function runVitest(pass, env, jsonFile) {
 }
 
 /** Run a command in its own process group (so an abort can stop it whole); resolves its exit. */
-function spawnGroup(cmd, args, env, { killSignal = 'SIGINT' } = {}) {
+function spawnGroup(cmd, args, env, { killSignal = "SIGINT" } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'], detached: true });
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"], detached: true });
     child.killSignal = killSignal; // Playwright stops its web server on SIGINT
     currentChild = child;
-    child.on('error', (err) => {
+    child.on("error", (err) => {
       currentChild = null;
       console.error(`could not start ${path.basename(cmd)}: ${err.message}`);
       resolve(1);
     });
-    child.on('exit', (code, signal) => {
+    child.on("exit", (code, signal) => {
       currentChild = null;
       resolve(signal ? `signal ${signal}` : code);
     });
@@ -121,7 +119,7 @@ function spawnGroup(cmd, args, env, { killSignal = 'SIGINT' } = {}) {
 
 function readReport(jsonFile) {
   try {
-    const r = JSON.parse(fs.readFileSync(jsonFile, 'utf8'));
+    const r = JSON.parse(fs.readFileSync(jsonFile, "utf8"));
     return {
       passed: r.numPassedTests ?? 0,
       failed: r.numFailedTests ?? 0,
@@ -143,21 +141,20 @@ function baseEnv() {
 }
 
 // Fail fast (before spending time on pass 1) when Postgres is required but absent.
-if (passes.includes('postgres') && !findPgBin() && process.env.CHIPS_REQUIRE_PG === '1') {
+if (passes.includes("postgres") && !findPgBin() && process.env.CHIPS_REQUIRE_PG === "1") {
   console.error(
-    '!!! FAILED: PostgreSQL binaries are missing (looked in $CHIPS_PG_BIN and ' +
-      '/usr/lib/postgresql/*/bin) and CHIPS_REQUIRE_PG=1 requires the Postgres pass.',
+    "!!! FAILED: PostgreSQL binaries are missing (looked in $CHIPS_PG_BIN and " +
+      "/usr/lib/postgresql/*/bin) and CHIPS_REQUIRE_PG=1 requires the Postgres pass.",
   );
   process.exit(1);
 }
 
-tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chips-test-'));
+tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-test-"));
 const results = []; // { pass, status: 'ran'|'skipped'|'error', ms, exit, report, note }
 const tAll = Date.now();
 
-const e2eWanted =
-  process.env.CHIPS_E2E !== '0' && fs.existsSync(path.join(ROOT, 'playwright.config.ts'));
-if (process.env.CHIPS_E2E === '0') console.log('e2e: skipped (CHIPS_E2E=0)');
+const e2eWanted = process.env.CHIPS_E2E !== "0" && fs.existsSync(path.join(ROOT, "playwright.config.ts"));
+if (process.env.CHIPS_E2E === "0") console.log("e2e: skipped (CHIPS_E2E=0)");
 
 try {
   for (const pass of passes) {
@@ -165,26 +162,26 @@ try {
     const env = baseEnv();
     env.CHIPS_TEST_DB = pass;
 
-    if (pass === 'pglite') {
+    if (pass === "pglite") {
       const t0 = Date.now();
       const exit = await runVitest(pass, env, jsonFile);
       const ms = Date.now() - t0;
       console.log(`=== pglite pass took ${secs(ms)} (vitest exit ${exit})`);
-      results.push({ pass, status: 'ran', ms, exit, report: readReport(jsonFile) });
+      results.push({ pass, status: "ran", ms, exit, report: readReport(jsonFile) });
       if (e2eWanted) results.at(-1).e2e = await runE2E(pass);
     } else {
       if (!findPgBin()) {
-        if (process.env.CHIPS_REQUIRE_PG === '1') {
+        if (process.env.CHIPS_REQUIRE_PG === "1") {
           console.error(
-            '\n!!! Postgres pass FAILED: PostgreSQL binaries are missing ' +
-              '(looked in $CHIPS_PG_BIN and /usr/lib/postgresql/*/bin) and CHIPS_REQUIRE_PG=1',
+            "\n!!! Postgres pass FAILED: PostgreSQL binaries are missing " +
+              "(looked in $CHIPS_PG_BIN and /usr/lib/postgresql/*/bin) and CHIPS_REQUIRE_PG=1",
           );
-          results.push({ pass, status: 'error', ms: 0, note: 'PostgreSQL binaries missing' });
+          results.push({ pass, status: "error", ms: 0, note: "PostgreSQL binaries missing" });
         } else {
           console.log(
-            '\nPostgres pass SKIPPED: no PostgreSQL binaries found (set CHIPS_REQUIRE_PG=1 to make this an error)',
+            "\nPostgres pass SKIPPED: no PostgreSQL binaries found (set CHIPS_REQUIRE_PG=1 to make this an error)",
           );
-          results.push({ pass, status: 'skipped', ms: 0, note: 'no PostgreSQL binaries found' });
+          results.push({ pass, status: "skipped", ms: 0, note: "no PostgreSQL binaries found" });
         }
         continue;
       }
@@ -198,11 +195,11 @@ try {
         const exit = await runVitest(pass, env, jsonFile);
         const ms = Date.now() - t0;
         console.log(`=== postgres pass took ${secs(ms)} incl. cluster start ${secs(startMs)} (vitest exit ${exit})`);
-        results.push({ pass, status: 'ran', ms, exit, report: readReport(jsonFile) });
+        results.push({ pass, status: "ran", ms, exit, report: readReport(jsonFile) });
         if (e2eWanted) results.at(-1).e2e = await runE2E(pass, cluster.url); // before the cluster stops
       } catch (err) {
         console.error(`\n!!! postgres pass could not run: ${err.message}`);
-        results.push({ pass, status: 'error', ms: Date.now() - t0, note: err.message.split('\n')[0] });
+        results.push({ pass, status: "error", ms: Date.now() - t0, note: err.message.split("\n")[0] });
       } finally {
         if (cluster) {
           const ts = Date.now();
@@ -224,11 +221,11 @@ let skipped = 0;
 let bad = false;
 const lines = [];
 for (const r of results) {
-  if (r.status === 'skipped') {
+  if (r.status === "skipped") {
     lines.push(`${r.pass}: SKIPPED (${r.note})`);
     continue;
   }
-  if (r.status === 'error') {
+  if (r.status === "error") {
     bad = true;
     lines.push(`${r.pass}: ERROR (${r.note})`);
     continue;
@@ -243,14 +240,12 @@ for (const r of results) {
     skipped += rep.skipped;
     if (rep.failed > 0) problems.push(`${rep.failed} test(s) failed`);
     if (rep.failedFiles > 0) problems.push(`${rep.failedFiles} test file(s) failed`);
-    if (rep.passed + rep.failed === 0) problems.push('0 tests ran');
+    if (rep.passed + rep.failed === 0) problems.push("0 tests ran");
   }
   if (r.exit !== 0) problems.push(`vitest exited ${r.exit}`);
   if (problems.length) bad = true;
-  const counts = rep.error
-    ? 'no report'
-    : `${rep.passed} passed, ${rep.failed} failed, ${rep.skipped} skipped`;
-  lines.push(`${r.pass}: ${counts} (${secs(r.ms)})${problems.length ? `  <-- ${problems.join('; ')}` : ''}`);
+  const counts = rep.error ? "no report" : `${rep.passed} passed, ${rep.failed} failed, ${rep.skipped} skipped`;
+  lines.push(`${r.pass}: ${counts} (${secs(r.ms)})${problems.length ? `  <-- ${problems.join("; ")}` : ""}`);
   if (e2eWanted) {
     const e = summarizeE2E(r.pass, r.e2e);
     passed += e.passed;
@@ -261,15 +256,13 @@ for (const r of results) {
   }
 }
 
-if (results.every((r) => r.status !== 'ran')) bad = true; // nothing ran at all
+if (results.every((r) => r.status !== "ran")) bad = true; // nothing ran at all
 if (!e2eWanted) {
-  lines.push(
-    process.env.CHIPS_E2E === '0' ? 'e2e: SKIPPED (CHIPS_E2E=0)' : 'e2e: SKIPPED (no playwright.config.ts)',
-  );
+  lines.push(process.env.CHIPS_E2E === "0" ? "e2e: SKIPPED (CHIPS_E2E=0)" : "e2e: SKIPPED (no playwright.config.ts)");
 }
-lines.push(`total time ${secs(Date.now() - tAll)}${bad ? ' — FAILED' : ''}`);
+lines.push(`total time ${secs(Date.now() - tAll)}${bad ? " — FAILED" : ""}`);
 
-console.log('\n=== test summary');
+console.log("\n=== test summary");
 for (const l of lines) console.log(l);
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = bad ? 1 : 0;

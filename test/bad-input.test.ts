@@ -57,7 +57,9 @@ beforeAll(async () => {
   const first = message(A, "first");
   const second = message(A, "second");
   await ok(A.token, first);
-  await ok(A.token, { events: [runStarted(A, running), runStatus(A, running, { progress: 0.5, estimate_seconds: 30 })] });
+  await ok(A.token, {
+    events: [runStarted(A, running), runStatus(A, running, { progress: 0.5, estimate_seconds: 30 })],
+  });
   await ok(A.token, ev(A, "run.step", { run_id: running, step_id: "s1", state: "active" }));
   await ok(A.token, runStarted(A, finished));
   const finishSent = ev(A, "run.finished", { run_id: finished, outcome: "succeeded", summary: "done" });
@@ -82,11 +84,24 @@ afterAll(() => server?.close());
 
 describe("bad input: the state before the corpus", () => {
   it("the dump covers every table, with workspaces.seq_head, and the state is non-trivial", () => {
-    expect(Object.keys(before)).toEqual(expect.arrayContaining(["workspaces", "spaces", "harnesses", "credentials", "agents", "events", "runs", "run_events"]));
+    expect(Object.keys(before)).toEqual(
+      expect.arrayContaining([
+        "workspaces",
+        "spaces",
+        "harnesses",
+        "credentials",
+        "agents",
+        "events",
+        "runs",
+        "run_events",
+      ]),
+    );
     expect(maxSeqBefore).toBeGreaterThanOrEqual(9);
     const wsA = before.workspaces.map((r) => JSON.parse(r)).find((r) => r.id === world.A.workspace_id);
     expect(wsA.seq_head).toBe(maxSeqBefore);
-    expect(before.agents.map((r) => JSON.parse(r))).toEqual([expect.objectContaining({ id: world.agent, harness_id: world.A.harness_id })]);
+    expect(before.agents.map((r) => JSON.parse(r))).toEqual([
+      expect.objectContaining({ id: world.agent, harness_id: world.A.harness_id }),
+    ]);
   });
 });
 
@@ -115,10 +130,14 @@ describe("[HTTP2] bad input: each malformed request gets its status and code", (
       expect(r.body.title.length, context).toBeGreaterThan(0);
       if (c.code === "validation_failed") {
         expect(Array.isArray(r.body.errors) && r.body.errors.length > 0, context).toBe(true);
-        for (const e of r.body.errors) expect(e, context).toEqual({ pointer: expect.any(String), message: expect.any(String) });
+        for (const e of r.body.errors)
+          expect(e, context).toEqual({ pointer: expect.any(String), message: expect.any(String) });
       }
       if (c.pointer !== undefined) {
-        expect((r.body.errors ?? []).map((e: { pointer: string }) => e.pointer), context).toContain(c.pointer);
+        expect(
+          (r.body.errors ?? []).map((e: { pointer: string }) => e.pointer),
+          context,
+        ).toContain(c.pointer);
       }
     });
   }

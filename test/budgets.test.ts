@@ -13,18 +13,32 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const setBudget = (ws: Workspace, subject: string, body: Record<string, unknown>, token = ws.person_token) =>
-  request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/budgets/${subject}`, { method: "PUT", token, headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-const budgets = async (ws: Workspace) => (await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/budgets`, { token: ws.token })).body.budgets;
-const run = async (ws: Workspace, runId: string) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
-const commands = async (ws: Workspace, runId: string) => (await request(`${server.url}/api/v1/runs/${runId}/commands`, { token: ws.person_token })).body.commands;
-const usage = (input: number, output: number, cost?: number) => ({ input_tokens: input, output_tokens: output, ...(cost === undefined ? {} : { cost_usd: cost }) });
+  request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/budgets/${subject}`, {
+    method: "PUT",
+    token,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+const budgets = async (ws: Workspace) =>
+  (await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/budgets`, { token: ws.token })).body.budgets;
+const run = async (ws: Workspace, runId: string) =>
+  (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
+const commands = async (ws: Workspace, runId: string) =>
+  (await request(`${server.url}/api/v1/runs/${runId}/commands`, { token: ws.person_token })).body.commands;
+const usage = (input: number, output: number, cost?: number) => ({
+  input_tokens: input,
+  output_tokens: output,
+  ...(cost === undefined ? {} : { cost_usd: cost }),
+});
 /** An agent of the workspace's harness: its events go with the harness's token. */
 const asAgent = (e: Record<string, any>, agent: string) => ({ ...e, actor: { kind: "agent", id: agent } });
 
 describe("[BUD1] usage counts against its harness's budget, exactly", () => {
   it("[BUD1] concurrent cumulative usage reports from 6 agents of one harness add up exactly (no lost update)", async () => {
     const ws = await newWorkspace(server);
-    expect((await setBudget(ws, ws.harness_id, { tokens_per_day: 10_000_000, cost_usd_per_month: 10_000 })).status).toBe(200);
+    expect(
+      (await setBudget(ws, ws.harness_id, { tokens_per_day: 10_000_000, cost_usd_per_month: 10_000 })).status,
+    ).toBe(200);
     const agents = Array.from({ length: 6 }, () => newId("agent"));
     const runs = await Promise.all(
       agents.map(async (a) => {
@@ -38,7 +52,11 @@ describe("[BUD1] usage counts against its harness's budget, exactly", () => {
     await Promise.all(
       runs.map(async (runId, i) => {
         for (let n = 1; n <= 15; n++) {
-          const r = await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(100 * n, 10 * n + i, 0.01 * n) }), agents[i]));
+          const r = await post(
+            server,
+            ws.token,
+            asAgent(runStatus(ws, runId, { usage: usage(100 * n, 10 * n + i, 0.01 * n) }), agents[i]),
+          );
           expect(r.status, r.text).toBe(201);
         }
       }),
@@ -47,7 +65,11 @@ describe("[BUD1] usage counts against its harness's budget, exactly", () => {
     // Final usage per run: 1500 + (150 + i) tokens and $0.15.
     const tokens = runs.reduce((sum, _, i) => sum + 1500 + 150 + i, 0);
     expect(b.spent).toEqual({ tokens_day: tokens, tokens_month: tokens, cost_usd_day: 0.9, cost_usd_month: 0.9 });
-    expect(b).toMatchObject({ subject: ws.harness_id, state: "ok", limit: { metric: "tokens", period: "day", limit: 10_000_000, spent: tokens } });
+    expect(b).toMatchObject({
+      subject: ws.harness_id,
+      state: "ok",
+      limit: { metric: "tokens", period: "day", limit: 10_000_000, spent: tokens },
+    });
   });
 
   it("[BUD1] a report lower than the run's previous adds nothing; run.finished's usage counts too", async () => {
@@ -57,7 +79,15 @@ describe("[BUD1] usage counts against its harness's budget, exactly", () => {
     expect((await post(server, ws.token, runStarted(ws, runId))).status).toBe(201);
     expect((await post(server, ws.token, runStatus(ws, runId, { usage: usage(500, 0) }))).status).toBe(201);
     expect((await post(server, ws.token, runStatus(ws, runId, { usage: usage(200, 0) }))).status).toBe(201);
-    expect((await post(server, ws.token, ev(ws, "run.finished", { run_id: runId, outcome: "succeeded", usage: usage(600, 50) }))).status).toBe(201);
+    expect(
+      (
+        await post(
+          server,
+          ws.token,
+          ev(ws, "run.finished", { run_id: runId, outcome: "succeeded", usage: usage(600, 50) }),
+        )
+      ).status,
+    ).toBe(201);
     expect((await budgets(ws))[0].spent.tokens_month).toBe(500 + 450);
   });
 });
@@ -77,8 +107,13 @@ describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new r
       const agent = newId("agent");
       const runId = newId("run");
       expect((await post(server, ws.token, asAgent(runStarted(ws, runId), agent))).status).toBe(201);
-      expect((await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(500, 100) }), agent))).status).toBe(201);
-      expect((await budgets(ws))[0]).toMatchObject({ state: "warning", limit: { metric: "tokens", period: "day", limit: 1000, spent: 600 } });
+      expect(
+        (await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(500, 100) }), agent))).status,
+      ).toBe(201);
+      expect((await budgets(ws))[0]).toMatchObject({
+        state: "warning",
+        limit: { metric: "tokens", period: "day", limit: 1000, spent: 600 },
+      });
       expect((await run(ws, demoRun)).state).toBe("running");
       // Then 1000: the limit. Every running run of the harness is sent a pause by the system.
       const r = await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(800, 200) }), agent));
@@ -112,7 +147,10 @@ describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new r
       budget: { subject: ws.harness_id, metric: "cost_usd", period: "day", limit: 0.5, spent: 0.5 },
     });
     const other = await newHarness(server, ws, "other");
-    const theirs = await post(server, other.token, { ...runStarted(ws), actor: { kind: "harness", id: other.harness_id } });
+    const theirs = await post(server, other.token, {
+      ...runStarted(ws),
+      actor: { kind: "harness", id: other.harness_id },
+    });
     expect(theirs.status, theirs.text).toBe(201);
     // The workspace's own budget: a person's new run is refused too, naming it.
     expect((await setBudget(ws, "*", { cost_usd_per_month: 0.25 })).status).toBe(200);
@@ -123,7 +161,10 @@ describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new r
       body: JSON.stringify({ space_id: ws.space_id, prompt: "more", repository: "r", idempotency_key: key() }),
     });
     expect(queued.status).toBe(409);
-    expect(queued.body).toMatchObject({ code: "budget_exhausted", budget: { subject: "*", metric: "cost_usd", period: "month", limit: 0.25, spent: 0.5 } });
+    expect(queued.body).toMatchObject({
+      code: "budget_exhausted",
+      budget: { subject: "*", metric: "cost_usd", period: "month", limit: 0.25, spent: 0.5 },
+    });
   });
 
   it("[BUD2] only an owner sets a budget; its subject is a harness of the workspace or *; bad limits are 422", async () => {

@@ -9,7 +9,8 @@ function sortedCopy(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(value).sort()) {
       const v = (value as Record<string, unknown>)[k];
-      if (v !== undefined) Object.defineProperty(out, k, { value: sortedCopy(v), enumerable: true, writable: true, configurable: true });
+      if (v !== undefined)
+        Object.defineProperty(out, k, { value: sortedCopy(v), enumerable: true, writable: true, configurable: true });
     }
     return out;
   }
@@ -18,10 +19,38 @@ function sortedCopy(value: unknown): unknown {
 
 describe("[ENV3] [ENV9] the canonical JSON that body hashes are made of", () => {
   it("[ENV9] is byte for byte the sorted-copy JSON of any JSON value, __proto__ and integer keys, escapes and undefined fields included", () => {
-    const key = fc.oneof(fc.string(), fc.constantFrom("__proto__", "constructor", "a", "b", "10", "2", "0", "01", "4294967294", "4294967295", "é", "\u2028"));
+    const key = fc.oneof(
+      fc.string(),
+      fc.constantFrom(
+        "__proto__",
+        "constructor",
+        "a",
+        "b",
+        "10",
+        "2",
+        "0",
+        "01",
+        "4294967294",
+        "4294967295",
+        "é",
+        "\u2028",
+      ),
+    );
     const value = fc.letrec((tie) => ({
-      leaf: fc.oneof(fc.string({ unit: "binary" }), fc.double(), fc.integer(), fc.boolean(), fc.constant(null), fc.constant(undefined)),
-      node: fc.oneof({ depthSize: "small" }, tie("leaf"), fc.array(tie("node"), { maxLength: 5 }), fc.dictionary(key, tie("node"), { maxKeys: 6 })),
+      leaf: fc.oneof(
+        fc.string({ unit: "binary" }),
+        fc.double(),
+        fc.integer(),
+        fc.boolean(),
+        fc.constant(null),
+        fc.constant(undefined),
+      ),
+      node: fc.oneof(
+        { depthSize: "small" },
+        tie("leaf"),
+        fc.array(tie("node"), { maxLength: 5 }),
+        fc.dictionary(key, tie("node"), { maxKeys: 6 }),
+      ),
     })).node;
     fc.assert(
       fc.property(value, (v) => {

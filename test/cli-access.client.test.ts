@@ -16,7 +16,10 @@ async function chips(args: string[]) {
   let out = "";
   let err = "";
   const env = { CHIPS_URL: server.url };
-  const code = await runCli([...args, "--workspace", ws.workspace_id, "--token", ws.person_token], { env, io: { out: (s) => (out += s), err: (s) => (err += s) } });
+  const code = await runCli([...args, "--workspace", ws.workspace_id, "--token", ws.person_token], {
+    env,
+    io: { out: (s) => (out += s), err: (s) => (err += s) },
+  });
   return { code, out, err };
 }
 
@@ -38,7 +41,10 @@ describe("chips harness token|list|revoke tok_… and chips people role|withdraw
     expect(line).toMatch(/last used \d{4}-\d\d-\d\dT/);
     expect(listed.out).not.toContain(second.token); // never the token itself
 
-    expect(await chips(["harness", "revoke", second.token_id])).toMatchObject({ code: 0, out: `revoked ${second.token_id}\n` });
+    expect(await chips(["harness", "revoke", second.token_id])).toMatchObject({
+      code: 0,
+      out: `revoked ${second.token_id}\n`,
+    });
     expect((await me({ token: second.token })).status).toBe(401);
     expect((await me({ token: ws.token })).status).toBe(200);
     expect((await chips(["harness", "list"])).out).not.toContain(second.token_id);
@@ -50,22 +56,38 @@ describe("chips harness token|list|revoke tok_… and chips people role|withdraw
 
   it("people role makes a member a viewer; people list shows open invites; withdraw sends the link to the login page", async () => {
     const inv = JSON.parse((await chips(["people", "invite", "--role", "member", "--json"])).out) as { url: string };
-    const opened = await fetch(`${server.url}/invite?code=${new URL(inv.url).searchParams.get("code")}&name=Mo`, { redirect: "manual" });
+    const opened = await fetch(`${server.url}/invite?code=${new URL(inv.url).searchParams.get("code")}&name=Mo`, {
+      redirect: "manual",
+    });
     const cookie = opened.headers.get("set-cookie")!.split(";")[0];
     const mo = (await me({ headers: { cookie } })).body as { id: string };
-    const roleOf = async () => (JSON.parse((await chips(["people", "list", "--json"])).out) as { id: string; role: string }[]).find((p) => p.id === mo.id)?.role;
+    const roleOf = async () =>
+      (JSON.parse((await chips(["people", "list", "--json"])).out) as { id: string; role: string }[]).find(
+        (p) => p.id === mo.id,
+      )?.role;
     expect(await roleOf()).toBe("member");
 
-    expect(await chips(["people", "role", mo.id, "--role", "viewer"])).toMatchObject({ code: 0, out: `${mo.id} is now viewer\n` });
+    expect(await chips(["people", "role", mo.id, "--role", "viewer"])).toMatchObject({
+      code: 0,
+      out: `${mo.id} is now viewer\n`,
+    });
     expect(await roleOf()).toBe("viewer");
 
-    const open = JSON.parse((await chips(["people", "invite", "--role", "viewer", "--json"])).out) as { invite_id: string; url: string };
+    const open = JSON.parse((await chips(["people", "invite", "--role", "viewer", "--json"])).out) as {
+      invite_id: string;
+      url: string;
+    };
     const list = await chips(["people", "list"]);
     expect(list.out).toMatch(new RegExp(`${mo.id}  viewer  Mo`));
     expect(list.out).toMatch(new RegExp(`${open.invite_id}  viewer  invite, single-use`));
-    expect(await chips(["people", "withdraw", open.invite_id])).toMatchObject({ code: 0, out: `withdrew ${open.invite_id}\n` });
+    expect(await chips(["people", "withdraw", open.invite_id])).toMatchObject({
+      code: 0,
+      out: `withdrew ${open.invite_id}\n`,
+    });
     expect((await chips(["people", "list"])).out).not.toContain(open.invite_id);
-    const late = await fetch(`${server.url}/invite?code=${new URL(open.url).searchParams.get("code")}&name=Late`, { redirect: "manual" });
+    const late = await fetch(`${server.url}/invite?code=${new URL(open.url).searchParams.get("code")}&name=Late`, {
+      redirect: "manual",
+    });
     expect(late.headers.get("location")).toMatch(/^\/login\?error=/);
 
     const usage = await chips(["people", "role", mo.id]);

@@ -25,10 +25,14 @@ describe("chips people / chips harness", () => {
     expect(inv.err).toBe("");
     const link = new URL(inv.out.split("\n")[0]);
     expect(inv.out).toContain("(viewer, single-use, until ");
-    const opened = await fetch(`${server.url}/invite?code=${link.searchParams.get("code")}&name=Lee`, { redirect: "manual" });
+    const opened = await fetch(`${server.url}/invite?code=${link.searchParams.get("code")}&name=Lee`, {
+      redirect: "manual",
+    });
     expect(opened.headers.get("location")).toBe(`/w/${ws.workspace_id}`);
     const cookie = opened.headers.get("set-cookie")!.split(";")[0];
-    const again = await fetch(`${server.url}/invite?code=${link.searchParams.get("code")}&name=Lee2`, { redirect: "manual" });
+    const again = await fetch(`${server.url}/invite?code=${link.searchParams.get("code")}&name=Lee2`, {
+      redirect: "manual",
+    });
     expect(again.headers.get("location")).toBe("/login?error=invite_used");
 
     const list = await chips(["people", "list", "--json"]);
@@ -40,7 +44,10 @@ describe("chips people / chips harness", () => {
   });
 
   it("harness token mints a working token; harness revoke stops it; a bad role is refused", async () => {
-    const made = JSON.parse((await chips(["harness", "token", "--name", "ci", "--json"])).out) as { harness_id: string; token: string };
+    const made = JSON.parse((await chips(["harness", "token", "--name", "ci", "--json"])).out) as {
+      harness_id: string;
+      token: string;
+    };
     expect((await request(`${server.url}/api/v1/me`, { token: made.token })).status).toBe(200);
     expect((await chips(["harness", "revoke", made.harness_id])).code).toBe(0);
     expect((await request(`${server.url}/api/v1/me`, { token: made.token })).status).toBe(401);

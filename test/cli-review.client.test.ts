@@ -33,7 +33,12 @@ beforeAll(async () => {
   server = await startTestServer();
   a = await newWorkspace(server);
   b = await newWorkspace(server);
-  const r = await request(`${server.url}/api/v1/workspaces/${a.workspace_id}/import`, { method: "POST", token: a.person_token, headers: { "content-type": "application/json" }, body: JSON.stringify(seedHistory({ runs: 4, events: 80, seed: 2 }).doc) });
+  const r = await request(`${server.url}/api/v1/workspaces/${a.workspace_id}/import`, {
+    method: "POST",
+    token: a.person_token,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(seedHistory({ runs: 4, events: 80, seed: 2 }).doc),
+  });
   expect(r.status, r.text).toBe(201);
   runId = r.body.runs[0].to;
 }, 120_000);
@@ -46,11 +51,17 @@ describe("chips export / import", () => {
   it("[EXP1] exports a run as NDJSON in seq order, and a view's runs to a file", async () => {
     const nd = await chips(["export", runId, "--format", "ndjson"], a.person_token);
     expect(nd.code, nd.stderr).toBe(0);
-    const seqs = nd.stdout.trim().split("\n").map((l) => JSON.parse(l).seq as number);
+    const seqs = nd.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).seq as number);
     expect(seqs.length).toBeGreaterThan(2);
     expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
     const file = path.join(dir, "all.json");
-    const all = await chips(["export", "--workspace", a.workspace_id, "--filter", "sort=started", "--output", file], a.person_token);
+    const all = await chips(
+      ["export", "--workspace", a.workspace_id, "--filter", "sort=started", "--output", file],
+      a.person_token,
+    );
     expect(all.code, all.stderr).toBe(0);
     expect(JSON.parse(fs.readFileSync(file, "utf8")).runs).toHaveLength(4);
   });

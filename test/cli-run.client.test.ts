@@ -82,7 +82,10 @@ describe("chips run", () => {
     h.socket.disconnect();
     expect(lines(r.stdout)).toEqual(["accepted", "delivered", "applied"]);
     expect(r.code).toBe(0);
-    expect(h.commands.find((x) => x.run_id === runId)).toMatchObject({ command: "steer", text: "try the other branch" });
+    expect(h.commands.find((x) => x.run_id === runId)).toMatchObject({
+      command: "steer",
+      text: "try the other branch",
+    });
   });
 
   it("[RUN1] a harness that rejects → rejected: <reason>, exit 1", async () => {
@@ -124,7 +127,12 @@ describe("chips run", () => {
     const dataDir = path.dirname(server.chips.boot.adminTokenFile);
     const harnessToken = fs.readFileSync(path.join(dataDir, "harness-token"), "utf8").trim();
     const me = (await request(`${server.url}/api/v1/me`, { token: harnessToken })).body;
-    const dws = { workspace_id: me.workspace_id, space_id: me.spaces[0].id, harness_id: me.id, token: harnessToken } as Workspace;
+    const dws = {
+      workspace_id: me.workspace_id,
+      space_id: me.spaces[0].id,
+      harness_id: me.id,
+      token: harnessToken,
+    } as Workspace;
     const runId = await startRun(server, dws);
     const r = await chips(["run", "pause", runId, "--timeout", "0.5"], { CHIPS_DATA_DIR: dataDir });
     expect(lines(r.stdout)).toEqual(["accepted"]); // posted as the default owner; nobody answers
@@ -151,7 +159,13 @@ describe("chips run", () => {
       expect(r.stderr, c.join(" ")).toContain("usage error");
       expect(r.stdout, c.join(" ")).toBe("");
     }
-    const noToken = await inProcess(["run", "pause", "run_01K4ZQPX000000000000000005", "--data-dir", path.join(ROOT, "no-such-data-dir")]);
+    const noToken = await inProcess([
+      "run",
+      "pause",
+      "run_01K4ZQPX000000000000000005",
+      "--data-dir",
+      path.join(ROOT, "no-such-data-dir"),
+    ]);
     expect(noToken.code).toBe(2);
     expect(noToken.stderr).toContain("no person token");
     const missing = await inProcess(["run", "pause", "run_01K4ZQPX000000000000000005", "--token", ws.person_token]);
@@ -167,6 +181,9 @@ describe("chips run", () => {
 async function inProcess(argv: string[]): Promise<Result> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(argv, { env: { CHIPS_URL: server.url }, io: { out: (t) => void (stdout += t), err: (t) => void (stderr += t) } });
+  const code = await runCli(argv, {
+    env: { CHIPS_URL: server.url },
+    io: { out: (t) => void (stdout += t), err: (t) => void (stderr += t) },
+  });
   return { code, stdout, stderr };
 }

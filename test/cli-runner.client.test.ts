@@ -15,13 +15,33 @@ afterAll(() => server?.close());
 async function chips(args: string[], env: Record<string, string> = {}) {
   let out = "";
   let err = "";
-  const code = await runCli(args, { env: { CHIPS_URL: server.url, CHIPS_DATA_DIR: "/nonexistent-chips-dir", ...env }, io: { out: (s) => (out += s), err: (s) => (err += s) } });
+  const code = await runCli(args, {
+    env: { CHIPS_URL: server.url, CHIPS_DATA_DIR: "/nonexistent-chips-dir", ...env },
+    io: { out: (s) => (out += s), err: (s) => (err += s) },
+  });
   return { code, out, err };
 }
 
 describe("chips run start / chips runner token", () => {
   it("[RN1] run start queues a run for a runner: it prints the run id and the room; the run waits, queued, with what was asked", async () => {
-    const r = await chips(["run", "start", "--repo", "web", "--prompt", "Fix the login test", "--check", "npm test", "--check", "npm run lint", "--secret", "NPM_TOKEN", "--profile", "read-only", "--token", ws.person_token]);
+    const r = await chips([
+      "run",
+      "start",
+      "--repo",
+      "web",
+      "--prompt",
+      "Fix the login test",
+      "--check",
+      "npm test",
+      "--check",
+      "npm run lint",
+      "--secret",
+      "NPM_TOKEN",
+      "--profile",
+      "read-only",
+      "--token",
+      ws.person_token,
+    ]);
     expect(r.err).toBe("");
     expect(r.code).toBe(0);
     const [runId, queued] = r.out.trim().split("\n");
@@ -33,12 +53,30 @@ describe("chips run start / chips runner token", () => {
       goal: "Fix the login test",
       goal_from: "chips",
       runner: null,
-      request: { repository: "web", base_branch: "main", agent: "codex", profile: "read-only", required_commands: ["npm test", "npm run lint"], secrets: ["NPM_TOKEN"] },
+      request: {
+        repository: "web",
+        base_branch: "main",
+        agent: "codex",
+        profile: "read-only",
+        required_commands: ["npm test", "npm run lint"],
+        secrets: ["NPM_TOKEN"],
+      },
     });
   });
 
   it("run start refuses a bad request with the field at fault, and needs --repo and --prompt", async () => {
-    const bad = await chips(["run", "start", "--repo", "web", "--prompt", "x", "--profile", "danger-full-access", "--token", ws.person_token]);
+    const bad = await chips([
+      "run",
+      "start",
+      "--repo",
+      "web",
+      "--prompt",
+      "x",
+      "--profile",
+      "danger-full-access",
+      "--token",
+      ws.person_token,
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.err).toMatch(/error validation_failed/);
     expect(bad.err).toMatch(/at \/profile/);
@@ -48,7 +86,9 @@ describe("chips run start / chips runner token", () => {
   });
 
   it("[RN1] runner token mints a runner identity (admin) that the server accepts on /api/v1/me as a runner", async () => {
-    const r = await chips(["runner", "token", "--workspace", ws.workspace_id, "--name", "laptop", "--json"], { CHIPS_ADMIN_TOKEN: server.adminToken });
+    const r = await chips(["runner", "token", "--workspace", ws.workspace_id, "--name", "laptop", "--json"], {
+      CHIPS_ADMIN_TOKEN: server.adminToken,
+    });
     expect(r.code).toBe(0);
     const made = JSON.parse(r.out);
     expect(made.runner_id).toMatch(/^rnr_/);

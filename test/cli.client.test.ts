@@ -112,7 +112,8 @@ describe("chips init", () => {
     const r = await chips(["init", "--space", "lobby"], { env: { CHIPS_ADMIN_TOKEN: server.adminToken } });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    for (const re of [/ws_[0-9A-Z]{26}/, /spc_[0-9A-Z]{26}/, /hrn_[0-9A-Z]{26}/, /http:\/\/\S+\/w\/ws_/]) expect(r.stdout).toMatch(re);
+    for (const re of [/ws_[0-9A-Z]{26}/, /spc_[0-9A-Z]{26}/, /hrn_[0-9A-Z]{26}/, /http:\/\/\S+\/w\/ws_/])
+      expect(r.stdout).toMatch(re);
     expect(r.stdout).toContain("harness token");
     expect(r.stdout).toContain("person token");
     expect(r.stdout).toContain("chips post");
@@ -212,7 +213,9 @@ describe("chips events", () => {
     ws = await newWorkspace(server);
     for (let sent = 0; sent < TOTAL; sent += 500) {
       const n = Math.min(500, TOTAL - sent);
-      const r = await post(server, ws.token, { events: Array.from({ length: n }, (_, i) => message(ws, `m${sent + i}`)) });
+      const r = await post(server, ws.token, {
+        events: Array.from({ length: n }, (_, i) => message(ws, `m${sent + i}`)),
+      });
       if (r.status !== 201) throw new Error(`batch not stored: ${r.status} ${r.text}`);
     }
   });
@@ -236,7 +239,17 @@ describe("chips events", () => {
   });
 
   it("filters by --space and prints nothing past the end", async () => {
-    const r = await chips(["events", "--workspace", ws.workspace_id, "--after", String(TOTAL - 2), "--space", ws.space_id, "--token", ws.token]);
+    const r = await chips([
+      "events",
+      "--workspace",
+      ws.workspace_id,
+      "--after",
+      String(TOTAL - 2),
+      "--space",
+      ws.space_id,
+      "--token",
+      ws.token,
+    ]);
     expect(r.code).toBe(0);
     expect(jsonLines(r.stdout).map((e) => e.seq)).toEqual([TOTAL - 1, TOTAL]);
     const end = await chips(["events", "--workspace", ws.workspace_id, "--after", String(TOTAL), "--token", ws.token]);
@@ -263,7 +276,11 @@ describe("an unreachable server", () => {
   it("exits 2 with a clear message, for every command", async () => {
     const url = `http://127.0.0.1:${await deadPort()}`;
     const file = writeJson("unreachable.json", { v: 1 });
-    const commands = [["init", "--json"], ["post", file], ["events", "--workspace", "ws_01M8KFYZMH11RB0Q9P5DQT8P31"]];
+    const commands = [
+      ["init", "--json"],
+      ["post", file],
+      ["events", "--workspace", "ws_01M8KFYZMH11RB0Q9P5DQT8P31"],
+    ];
     const results = await Promise.all(
       commands.map((args) => chips([...args, "--url", url], { env: { CHIPS_TOKEN: "t", CHIPS_ADMIN_TOKEN: "a" } })),
     );

@@ -40,7 +40,12 @@ describe("lib/client/api.ts", () => {
 
   it("no answer is `unreachable`, and an answer that is not problem+json is http_<status>", async () => {
     const gone = (await request("GET", "http://127.0.0.1:1/api/v1/health").catch((x: unknown) => x)) as ApiError;
-    expect([gone.code, gone.status, gone.unreachable, gone.message]).toEqual(["unreachable", 0, true, "Could not reach Chips."]);
+    expect([gone.code, gone.status, gone.unreachable, gone.message]).toEqual([
+      "unreachable",
+      0,
+      true,
+      "Could not reach Chips.",
+    ]);
     const plain = new ApiError(502, null);
     expect([plain.code, plain.field, plain.message]).toEqual(["http_502", undefined, "Refused (502)."]);
   });

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newHarness, newWorkspace, post, readEvents, request, runStatus, startRun, type Workspace } from "./support/api";
+import {
+  newHarness,
+  newWorkspace,
+  post,
+  readEvents,
+  request,
+  runStatus,
+  startRun,
+  type Workspace,
+} from "./support/api";
 import { until } from "./support/feed";
 import { ack, command, receipts, socketHarness } from "./support/harness";
 import { openCommands } from "../lib/server/commands";
@@ -13,7 +22,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const run = async (runId: string, w = ws) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: w.token })).body;
+const run = async (runId: string, w = ws) =>
+  (await request(`${server.url}/api/v1/runs/${runId}`, { token: w.token })).body;
 
 describe("[RUN1] commands from buttons and scripts", () => {
   it("[RUN1] pause → delivered over /harness → applied → paused; statuses refused while paused; resume → running", async () => {
@@ -22,10 +32,18 @@ describe("[RUN1] commands from buttons and scripts", () => {
     const runId = await startRun(server, ws);
     const sent = await command(server, ws, runId, "pause");
     expect(sent.status).toBe(201);
-    expect(sent.body).toMatchObject({ type: "run.command", command: "pause", run_id: runId, actor: { kind: "person", id: ws.person_id } });
+    expect(sent.body).toMatchObject({
+      type: "run.command",
+      command: "pause",
+      run_id: runId,
+      actor: { kind: "person", id: ws.person_id },
+    });
     expect((await run(runId)).pending).toBe("pausing");
     await until(() => h.commands.some((c) => c.command_id === sent.body.command_id), "the harness got the pause");
-    await until(async () => (await receipts(server, ws, runId)).commands[0].receipt === "delivered", "delivered receipt");
+    await until(
+      async () => (await receipts(server, ws, runId)).commands[0].receipt === "delivered",
+      "delivered receipt",
+    );
     expect((await run(runId)).state).toBe("running"); // the state changes on the ack, never on the press
 
     expect((await ack(server, ws, runId, sent.body.command_id, "applied")).status).toBe(201);
@@ -65,7 +83,10 @@ describe("[RUN1] commands from buttons and scripts", () => {
     expect(b.body).toEqual(a.body);
     await ack(server, ws, runId, a.body.command_id, "rejected", "mid-write: cannot stop here");
     expect(await run(runId)).toMatchObject({ state: "running", pending: null });
-    expect((await receipts(server, ws, runId)).commands[0]).toMatchObject({ receipt: "rejected", reason: "mid-write: cannot stop here" });
+    expect((await receipts(server, ws, runId)).commands[0]).toMatchObject({
+      receipt: "rejected",
+      reason: "mid-write: cannot stop here",
+    });
   });
 
   it("[RUN1] cancel is honest: cancelled only after the harness confirms, then finished by the system", async () => {
@@ -116,7 +137,11 @@ describe("[RT3] delivery to harnesses that were away, and to harnesses without s
     const next = await request(`${server.url}/api/v1/commands?after=${poll.body.next_after}`, { token: other.token });
     expect(next.body.commands).toEqual([]);
     // Another harness sees none of them.
-    expect((await request(`${server.url}/api/v1/commands?after=0`, { token: ws.token })).body.commands.map((x: any) => x.command_id)).not.toContain(c.body.command_id);
+    expect(
+      (await request(`${server.url}/api/v1/commands?after=0`, { token: ws.token })).body.commands.map(
+        (x: any) => x.command_id,
+      ),
+    ).not.toContain(c.body.command_id);
     expect((await request(`${server.url}/api/v1/commands`, { token: ws.person_token })).status).toBe(403);
   });
 });
@@ -137,7 +162,13 @@ describe("who may command and ack", () => {
     expect(byHarness.status).toBe(403);
     const c = await command(server, ws, runId, "pause");
     const second = await newHarness(server, ws, "intruder");
-    const r = await ack(server, { ...ws, token: second.token, harness_id: second.harness_id }, runId, c.body.command_id, "applied");
+    const r = await ack(
+      server,
+      { ...ws, token: second.token, harness_id: second.harness_id },
+      runId,
+      c.body.command_id,
+      "applied",
+    );
     expect(r.status).toBe(403);
   });
 });
@@ -149,14 +180,29 @@ describe("presence and force-finish", () => {
     const h = socketHarness(server.url, own.token);
     await h.connected();
     const runId = await startRun(server, hws);
-    const early = await request(`${server.url}/api/v1/runs/${runId}/force-finish`, { method: "POST", token: ws.person_token });
+    const early = await request(`${server.url}/api/v1/runs/${runId}/force-finish`, {
+      method: "POST",
+      token: ws.person_token,
+    });
     expect(early.status).toBe(409);
     expect(early.body.code).toBe("invalid_transition");
     h.socket.disconnect();
-    await until(() => server.chips.services.presence.isUnresponsive(own.harness_id), "unresponsive past the grace", 10_000);
-    const ff = await request(`${server.url}/api/v1/runs/${runId}/force-finish`, { method: "POST", token: ws.person_token });
+    await until(
+      () => server.chips.services.presence.isUnresponsive(own.harness_id),
+      "unresponsive past the grace",
+      10_000,
+    );
+    const ff = await request(`${server.url}/api/v1/runs/${runId}/force-finish`, {
+      method: "POST",
+      token: ws.person_token,
+    });
     expect(ff.status).toBe(201);
-    expect(ff.body).toMatchObject({ type: "run.finished", outcome: "failed", summary: "harness lost", actor: { kind: "system" } });
+    expect(ff.body).toMatchObject({
+      type: "run.finished",
+      outcome: "failed",
+      summary: "harness lost",
+      actor: { kind: "system" },
+    });
     expect(await run(runId)).toMatchObject({ state: "finished", outcome: "failed" });
   });
 
@@ -181,12 +227,21 @@ describe("[RUN1] a run's end settles its open commands", () => {
     const steer = await command(server, ws, runId, "steer", "never answered");
     const cancel = await command(server, ws, runId, "cancel");
     // The harness stops and says so itself, then acks the cancel: both allowed ([RUN1]).
-    const fin = await post(server, ws.token, { ...runStatus(ws, runId), type: "run.finished", outcome: "cancelled", phase: undefined, verb_phrase: undefined });
+    const fin = await post(server, ws.token, {
+      ...runStatus(ws, runId),
+      type: "run.finished",
+      outcome: "cancelled",
+      phase: undefined,
+      verb_phrase: undefined,
+    });
     expect(fin.status).toBe(201);
     expect((await ack(server, ws, runId, cancel.body.command_id, "applied")).status).toBe(201);
     const list = (await receipts(server, ws, runId)).commands;
     expect(list.find((c: any) => c.command_id === cancel.body.command_id)).toMatchObject({ receipt: "applied" });
-    expect(list.find((c: any) => c.command_id === steer.body.command_id)).toMatchObject({ receipt: "rejected", reason: "the run finished before the harness answered" });
+    expect(list.find((c: any) => c.command_id === steer.body.command_id)).toMatchObject({
+      receipt: "rejected",
+      reason: "the run finished before the harness answered",
+    });
     expect(await run(runId)).toMatchObject({ state: "finished", outcome: "cancelled" });
     // Nothing of that run is left to resend to the harness on its next connect ([RT3]).
     const open = await openCommands(server.chips.services, ws.harness_id);

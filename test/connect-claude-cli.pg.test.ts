@@ -33,7 +33,13 @@ it("with the server stopped mid-turn the terminal session goes on; queued events
   const db = await freshDatabase();
   cleanup.push(() => db.drop());
   const port = await freePort();
-  const env = { DATABASE_URL: db.databaseUrl ?? "", CHIPS_DATA_DIR: db.dataDir, PORT: String(port), HOST: "127.0.0.1", CHIPS_RATE_LIMIT: "0" };
+  const env = {
+    DATABASE_URL: db.databaseUrl ?? "",
+    CHIPS_DATA_DIR: db.dataDir,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    CHIPS_RATE_LIMIT: "0",
+  };
   let srv: ServerProcess = await spawnServer(env);
   cleanup.push(() => srv.proc.kill("SIGTERM"));
   const server = { url: srv.url, adminToken: fs.readFileSync(path.join(db.dataDir, "admin-token"), "utf8").trim() };
@@ -58,12 +64,20 @@ it("with the server stopped mid-turn the terminal session goes on; queued events
   cleanup.push(() => model.close());
   const c: Connected = await connectClaude(srv.url, ws, [], '{"permissions":{"allow":["Bash"]}}');
   cleanup.push(() => c.close());
-  const tty: Tty = await startClaudeTty({ project: c.project, configDir: path.join(c.project, "..", "claude-config"), home: path.join(c.project, "..", "home"), modelUrl: model.url });
+  const tty: Tty = await startClaudeTty({
+    project: c.project,
+    configDir: path.join(c.project, "..", "claude-config"),
+    home: path.join(c.project, "..", "home"),
+    modelUrl: model.url,
+  });
   cleanup.push(() => tty.close());
 
   typePrompt(tty, "Work through the outage");
   const runId = await waitForRun(srv.url, ws, "Work through the outage");
-  await until(async () => (await runEvents(srv.url, ws, runId, "run.status")).length >= 1, "the first command's status");
+  await until(
+    async () => (await runEvents(srv.url, ws, runId, "run.status")).length >= 1,
+    "the first command's status",
+  );
 
   srv.proc.kill("SIGTERM");
   await srv.exited;
@@ -76,14 +90,36 @@ it("with the server stopped mid-turn the terminal session goes on; queued events
       .readdirSync(path.join(c.root, "state"))
       .filter((f) => f.endsWith(".json"))
       .reduce((n, f) => n + JSON.parse(fs.readFileSync(path.join(c.root, "state", f), "utf8")).outbox.length, 0);
-  await until(() => owed() > 0 && fs.readdirSync(path.join(c.root, "spool")).filter((f) => !f.startsWith(".")).length === 0 && owed() >= 3, "the turn queued on disk", 30_000);
+  await until(
+    () =>
+      owed() > 0 &&
+      fs.readdirSync(path.join(c.root, "spool")).filter((f) => !f.startsWith(".")).length === 0 &&
+      owed() >= 3,
+    "the turn queued on disk",
+    30_000,
+  );
 
   srv = await spawnServer(env);
   expect(srv.url).toBe(server.url);
-  await until(async () => (await runEvents(srv.url, ws, runId, "run.finished")).length === 1, "the queued events delivered", 90_000);
+  await until(
+    async () => (await runEvents(srv.url, ws, runId, "run.finished")).length === 1,
+    "the queued events delivered",
+    90_000,
+  );
   const events = await runEvents(srv.url, ws, runId);
-  expect(events.map((e: any) => e.type)).toEqual(["run.started", "run.status", "run.status", "run.status", "message.posted", "run.finished"]);
-  expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toEqual(["Running echo one >> log.txt…", "Running echo two >> log.txt…", "Running echo three >> log.txt…"]);
+  expect(events.map((e: any) => e.type)).toEqual([
+    "run.started",
+    "run.status",
+    "run.status",
+    "run.status",
+    "message.posted",
+    "run.finished",
+  ]);
+  expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toEqual([
+    "Running echo one >> log.txt…",
+    "Running echo two >> log.txt…",
+    "Running echo three >> log.txt…",
+  ]);
   expect(events.find((e: any) => e.type === "message.posted").text).toBe("Done while Chips was away.");
   expect(events.at(-1)).toMatchObject({ outcome: "succeeded", usage: { input_tokens: expect.any(Number) } });
   const all = await readEvents(srv, ws);

@@ -29,9 +29,16 @@ afterEach(async () => {
 
 let n = 0;
 const sid = () => `5e3ebd29-7905-406b-b1e5-${String(++n).padStart(12, "0")}`;
-const pre = (session_id: string, tool_name: string, tool_input: Record<string, unknown>) => ({ session_id, tool_name, tool_input, tool_use_id: `toolu_${++n}` });
-const receipt = async (runId: string, commandId: string) => (await receipts(server, ws, runId)).commands.find((x: any) => x.command_id === commandId);
-const waitReceipt = (runId: string, commandId: string, want: string) => until(async () => (await receipt(runId, commandId))?.receipt === want, `receipt ${want}`);
+const pre = (session_id: string, tool_name: string, tool_input: Record<string, unknown>) => ({
+  session_id,
+  tool_name,
+  tool_input,
+  tool_use_id: `toolu_${++n}`,
+});
+const receipt = async (runId: string, commandId: string) =>
+  (await receipts(server, ws, runId)).commands.find((x: any) => x.command_id === commandId);
+const waitReceipt = (runId: string, commandId: string, want: string) =>
+  until(async () => (await receipt(runId, commandId))?.receipt === want, `receipt ${want}`);
 
 describe("chips connect claude: hooks → room", () => {
   it("a typed prompt is a run (goal_from harness, session_ref); todos are dots; tools the typing indicator; Stop the answer, usage and the end", async () => {
@@ -58,26 +65,55 @@ describe("chips connect claude: hooks → room", () => {
     fs.writeFileSync(
       transcript,
       [
-        { type: "assistant", timestamp: at, message: { id: "m1", usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2 } } },
-        { type: "assistant", timestamp: at, message: { id: "m1", usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2 } } },
+        {
+          type: "assistant",
+          timestamp: at,
+          message: { id: "m1", usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2 } },
+        },
+        {
+          type: "assistant",
+          timestamp: at,
+          message: { id: "m1", usage: { input_tokens: 10, output_tokens: 5, cache_read_input_tokens: 2 } },
+        },
         { type: "assistant", timestamp: at, message: { id: "m2", usage: { input_tokens: 20, output_tokens: 7 } } },
-        { type: "assistant", timestamp: "2000-01-01T00:00:00Z", message: { id: "old", usage: { input_tokens: 999, output_tokens: 999 } } },
+        {
+          type: "assistant",
+          timestamp: "2000-01-01T00:00:00Z",
+          message: { id: "old", usage: { input_tokens: 999, output_tokens: 999 } },
+        },
       ]
         .map((l) => JSON.stringify(l))
         .join("\n"),
     );
-    await callHook(c, "Stop", { session_id: s, transcript_path: transcript, stop_hook_active: false, last_assistant_message: "Fixed: the **timeout** was too short." });
+    await callHook(c, "Stop", {
+      session_id: s,
+      transcript_path: transcript,
+      stop_hook_active: false,
+      last_assistant_message: "Fixed: the **timeout** was too short.",
+    });
     await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
     const events = await runEvents(server.url, ws, runId);
     const first = events[0];
-    expect(first).toMatchObject({ type: "run.started", goal: "Fix the flaky test", goal_from: "harness", session_ref: s, space_id: ws.space_id });
+    expect(first).toMatchObject({
+      type: "run.started",
+      goal: "Fix the flaky test",
+      goal_from: "harness",
+      session_ref: s,
+      space_id: ws.space_id,
+    });
     expect(started <= first.ts).toBe(true);
     const steps = events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}`);
     expect(steps).toEqual(["todo-0:active", "todo-1:pending", "todo-0:done", "todo-1:active"]);
     const phrases = events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase);
     expect(phrases).toEqual(["Reading the test…", "Reading the test…", "Fixing it…", "Fixing it…"]);
-    expect(events.filter((e: any) => e.type === "message.posted").map((e: any) => e.text)).toEqual(["Fixed: the **timeout** was too short."]);
-    expect(events.at(-1)).toMatchObject({ type: "run.finished", outcome: "succeeded", usage: { input_tokens: 32, output_tokens: 12, cached_input_tokens: 2 } });
+    expect(events.filter((e: any) => e.type === "message.posted").map((e: any) => e.text)).toEqual([
+      "Fixed: the **timeout** was too short.",
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: "run.finished",
+      outcome: "succeeded",
+      usage: { input_tokens: 32, output_tokens: 12, cached_input_tokens: 2 },
+    });
     expect(new Set(events.map((e: any) => e.idempotency_key)).size).toBe(events.length);
   });
 
@@ -87,20 +123,29 @@ describe("chips connect claude: hooks → room", () => {
     await callHook(c, "UserPromptSubmit", { session_id: s, prompt: "Tidy the docs" });
     const runId = await waitForRun(server.url, ws, "Tidy the docs");
     await callHook(c, "PreToolUse", pre(s, "Grep", { pattern: "TODO" }));
-    await callHook(c, "PostToolUse", { ...pre(s, "TaskCreate", { subject: "Find stale pages", description: "d", activeForm: "Finding stale pages" }), tool_response: "Task #1 created successfully: Find stale pages" });
-    await callHook(c, "PostToolUse", { ...pre(s, "TaskCreate", { subject: "Rewrite them", description: "d" }), tool_response: { task: { id: "2", subject: "Rewrite them" } } });
-    await callHook(c, "PostToolUse", { ...pre(s, "TaskUpdate", { taskId: "1", status: "in_progress" }), tool_response: "Updated task #1 status" });
-    await callHook(c, "PostToolUse", { ...pre(s, "TaskUpdate", { taskId: "1", status: "completed" }), tool_response: "Updated task #1 status" });
+    await callHook(c, "PostToolUse", {
+      ...pre(s, "TaskCreate", { subject: "Find stale pages", description: "d", activeForm: "Finding stale pages" }),
+      tool_response: "Task #1 created successfully: Find stale pages",
+    });
+    await callHook(c, "PostToolUse", {
+      ...pre(s, "TaskCreate", { subject: "Rewrite them", description: "d" }),
+      tool_response: { task: { id: "2", subject: "Rewrite them" } },
+    });
+    await callHook(c, "PostToolUse", {
+      ...pre(s, "TaskUpdate", { taskId: "1", status: "in_progress" }),
+      tool_response: "Updated task #1 status",
+    });
+    await callHook(c, "PostToolUse", {
+      ...pre(s, "TaskUpdate", { taskId: "1", status: "completed" }),
+      tool_response: "Updated task #1 status",
+    });
     await callHook(c, "Stop", { session_id: s, stop_hook_active: false, last_assistant_message: "Done." });
     await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
     const events = await runEvents(server.url, ws, runId);
     expect(events.filter((e: any) => e.type === "run.status")[0].verb_phrase).toBe("Searching for TODO…");
-    expect(events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}:${e.title ?? ""}`)).toEqual([
-      "todo-0:active:Find stale pages",
-      "todo-1:pending:Rewrite them",
-      "todo-0:done:",
-      "todo-1:active:",
-    ]);
+    expect(
+      events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}:${e.title ?? ""}`),
+    ).toEqual(["todo-0:active:Find stale pages", "todo-1:pending:Rewrite them", "todo-0:done:", "todo-1:active:"]);
   });
 });
 
@@ -114,7 +159,9 @@ describe("chips connect claude: the room's buttons reach the session through its
     await waitReceipt(runId, p.command_id, "delivered");
     await until(() => fs.existsSync(path.join(c!.root, "sessions", s, "gate")), "the gate armed");
     let answered = false;
-    const held = callHook(c, "PreToolUse", pre(s, "Bash", { command: "rm -rf build" })).then((a) => ((answered = true), a));
+    const held = callHook(c, "PreToolUse", pre(s, "Bash", { command: "rm -rf build" })).then(
+      (a) => ((answered = true), a),
+    );
     await waitReceipt(runId, p.command_id, "applied");
     expect(answered).toBe(false);
     const r = (await command(server, ws, runId, "resume")).body;
@@ -138,7 +185,9 @@ describe("chips connect claude: the room's buttons reach the session through its
     await until(() => fs.existsSync(path.join(c!.root, "sessions", s, "gate")), "the gate armed");
     const a = await callHook(c, "PreToolUse", pre(s, "Bash", { command: "make" }));
     expect(a.json.hookSpecificOutput).toMatchObject({ hookEventName: "PreToolUse", permissionDecision: "deny" });
-    expect(a.json.hookSpecificOutput.permissionDecisionReason).toMatch(/paused this session; this call was held 1 s and not run/);
+    expect(a.json.hookSpecificOutput.permissionDecisionReason).toMatch(
+      /paused this session; this call was held 1 s and not run/,
+    );
     await waitReceipt(runId, p.command_id, "applied");
   });
 
@@ -157,7 +206,11 @@ describe("chips connect claude: the room's buttons reach the session through its
     expect((await callHook(c, "PreToolUse", pre(s, "Bash", { command: "pnpm install" }))).json).toBeNull();
     const st2 = (await command(server, ws, runId, "steer", "Also update the lockfile")).body;
     await until(() => fs.existsSync(path.join(c!.root, "sessions", s, "gate")), "the gate armed again");
-    const stop = await callHook(c, "Stop", { session_id: s, stop_hook_active: false, last_assistant_message: "Installed." });
+    const stop = await callHook(c, "Stop", {
+      session_id: s,
+      stop_hook_active: false,
+      last_assistant_message: "Installed.",
+    });
     expect(stop.json).toMatchObject({ decision: "block" });
     expect(stop.json.reason).toContain("Also update the lockfile");
     await waitReceipt(runId, st2.command_id, "applied");
@@ -179,9 +232,17 @@ describe("chips connect claude: the room's buttons reach the session through its
     expect(a.json.hookSpecificOutput.permissionDecision).toBe("deny");
     expect(a.json.hookSpecificOutput.permissionDecisionReason).toMatch(/cancelled this turn/);
     await waitReceipt(runId, x.command_id, "applied");
-    await until(async () => (await runEvents(server.url, ws, runId, "run.finished"))[0]?.outcome === "cancelled", "finished cancelled");
-    expect((await callHook(c, "PreToolUse", pre(s, "Bash", { command: "deploy --force" }))).json.hookSpecificOutput.permissionDecision).toBe("deny");
-    expect((await callHook(c, "PostToolUse", { ...pre(s, "Bash", { command: "x" }), tool_response: {} })).json).toEqual({ continue: false, stopReason: "Cancelled from the Chips room" });
+    await until(
+      async () => (await runEvents(server.url, ws, runId, "run.finished"))[0]?.outcome === "cancelled",
+      "finished cancelled",
+    );
+    expect(
+      (await callHook(c, "PreToolUse", pre(s, "Bash", { command: "deploy --force" }))).json.hookSpecificOutput
+        .permissionDecision,
+    ).toBe("deny");
+    expect((await callHook(c, "PostToolUse", { ...pre(s, "Bash", { command: "x" }), tool_response: {} })).json).toEqual(
+      { continue: false, stopReason: "Cancelled from the Chips room" },
+    );
     // The next prompt is a new turn: nothing of the cancel reaches it.
     await callHook(c, "UserPromptSubmit", { session_id: s, prompt: "Next thing" });
     await waitForRun(server.url, ws, "Next thing");
@@ -197,7 +258,9 @@ describe("chips connect claude: the room's buttons reach the session through its
     await until(() => fs.existsSync(path.join(c!.root, "sessions", s, "gate")), "the gate armed");
     await callHook(c, "Stop", { session_id: s, stop_hook_active: false, last_assistant_message: "42" });
     await until(async () => (await receipt(runId, p.command_id))?.receipt === "rejected", "pause rejected");
-    expect((await receipt(runId, p.command_id)).reason).toMatch(/turn ended before the agent reached another tool call/);
+    expect((await receipt(runId, p.command_id)).reason).toMatch(
+      /turn ended before the agent reached another tool call/,
+    );
     expect((await runEvents(server.url, ws, runId, "run.finished"))[0].outcome).toBe("succeeded");
   });
 });
@@ -220,9 +283,15 @@ describe("chips connect claude: Chips down", () => {
       await until(() => fs.readdirSync(path.join(c!.root, "spool")).length === 0, "the queue applied into the outbox");
       expect((await runEvents(server.url, ws, runId)).map((e: any) => e.type)).toEqual(["run.started"]);
       proxy.restore();
-      await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "the rest arrived", 60_000);
+      await until(
+        async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1,
+        "the rest arrived",
+        60_000,
+      );
       const events = await runEvents(server.url, ws, runId);
-      expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toEqual([0, 1, 2, 3, 4].map((i) => `Running step ${i}…`));
+      expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toEqual(
+        [0, 1, 2, 3, 4].map((i) => `Running step ${i}…`),
+      );
       expect(events.map((e: any) => e.type).slice(-2)).toEqual(["message.posted", "run.finished"]);
       const all = await readEvents(server, ws);
       expect(new Set(all.map((e: any) => e.id)).size).toBe(all.length);

@@ -7,7 +7,15 @@ import { newWorkspace, readEvents, type Workspace } from "./support/api";
 import { runEvents, waitForRun } from "./support/claude-connect";
 import { until } from "./support/feed";
 import { command, receipts } from "./support/harness";
-import { lastUserText, outputsSinceUser, plan, say, shell, startModelServer, type ModelServer } from "./support/model-server";
+import {
+  lastUserText,
+  outputsSinceUser,
+  plan,
+  say,
+  shell,
+  startModelServer,
+  type ModelServer,
+} from "./support/model-server";
 import { startTestServer, type TestServer } from "./support/server";
 import { Tty } from "./support/tty";
 import { defaultCodexBin } from "../lib/runner/adapters/codex";
@@ -29,15 +37,30 @@ beforeAll(async () => {
   ws = await newWorkspace(server);
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-codex-tty-"));
   model = await startModelServer(({ input }) => {
-    if (/Generate a concise, single-line task title/.test(lastUserText(input) ?? "")) return { items: [say("Count to two")] };
+    if (/Generate a concise, single-line task title/.test(lastUserText(input) ?? ""))
+      return { items: [say("Count to two")] };
     if (lastUserText(input) === "Count again") return { items: [say("Again: two.")], hold: held };
     switch (outputsSinceUser(input)) {
       case 0:
-        return { items: [plan([["Count one", "in_progress"], ["Count two", "pending"]])] };
+        return {
+          items: [
+            plan([
+              ["Count one", "in_progress"],
+              ["Count two", "pending"],
+            ]),
+          ],
+        };
       case 1:
         return { items: [shell("echo one >> count.txt")] };
       case 2:
-        return { items: [plan([["Count one", "completed"], ["Count two", "in_progress"]])] };
+        return {
+          items: [
+            plan([
+              ["Count one", "completed"],
+              ["Count two", "in_progress"],
+            ]),
+          ],
+        };
       default:
         return { items: [say("Counted to **two**.")] };
     }
@@ -57,18 +80,46 @@ it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the
   // A clean HOME: a login shell's rc files (pyenv here) must not slow the agent's commands.
   const home = path.join(tmp, "home");
   fs.mkdirSync(home);
-  const env: NodeJS.ProcessEnv = { ...process.env, CHIPS_HOME: path.join(tmp, "chips-home"), CHIPS_URL: server.url, CHIPS_TOKEN: ws.token, CODEX_HOME: codexHome };
-  const watcher: ChildProcess = spawn(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "codex"], { cwd: project, env, stdio: ["ignore", "pipe", "pipe"] });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    CHIPS_HOME: path.join(tmp, "chips-home"),
+    CHIPS_URL: server.url,
+    CHIPS_TOKEN: ws.token,
+    CODEX_HOME: codexHome,
+  };
+  const watcher: ChildProcess = spawn(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "codex"], {
+    cwd: project,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let out = "";
   watcher.stdout!.on("data", (d) => (out += d));
   watcher.stderr!.on("data", (d) => (out += d));
-  const tty = new Tty(project, [defaultCodexBin(), "-c", "model_provider=mock", "-c", 'model_providers.mock.name="mock"', "-c", `model_providers.mock.base_url="${model.url}"`, "-c", 'model_providers.mock.wire_api="responses"', "-c", "tools.update_plan.enabled=true", "-m", "mock-model"], {
-    CODEX_HOME: codexHome,
-    HOME: home,
-    TMPDIR: path.join(tmp),
-    PATH: process.env.PATH ?? "",
-    TERM: "xterm-256color",
-  });
+  const tty = new Tty(
+    project,
+    [
+      defaultCodexBin(),
+      "-c",
+      "model_provider=mock",
+      "-c",
+      'model_providers.mock.name="mock"',
+      "-c",
+      `model_providers.mock.base_url="${model.url}"`,
+      "-c",
+      'model_providers.mock.wire_api="responses"',
+      "-c",
+      "tools.update_plan.enabled=true",
+      "-m",
+      "mock-model",
+    ],
+    {
+      CODEX_HOME: codexHome,
+      HOME: home,
+      TMPDIR: path.join(tmp),
+      PATH: process.env.PATH ?? "",
+      TERM: "xterm-256color",
+    },
+  );
   try {
     await until(() => /Mirroring the Codex sessions/.test(out), "the watcher started");
     // First run in a new folder: Codex asks whether to trust it, as it would anyone.
@@ -78,15 +129,37 @@ it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the
     tty.type("Count to two, please");
     tty.press("Enter");
     const runId = await waitForRun(server.url, ws, "Count to two, please");
-    await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "the turn mirrored to its end", 120_000);
+    await until(
+      async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1,
+      "the turn mirrored to its end",
+      120_000,
+    );
     await tty.waitFor(/Counted to two/, "the answer in the terminal");
     const events = await runEvents(server.url, ws, runId);
-    expect(events[0]).toMatchObject({ type: "run.started", goal_from: "harness", goal: "Count to two, please", commands: [] });
+    expect(events[0]).toMatchObject({
+      type: "run.started",
+      goal_from: "harness",
+      goal: "Count to two, please",
+      commands: [],
+    });
     expect(events[0].session_ref).toMatch(/^[0-9a-f-]{36}$/);
-    expect(events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}`)).toEqual(["todo-0:active", "todo-1:pending", "todo-0:done", "todo-1:active"]);
-    expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toContain("Running echo one >> count.txt…");
-    expect(events.filter((e: any) => e.type === "message.posted").map((e: any) => e.text)).toEqual(["Counted to **two**."]);
-    expect(events.at(-1)).toMatchObject({ type: "run.finished", outcome: "succeeded", usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) } });
+    expect(events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}`)).toEqual([
+      "todo-0:active",
+      "todo-1:pending",
+      "todo-0:done",
+      "todo-1:active",
+    ]);
+    expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toContain(
+      "Running echo one >> count.txt…",
+    );
+    expect(events.filter((e: any) => e.type === "message.posted").map((e: any) => e.text)).toEqual([
+      "Counted to **two**.",
+    ]);
+    expect(events.at(-1)).toMatchObject({
+      type: "run.finished",
+      outcome: "succeeded",
+      usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
+    });
     // Nothing reaches a Codex session from outside: its run declares no commands ([RUN2]) and the server refuses them.
     const runId2Prompt = "Count again";
     tty.type(runId2Prompt);
@@ -97,7 +170,11 @@ it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the
     expect(refused.body).toMatchObject({ code: "command_not_supported", commands: [] });
     expect((await receipts(server, ws, runId2)).commands).toEqual([]);
     release();
-    await until(async () => (await runEvents(server.url, ws, runId2, "run.finished")).length === 1, "the second turn's end", 120_000);
+    await until(
+      async () => (await runEvents(server.url, ws, runId2, "run.finished")).length === 1,
+      "the second turn's end",
+      120_000,
+    );
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.id)).size).toBe(all.length);
   } finally {

@@ -15,7 +15,17 @@ const SCRIPT = "/home/dana/.config/chips/claude/abc/hook.sh";
 describe("chips connect claude: the settings file", () => {
   it("adds one Chips group per event after the hooks already there, never replacing one", () => {
     const mine = { type: "command", command: "prettier --write", timeout: 5 };
-    const before = JSON.stringify({ model: "opus", hooks: { PostToolUse: [{ matcher: "Edit", hooks: [mine] }], Stop: [{ hooks: [{ type: "command", command: "say done" }] }] } }, null, 4);
+    const before = JSON.stringify(
+      {
+        model: "opus",
+        hooks: {
+          PostToolUse: [{ matcher: "Edit", hooks: [mine] }],
+          Stop: [{ hooks: [{ type: "command", command: "say done" }] }],
+        },
+      },
+      null,
+      4,
+    );
     const after = JSON.parse(withChipsHooks(before, "settings.json", SCRIPT, 600));
     expect(after.model).toBe("opus");
     expect(after.hooks.PostToolUse[0]).toEqual({ matcher: "Edit", hooks: [mine] });
@@ -24,7 +34,10 @@ describe("chips connect claude: the settings file", () => {
       const ours = after.hooks[e].filter((g: any) => g.hooks[0].command === hookCommand(SCRIPT, e));
       expect(ours, e).toHaveLength(1);
     }
-    expect(after.hooks.PreToolUse.at(-1)).toEqual({ matcher: "*", hooks: [{ type: "command", command: hookCommand(SCRIPT, "PreToolUse"), timeout: 630 }] });
+    expect(after.hooks.PreToolUse.at(-1)).toEqual({
+      matcher: "*",
+      hooks: [{ type: "command", command: hookCommand(SCRIPT, "PreToolUse"), timeout: 630 }],
+    });
     // Connecting again replaces only Chips' own entries.
     const again = JSON.parse(withChipsHooks(JSON.stringify(after), "settings.json", SCRIPT, 60));
     expect(again.hooks.PostToolUse).toHaveLength(2);
@@ -39,7 +52,9 @@ describe("chips connect claude: the settings file", () => {
   it("disconnect restores the file byte for byte (odd formatting, no trailing newline)", () => {
     const file = path.join(dir, "proj", ".claude", "settings.local.json");
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const original = Buffer.from('{\r\n\t"permissions" : {"allow":["Bash"]},   "hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}');
+    const original = Buffer.from(
+      '{\r\n\t"permissions" : {"allow":["Bash"]},   "hooks":{"Stop":[{"hooks":[{"type":"command","command":"x"}]}]}}',
+    );
     fs.writeFileSync(file, original);
     const backup = path.join(dir, "backup.json");
     installHooks(file, backup, SCRIPT, 600);

@@ -26,7 +26,10 @@ function locker(dir: string, hold: boolean): { pid: Promise<number> } {
   const node = `${JSON.stringify(process.execPath)} --import tsx --input-type=module -e ${JSON.stringify(script).replace(/\$/g, "\\$")}`;
   // The shell starts the locker in the background, prints its PID, then becomes `sleep`, which never
   // reaps it: once the locker exits it stays a zombie, as a child of a parent that forgot to wait.
-  const sh = spawn("sh", ["-c", `${node} & echo $!; exec sleep 60`], { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] });
+  const sh = spawn("sh", ["-c", `${node} & echo $!; exec sleep 60`], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   children.push(sh);
   let out = "";
   return {
@@ -74,7 +77,10 @@ describe("the data directory lock", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "chips-lock-"));
     const boot = fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
     // Our parent is alive, but it is not the process that wrote this lock.
-    fs.writeFileSync(path.join(dir, "chips.lock"), JSON.stringify({ pid: process.ppid, boot_id: boot, started_at: "then", start_ticks: "1" }));
+    fs.writeFileSync(
+      path.join(dir, "chips.lock"),
+      JSON.stringify({ pid: process.ppid, boot_id: boot, started_at: "then", start_ticks: "1" }),
+    );
     const lock = acquireDirLock(dir);
     lock.release();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -19,33 +19,36 @@ const adminOf = (dataDir: string) => fs.readFileSync(`${dataDir}/admin-token`, "
 describe("the embedded database is safe", () => {
   // Each database has its own start-up hazard: the directory lock, or migrations racing.
   if (dbKind() === "pglite")
-  it("a second server on one PGlite directory is refused with the holder's PID", async () => {
-    const db = await freshDatabase();
-    const first = await boot({ CHIPS_DATA_DIR: db.dataDir });
-    const second = spawnServer({ CHIPS_DATA_DIR: db.dataDir });
-    await expect(second).rejects.toThrow(new RegExp(`in use by another Chips server \\(PID ${first.proc.pid}`));
-    first.proc.kill("SIGTERM");
-    expect(await first.exited).toBe(0);
-    await db.drop();
-  });
+    it("a second server on one PGlite directory is refused with the holder's PID", async () => {
+      const db = await freshDatabase();
+      const first = await boot({ CHIPS_DATA_DIR: db.dataDir });
+      const second = spawnServer({ CHIPS_DATA_DIR: db.dataDir });
+      await expect(second).rejects.toThrow(new RegExp(`in use by another Chips server \\(PID ${first.proc.pid}`));
+      first.proc.kill("SIGTERM");
+      expect(await first.exited).toBe(0);
+      await db.drop();
+    });
 
   if (dbKind() === "postgres")
-  it("several servers start together on one Postgres: migrations take turns under an advisory lock", async () => {
-    const db = await freshDatabase();
-    const env = (i: number) => ({ DATABASE_URL: db.databaseUrl!, CHIPS_DATA_DIR: `${db.dataDir}/node${i}` });
-    const nodes = await Promise.all([boot(env(1)), boot(env(2)), boot(env(3))]);
-    const ws = await newWorkspace({ url: nodes[0].url, adminToken: adminOf(`${db.dataDir}/node1`) } as never);
-    // Each node takes writes for the same workspace; seq stays gap-free across them.
-    for (const n of nodes) expect((await post({ url: n.url }, ws.token, message(ws, n.url))).status).toBe(201);
-    expect((await readEvents({ url: nodes[2].url }, ws)).map((e) => e.seq)).toEqual([1, 2, 3]);
-    for (const n of nodes) n.proc.kill("SIGKILL");
-    await Promise.all(nodes.map((n) => n.exited));
-    await db.drop();
-  });
+    it("several servers start together on one Postgres: migrations take turns under an advisory lock", async () => {
+      const db = await freshDatabase();
+      const env = (i: number) => ({ DATABASE_URL: db.databaseUrl!, CHIPS_DATA_DIR: `${db.dataDir}/node${i}` });
+      const nodes = await Promise.all([boot(env(1)), boot(env(2)), boot(env(3))]);
+      const ws = await newWorkspace({ url: nodes[0].url, adminToken: adminOf(`${db.dataDir}/node1`) } as never);
+      // Each node takes writes for the same workspace; seq stays gap-free across them.
+      for (const n of nodes) expect((await post({ url: n.url }, ws.token, message(ws, n.url))).status).toBe(201);
+      expect((await readEvents({ url: nodes[2].url }, ws)).map((e) => e.seq)).toEqual([1, 2, 3]);
+      for (const n of nodes) n.proc.kill("SIGKILL");
+      await Promise.all(nodes.map((n) => n.exited));
+      await db.drop();
+    });
 
   it("every acknowledged event is there after kill -9 and a restart", async () => {
     const db = await freshDatabase();
-    const env: Record<string, string> = { CHIPS_DATA_DIR: db.dataDir, ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) };
+    const env: Record<string, string> = {
+      CHIPS_DATA_DIR: db.dataDir,
+      ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    };
     const first = await boot(env);
     const ws: Workspace = await newWorkspace({ url: first.url, adminToken: adminOf(db.dataDir) } as never);
 

@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
-import { ev, message, newHarness, newWorkspace, post, readEvents, runStatus, startRun, type Workspace } from "./support/api";
+import {
+  ev,
+  message,
+  newHarness,
+  newWorkspace,
+  post,
+  readEvents,
+  runStatus,
+  startRun,
+  type Workspace,
+} from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
@@ -28,7 +38,9 @@ describe("[ENV1] protocol version", () => {
 describe("[ENV2] event type", () => {
   it("[ENV2] accepts every type of the catalogue a harness may send", async () => {
     const runId = await startRun(server, ws);
-    const r = await post(server, ws.token, { events: [runStatus(ws, runId), ev(ws, "run.step", { run_id: runId, step_id: "s1", state: "active" })] });
+    const r = await post(server, ws.token, {
+      events: [runStatus(ws, runId), ev(ws, "run.step", { run_id: runId, step_id: "s1", state: "active" })],
+    });
     expect(r.status).toBe(201);
     expect(r.body.events.map((e: any) => e.type)).toEqual(["run.status", "run.step"]);
   });
@@ -183,7 +195,9 @@ describe("[ENV9] idempotency key", () => {
 describe("[ENV10] actor", () => {
   it("[ENV10] a harness acts as itself or as one of its agents", async () => {
     const agent = newId("agent");
-    const r = await post(server, ws.token, { events: [message(ws, "me"), { ...message(ws, "my agent"), actor: { kind: "agent", id: agent } }] });
+    const r = await post(server, ws.token, {
+      events: [message(ws, "me"), { ...message(ws, "my agent"), actor: { kind: "agent", id: agent } }],
+    });
     expect(r.status).toBe(201);
     expect(r.body.events[1].actor).toEqual({ kind: "agent", id: agent, harness_id: ws.harness_id });
   });
@@ -209,9 +223,24 @@ describe("[ENV10] actor", () => {
     const cases = [
       { token: ws.token, e: ev(ws, "run.command", { run_id: runId, command_id: newId("command"), command: "pause" }) },
       { token: ws.token, e: ev(ws, "run.command_delivered", { run_id: runId, command_id: newId("command") }) },
-      { token: ws.token, e: ev(ws, "runner.event", { run_id: runId, sequence: 1, kind: "log", message: "m", occurred_at: new Date().toISOString() }) },
+      {
+        token: ws.token,
+        e: ev(ws, "runner.event", {
+          run_id: runId,
+          sequence: 1,
+          kind: "log",
+          message: "m",
+          occurred_at: new Date().toISOString(),
+        }),
+      },
       { token: ws.person_token, e: { ...runStatus(ws, runId), actor: undefined } },
-      { token: ws.person_token, e: { ...ev(ws, "run.command", { run_id: runId, command_id: newId("command"), command: "pause" }), actor: undefined } },
+      {
+        token: ws.person_token,
+        e: {
+          ...ev(ws, "run.command", { run_id: runId, command_id: newId("command"), command: "pause" }),
+          actor: undefined,
+        },
+      },
     ];
     for (const c of cases) {
       const r = await post(server, c.token, c.e);
@@ -223,7 +252,18 @@ describe("[ENV10] actor", () => {
     const runner = await newHarness(server, ws, "runner-1", "runner");
     const rws = { ...ws, token: runner.token, harness_id: runner.harness_id };
     const runId = await startRun(server, rws);
-    const r = await post(server, runner.token, ev(rws, "runner.event", { run_id: runId, sequence: 1, kind: "started", message: "go", occurred_at: new Date().toISOString(), idempotency_key: undefined }));
+    const r = await post(
+      server,
+      runner.token,
+      ev(rws, "runner.event", {
+        run_id: runId,
+        sequence: 1,
+        kind: "started",
+        message: "go",
+        occurred_at: new Date().toISOString(),
+        idempotency_key: undefined,
+      }),
+    );
     expect(r.status).toBe(201);
   });
 });
@@ -231,19 +271,26 @@ describe("[ENV10] actor", () => {
 describe("[ENV11] agents belong to the harness that first spoke for them", () => {
   it("[ENV11] a sent harness_id is replaced by the registry's", async () => {
     const agent = newId("agent");
-    const r = await post(server, ws.token, { ...message(ws, "a"), actor: { kind: "agent", id: agent, harness_id: newId("harness") } });
+    const r = await post(server, ws.token, {
+      ...message(ws, "a"),
+      actor: { kind: "agent", id: agent, harness_id: newId("harness") },
+    });
     expect(r.status).toBe(201);
     expect(r.body.events[0].actor.harness_id).toBe(ws.harness_id);
   });
   it("[ENV11] another harness using that agent id is 403", async () => {
     const agent = newId("agent");
     const second = await newHarness(server, ws);
-    expect((await post(server, ws.token, { ...message(ws, "mine"), actor: { kind: "agent", id: agent } })).status).toBe(201);
+    expect((await post(server, ws.token, { ...message(ws, "mine"), actor: { kind: "agent", id: agent } })).status).toBe(
+      201,
+    );
     const r = await post(server, second.token, { ...message(ws, "stolen"), actor: { kind: "agent", id: agent } });
     expect(r.status).toBe(403);
     expect(r.body.code).toBe("forbidden");
     // The first harness still speaks for it.
-    expect((await post(server, ws.token, { ...message(ws, "still mine"), actor: { kind: "agent", id: agent } })).status).toBe(201);
+    expect(
+      (await post(server, ws.token, { ...message(ws, "still mine"), actor: { kind: "agent", id: agent } })).status,
+    ).toBe(201);
   });
   it("[ENV11] two harnesses claiming a new agent id in one batch window: only the first wins", async () => {
     const agent = newId("agent");

@@ -38,7 +38,9 @@ describe("security headers on every answer", () => {
   });
 
   it("object URLs (a bad signature is refused, hardened like the rest)", async () => {
-    const r = await request(`${server.url}/objects/${ws.workspace_id}/run_01K4ZQPX000000000000000005/${"0".repeat(64)}?exp=1&sig=${"0".repeat(64)}`);
+    const r = await request(
+      `${server.url}/objects/${ws.workspace_id}/run_01K4ZQPX000000000000000005/${"0".repeat(64)}?exp=1&sig=${"0".repeat(64)}`,
+    );
     expect(r.status).toBe(403);
     expectHardened(r.headers);
   });
@@ -48,7 +50,12 @@ describe("security headers on every answer", () => {
     expect(r.status).toBe(200);
     expectHardened(r.headers);
     // A real client connects with them too (the engine adds them to every answer it writes).
-    const s = io(server.url, { path: "/socket.io", transports: ["polling"], auth: { token: ws.person_token }, reconnection: false });
+    const s = io(server.url, {
+      path: "/socket.io",
+      transports: ["polling"],
+      auth: { token: ws.person_token },
+      reconnection: false,
+    });
     await new Promise<void>((resolve, reject) => (s.once("connect", () => resolve()), s.once("connect_error", reject)));
     s.disconnect();
   });
@@ -66,7 +73,8 @@ describe("sign-in attempts are rate-limited per address", () => {
     const own = await startTestServer({ authAttemptsPerMinute: 5 });
     const w = await newWorkspace(own);
     const codes: number[] = [];
-    for (let i = 0; i < 7; i++) codes.push((await request(`${own.url}/api/v1/me`, { token: `chips_hrn_guess${i}` })).status);
+    for (let i = 0; i < 7; i++)
+      codes.push((await request(`${own.url}/api/v1/me`, { token: `chips_hrn_guess${i}` })).status);
     expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429]);
     const blocked = await request(`${own.url}/api/v1/me`, { token: w.token });
     expect(blocked.status).toBe(429);
@@ -80,7 +88,8 @@ describe("sign-in attempts are rate-limited per address", () => {
   it("a wrong login secret counts: after five, the sixth is refused without looking", async () => {
     const own = await startTestServer({ authAttemptsPerMinute: 5 });
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await fetch(`${own.url}/w/ws_x?login=guess-${i}`, { redirect: "manual" })).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push((await fetch(`${own.url}/w/ws_x?login=guess-${i}`, { redirect: "manual" })).status);
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
     await own.close();
   });
@@ -101,7 +110,11 @@ describe("text limits are UTF-8 bytes (lib/protocol/limits.ts)", () => {
 describe("logs are structured and hold no secrets", () => {
   it("tokens, cookies and login secrets never reach the log, even at debug level", async () => {
     const db = await freshDatabase();
-    const proc = await spawnServer({ ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}), CHIPS_DATA_DIR: db.dataDir, CHIPS_LOG_LEVEL: "debug" });
+    const proc = await spawnServer({
+      ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+      CHIPS_DATA_DIR: db.dataDir,
+      CHIPS_LOG_LEVEL: "debug",
+    });
     const own = { url: proc.url, adminToken: fs.readFileSync(`${db.dataDir}/admin-token`, "utf8").trim() };
     const w = await newWorkspace(own as never);
     await post(own, w.token, message(w, "hello"));
@@ -115,7 +128,14 @@ describe("logs are structured and hold no secrets", () => {
     expect(lines.length).toBeGreaterThan(3);
     for (const l of lines) expect(JSON.parse(l)).toHaveProperty("level");
     expect(lines.some((l) => /"requestId":"[0-9a-f-]{36}"/.test(l) && l.includes("/api/v1/events"))).toBe(true);
-    for (const secret of [w.token, w.person_token, own.adminToken, "wrong-secret-token", "the-cookie-value", "the-login-secret"]) {
+    for (const secret of [
+      w.token,
+      w.person_token,
+      own.adminToken,
+      "wrong-secret-token",
+      "the-cookie-value",
+      "the-login-secret",
+    ]) {
       expect(out).not.toContain(secret);
     }
     await db.drop();

@@ -39,14 +39,18 @@ describe("[HTTP1] answers", () => {
     const r = await post(server, fresh.token, { events: batch });
     expectProblem(r, 422, "validation_failed");
     expect(r.body.errors[0].pointer).toBe("/events/3/text");
-    const after = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?after=0`, { token: fresh.token });
+    const after = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?after=0`, {
+      token: fresh.token,
+    });
     expect(after.body.events).toEqual([]);
   });
 
   it("[HTTP1] a batch refused by a stateful rule stores nothing and leaves no hole in seq", async () => {
     const fresh = await newWorkspace(server);
     const runId = await startRun(server, fresh);
-    const r = await post(server, fresh.token, { events: [message(fresh, "a"), runStatus(fresh, newId("run")), message(fresh, "c")] });
+    const r = await post(server, fresh.token, {
+      events: [message(fresh, "a"), runStatus(fresh, newId("run")), message(fresh, "c")],
+    });
     expectProblem(r, 404, "run_not_found");
     expect(r.body.errors[0].pointer).toBe("/events/1/run_id");
     const next = await post(server, fresh.token, runStatus(fresh, runId));
@@ -79,7 +83,11 @@ describe("[HTTP2] errors in order", () => {
     expectProblem(await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events`), 401, "unauthorized");
   });
   it("[HTTP2] 415 before 413 before 400", async () => {
-    expectProblem(await post(server, ws.token, "x".repeat(2 * 1024 * 1024), { "content-type": "text/plain" }), 415, "unsupported_media_type");
+    expectProblem(
+      await post(server, ws.token, "x".repeat(2 * 1024 * 1024), { "content-type": "text/plain" }),
+      415,
+      "unsupported_media_type",
+    );
     expectProblem(await post(server, ws.token, "{" + "x".repeat(2 * 1024 * 1024)), 413, "payload_too_large");
     expectProblem(await post(server, ws.token, "{broken"), 400, "invalid_json");
   });
@@ -89,14 +97,25 @@ describe("[HTTP2] errors in order", () => {
   });
   it("[HTTP2] 403 before 422, across a batch", async () => {
     const other = await newWorkspace(server);
-    const r = await post(server, ws.token, { events: [{ ...message(ws, "x"), v: 2 }, { ...message(other, "y"), actor: { kind: "harness", id: ws.harness_id } }] });
+    const r = await post(server, ws.token, {
+      events: [
+        { ...message(ws, "x"), v: 2 },
+        { ...message(other, "y"), actor: { kind: "harness", id: ws.harness_id } },
+      ],
+    });
     expectProblem(r, 403, "forbidden");
   });
   it("[HTTP2] a replay wins over the 409s and 404s below it", async () => {
     const runId = await startRun(server, ws);
     const status = runStatus(ws, runId);
     await post(server, ws.token, status);
-    await post(server, ws.token, { ...runStatus(ws, runId), type: "run.finished", outcome: "succeeded", phase: undefined, verb_phrase: undefined });
+    await post(server, ws.token, {
+      ...runStatus(ws, runId),
+      type: "run.finished",
+      outcome: "succeeded",
+      phase: undefined,
+      verb_phrase: undefined,
+    });
     const r = await post(server, ws.token, status); // the run has finished since
     expect(r.status).toBe(200);
   });
@@ -124,7 +143,9 @@ describe("[HTTP2] load: 429 and 503 with Retry-After", () => {
 
   it("[HTTP2] past the write queue's bound a request gets 503 overloaded", async () => {
     const other = await newWorkspace(limited);
-    const r = await post(limited, other.token, { events: [message(other, "a"), message(other, "b"), message(other, "c")] });
+    const r = await post(limited, other.token, {
+      events: [message(other, "a"), message(other, "b"), message(other, "c")],
+    });
     expectProblem(r, 503, "overloaded");
     expect(r.headers.get("retry-after")).toBe("1");
   });
@@ -134,15 +155,30 @@ describe("catch-up reads and schemas", () => {
   it("GET events pages ascending with next_after, filters by space, caps limit at 1000", async () => {
     const fresh = await newWorkspace(server);
     await post(server, fresh.token, { events: Array.from({ length: 5 }, (_, i) => message(fresh, `m${i}`)) });
-    const page = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?after=1&limit=2`, { token: fresh.person_token });
+    const page = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?after=1&limit=2`, {
+      token: fresh.person_token,
+    });
     expect(page.body.events.map((e: any) => e.seq)).toEqual([2, 3]);
     expect(page.body.next_after).toBe(3);
-    const end = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?after=5`, { token: fresh.token });
+    const end = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?after=5`, {
+      token: fresh.token,
+    });
     expect(end.body).toEqual({ events: [], next_after: 5 });
-    const other = await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?space=${newId("space")}`, { token: fresh.token });
+    const other = await request(
+      `${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?space=${newId("space")}`,
+      { token: fresh.token },
+    );
     expect(other.body.events).toEqual([]);
-    expectProblem(await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?limit=1001`, { token: fresh.token }), 422, "validation_failed");
-    expectProblem(await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events`, { token: fresh.token }), 403, "forbidden");
+    expectProblem(
+      await request(`${server.url}/api/v1/workspaces/${fresh.workspace_id}/events?limit=1001`, { token: fresh.token }),
+      422,
+      "validation_failed",
+    );
+    expectProblem(
+      await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events`, { token: fresh.token }),
+      403,
+      "forbidden",
+    );
   });
 
   it("serves a JSON Schema per type and for the envelope, generated from the zod source", async () => {
@@ -151,7 +187,9 @@ describe("catch-up reads and schemas", () => {
     expect(env.body.$id).toBe("/schemas/envelope.json");
     const status = await request(`${server.url}/schemas/run.status.json`);
     expect(status.body.properties.progress).toMatchObject({ type: "number", minimum: 0, maximum: 1 });
-    expect(status.body.required).toEqual(expect.arrayContaining(["v", "type", "id", "workspace_id", "phase", "verb_phrase"]));
+    expect(status.body.required).toEqual(
+      expect.arrayContaining(["v", "type", "id", "workspace_id", "phase", "verb_phrase"]),
+    );
     expect((await request(`${server.url}/schemas/nope.json`)).status).toBe(404);
   });
 });

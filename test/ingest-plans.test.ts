@@ -16,7 +16,8 @@ afterAll(() => server?.close());
 const literal = (v: unknown): string => {
   if (v === null) return "null";
   if (typeof v === "number") return String(v);
-  if (Array.isArray(v)) return literal(`{${v.map((x) => (x === null ? "null" : `"${String(x).replace(/["\\]/g, "\\$&")}"`)).join(",")}}`);
+  if (Array.isArray(v))
+    return literal(`{${v.map((x) => (x === null ? "null" : `"${String(x).replace(/["\\]/g, "\\$&")}"`)).join(",")}}`);
   return `'${String(v).replace(/'/g, "''")}'`;
 };
 const planText = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r)[0]).join("\n");
@@ -27,14 +28,21 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
     // Capture the reads the writer sends for a batch that names events, spaces, runs and agents.
     const reads: { text: string; params: unknown[] }[] = [];
     const real = database.run;
-    database.run = (<T,>(text: string, params?: unknown[]) => {
-      if (text.trimStart().startsWith("select") || text.trimStart().startsWith("with named_runs")) reads.push({ text, params: params ?? [] });
+    database.run = (<T>(text: string, params?: unknown[]) => {
+      if (text.trimStart().startsWith("select") || text.trimStart().startsWith("with named_runs"))
+        reads.push({ text, params: params ?? [] });
       return real<T>(text, params);
     }) as Run;
     try {
       const runId = newId("run");
       const agent = { kind: "agent", id: newId("agent") };
-      const r = await post(server, ws.token, { events: [runStarted(ws, runId), { ...runStatus(ws, runId), actor: agent }, { ...message(ws, "hi"), actor: agent }] });
+      const r = await post(server, ws.token, {
+        events: [
+          runStarted(ws, runId),
+          { ...runStatus(ws, runId), actor: agent },
+          { ...message(ws, "hi"), actor: agent },
+        ],
+      });
       expect(r.status).toBe(201);
     } finally {
       database.run = real;
@@ -52,14 +60,27 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
         await run(`execute plan_probe_${i}(${s.params.map(literal).join(", ")})`); // the generic plan is made now, on small tables
       }
       // The tables grow by 30,000 events, 3,000 runs, commands and agents (no ANALYZE).
-      await run(`insert into events (workspace_id, seq, id, type, space_id, run_id, idempotency_key, body_hash, body, ts)
-        select $1, 1000 + g, 'evt_plan_' || g, 'message.posted', $2, 'run_plan_' || (g % 3000), 'key' || g, 'h', '{}', now() from generate_series(1, 30000) g`, [ws.workspace_id, ws.space_id]);
-      await run(`insert into runs (id, workspace_id, space_id, state, goal, plan, last_seq, created_at, updated_at)
-        select 'run_plan_' || g, $1, $2, 'running', 'g', '[]', g, now(), now() from generate_series(1, 3000) g`, [ws.workspace_id, ws.space_id]);
-      await run(`insert into commands (id, workspace_id, run_id, command, person_id, receipt, seq, created_at)
-        select 'cmd_plan_' || g, $1, 'run_plan_' || g, 'pause', 'p', 'accepted', g, now() from generate_series(1, 3000) g`, [ws.workspace_id]);
-      await run(`insert into agents (workspace_id, id, harness_id) select $1, 'agent_plan_' || g, 'h' from generate_series(1, 3000) g`, [ws.workspace_id]);
-      for (const [i, s] of shapes.entries()) plans.push(planText(await run(`explain execute plan_probe_${i}(${s.params.map(literal).join(", ")})`)));
+      await run(
+        `insert into events (workspace_id, seq, id, type, space_id, run_id, idempotency_key, body_hash, body, ts)
+        select $1, 1000 + g, 'evt_plan_' || g, 'message.posted', $2, 'run_plan_' || (g % 3000), 'key' || g, 'h', '{}', now() from generate_series(1, 30000) g`,
+        [ws.workspace_id, ws.space_id],
+      );
+      await run(
+        `insert into runs (id, workspace_id, space_id, state, goal, plan, last_seq, created_at, updated_at)
+        select 'run_plan_' || g, $1, $2, 'running', 'g', '[]', g, now(), now() from generate_series(1, 3000) g`,
+        [ws.workspace_id, ws.space_id],
+      );
+      await run(
+        `insert into commands (id, workspace_id, run_id, command, person_id, receipt, seq, created_at)
+        select 'cmd_plan_' || g, $1, 'run_plan_' || g, 'pause', 'p', 'accepted', g, now() from generate_series(1, 3000) g`,
+        [ws.workspace_id],
+      );
+      await run(
+        `insert into agents (workspace_id, id, harness_id) select $1, 'agent_plan_' || g, 'h' from generate_series(1, 3000) g`,
+        [ws.workspace_id],
+      );
+      for (const [i, s] of shapes.entries())
+        plans.push(planText(await run(`explain execute plan_probe_${i}(${s.params.map(literal).join(", ")})`)));
       for (const i of shapes.keys()) await run(`deallocate plan_probe_${i}`);
     });
     for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (events|runs|commands|agents|run_events)\b/);

@@ -18,7 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-const count = async (text: string, params: unknown[]) => Number((await database.run<{ n: unknown }>(text, params))[0].n);
+const count = async (text: string, params: unknown[]) =>
+  Number((await database.run<{ n: unknown }>(text, params))[0].n);
 
 describe("the writer's transaction (db/client.ts transact)", () => {
   it("[HTTP1] a statement failing among pipelined writes rolls back all of them, and the connection serves the next transaction", async () => {
@@ -37,7 +38,8 @@ describe("the writer's transaction (db/client.ts transact)", () => {
     expect(failed?.code).toBe("23505"); // the first failure, not the "transaction is aborted" after it
     expect(await count("select count(*) as n from t_transact", [])).toBe(0);
     // Several in a row on the pool: none is left inside an aborted transaction.
-    for (let i = 0; i < 12; i++) await database.transact(async (run) => void run("insert into t_transact values ($1, $2)", [`k${i}`, i]));
+    for (let i = 0; i < 12; i++)
+      await database.transact(async (run) => void run("insert into t_transact values ($1, $2)", [`k${i}`, i]));
     expect(await count("select count(*) as n from t_transact", [])).toBe(12);
   });
 
@@ -61,17 +63,26 @@ describe("fixed statement shapes", () => {
     return r.event;
   };
 
-  const harnessOf = (w: Workspace): Credential => ({ ...harness, workspaceId: w.workspace_id, subjectId: w.harness_id });
+  const harnessOf = (w: Workspace): Credential => ({
+    ...harness,
+    workspaceId: w.workspace_id,
+    subjectId: w.harness_id,
+  });
   const request = (w: Workspace, texts: string[]) => {
     const cred = harnessOf(w);
     const events = texts.map((t) => incoming(message(w, t)));
-    return { credential: cred, events, hashes: events.map((e) => bodyHash(e, cred)), pointers: events.map((_, i) => `/events/${i}`) };
+    return {
+      credential: cred,
+      events,
+      hashes: events.map((e) => bodyHash(e, cred)),
+      pointers: events.map((_, i) => `/events/${i}`),
+    };
   };
   /** The database, with every statement the writer sends seen by `see` first. */
   const watched = (see: (text: string) => Promise<void> | void): Database => {
     const wrap =
       (run: Run): Run =>
-      async <T,>(text: string, params?: unknown[]) => {
+      async <T>(text: string, params?: unknown[]) => {
         await see(text);
         return run<T>(text, params);
       };
@@ -80,11 +91,20 @@ describe("fixed statement shapes", () => {
 
   it("[ENV8] the SQL a commit sends is the same text for 1, 7, 100 and 500 events, with no per-event placeholders", async () => {
     const texts = new Set<string>();
-    const writer = new IngestWriter(watched((t) => void texts.add(t)), { maxBatchEvents: 500, maxQueueEvents: 10_000 });
+    const writer = new IngestWriter(
+      watched((t) => void texts.add(t)),
+      { maxBatchEvents: 500, maxQueueEvents: 10_000 },
+    );
     const before = (await readEvents(server, ws)).length;
     const shapes: number[] = [];
     for (const n of [1, 7, 100, 500]) {
-      const r = await writer.submit(ws.workspace_id, request(ws, Array.from({ length: n }, (_, i) => `shape ${n}.${i}`)));
+      const r = await writer.submit(
+        ws.workspace_id,
+        request(
+          ws,
+          Array.from({ length: n }, (_, i) => `shape ${n}.${i}`),
+        ),
+      );
       expect(r.ok).toBe(true);
       shapes.push(texts.size);
     }
@@ -109,11 +129,20 @@ describe("fixed statement shapes", () => {
       { maxBatchEvents: 500, maxQueueEvents: 10_000 },
     );
     const mine = request(w, ["mine"]);
-    const r = await writer.submit(w.workspace_id, { ...mine, events: [...dup.events, ...mine.events], hashes: [...dup.hashes, ...mine.hashes], pointers: ["/events/0", "/events/1"] });
+    const r = await writer.submit(w.workspace_id, {
+      ...mine,
+      events: [...dup.events, ...mine.events],
+      hashes: [...dup.hashes, ...mine.hashes],
+      pointers: ["/events/0", "/events/1"],
+    });
     expect(raced).toBe(true);
     if (!r.ok) throw new Error(r.problem.detail);
     const stored = await readEvents(server, w);
-    expect(stored.map((e: { text: string; seq: number }) => `${e.seq} ${e.text}`)).toEqual(["1 sent to both nodes", "2 the other node's", "3 mine"]);
+    expect(stored.map((e: { text: string; seq: number }) => `${e.seq} ${e.text}`)).toEqual([
+      "1 sent to both nodes",
+      "2 the other node's",
+      "3 mine",
+    ]);
     // The keyed event is answered as the other node stored it, once.
     expect(JSON.parse(r.bodies[0]).seq).toBe(1);
     expect(r.created).toBe(true);
@@ -133,14 +162,20 @@ describe("fixed statement shapes", () => {
     const keys = Array.from({ length: 200 }, (_, i) => `k${i * 149 + 1}`);
     const planText = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r)[0]).join("\n");
     let text = "";
-    await eventsByKey(async <T,>(t: string) => ((text = t), [] as T[]), big.workspace_id, keys);
+    await eventsByKey(async <T>(t: string) => ((text = t), [] as T[]), big.workspace_id, keys);
     // As planned for these values, and as the generic plan a prepared statement may switch to.
     const plans = [planText(await database.run(`explain ${text}`, [big.workspace_id, keys]))];
     const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
     await database.transact(async (run) => {
       await run("set local plan_cache_mode = force_generic_plan");
       await run(`prepare dedupe_probe(text, text[]) as ${text}`);
-      plans.push(planText(await run(`explain execute dedupe_probe(${literal(big.workspace_id)}, array[${keys.map(literal).join(",")}])`)));
+      plans.push(
+        planText(
+          await run(
+            `explain execute dedupe_probe(${literal(big.workspace_id)}, array[${keys.map(literal).join(",")}])`,
+          ),
+        ),
+      );
       await run("deallocate dedupe_probe");
     });
     for (const plan of plans) {

@@ -48,7 +48,9 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
 
   it("allows what the layers allow", async () => {
     expect(await rulesBroken("lib/projection/fixture.ts", 'export { CATALOGUE } from "@/lib/protocol";')).toEqual([]);
-    expect(await rulesBroken("app/fixture/page.tsx", 'export { services } from "@/lib/server/page-context";')).toEqual([]);
+    expect(await rulesBroken("app/fixture/page.tsx", 'export { services } from "@/lib/server/page-context";')).toEqual(
+      [],
+    );
     expect(await rulesBroken("lib/server/fixture.ts", 'export * as schema from "@/db/schema";')).toEqual([]);
     expect(await rulesBroken("lib/client/api.ts", 'export const f = () => fetch("/api/v1/health");')).toEqual([]);
   });

@@ -7,7 +7,16 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { jobProcesses, killJobProcesses, launch, stopGroup } from "@/lib/runner/process";
-import { lastUserText, patch, plan, say, shell, startModelServer, toolOutputs, type Script } from "./support/model-server";
+import {
+  lastUserText,
+  patch,
+  plan,
+  say,
+  shell,
+  startModelServer,
+  toolOutputs,
+  type Script,
+} from "./support/model-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const CODEX = path.join(ROOT, "node_modules", ".bin", "codex");
@@ -35,13 +44,22 @@ function codex(url: string, job: string, args: string[]) {
   const events: any[] = [];
   const stderr: string[] = [];
   const flags = [
-    "exec", "--json", "-s", "workspace-write",
-    "-c", "tools.update_plan.enabled=true",
-    "-c", "model_provider=mock",
-    "-c", 'model_providers.mock.name="mock"',
-    "-c", `model_providers.mock.base_url="${url}"`,
-    "-c", 'model_providers.mock.wire_api="responses"',
-    "-m", "mock-model",
+    "exec",
+    "--json",
+    "-s",
+    "workspace-write",
+    "-c",
+    "tools.update_plan.enabled=true",
+    "-c",
+    "model_provider=mock",
+    "-c",
+    'model_providers.mock.name="mock"',
+    "-c",
+    `model_providers.mock.base_url="${url}"`,
+    "-c",
+    'model_providers.mock.wire_api="responses"',
+    "-m",
+    "mock-model",
   ];
   const proc = launch({
     cmd: CODEX,
@@ -75,7 +93,14 @@ describe("model server with the real Codex CLI", () => {
     const script: Script = ({ input }) => {
       switch (toolOutputs(input)) {
         case 0:
-          return { items: [plan([["write a.txt", "in_progress"], ["add b.txt", "pending"]])] };
+          return {
+            items: [
+              plan([
+                ["write a.txt", "in_progress"],
+                ["add b.txt", "pending"],
+              ]),
+            ],
+          };
         case 1:
           return { items: [shell("printf hi > a.txt")] };
         case 2:
@@ -91,15 +116,27 @@ describe("model server with the real Codex CLI", () => {
       const exit = await proc.exited;
       expect(exit, stderr.join("\n")).toEqual({ code: 0, signal: null });
       const t = types(events);
-      for (const want of ["thread.started", "turn.started", "item.started:todo_list", "item.completed:command_execution", "item.completed:file_change", "item.completed:agent_message", "turn.completed"]) {
+      for (const want of [
+        "thread.started",
+        "turn.started",
+        "item.started:todo_list",
+        "item.completed:command_execution",
+        "item.completed:file_change",
+        "item.completed:agent_message",
+        "turn.completed",
+      ]) {
         expect(t).toContain(want);
       }
       expect(events.find((e) => e.item?.type === "todo_list").item.items).toEqual([
         { text: "write a.txt", completed: false },
         { text: "add b.txt", completed: false },
       ]);
-      expect(events.find((e) => e.type === "item.completed" && e.item.type === "command_execution").item).toMatchObject({ exit_code: 0, status: "completed" });
-      expect(events.find((e) => e.type === "item.completed" && e.item.type === "file_change").item.changes).toEqual([{ path: path.join(repo, "b.txt"), kind: "add" }]);
+      expect(events.find((e) => e.type === "item.completed" && e.item.type === "command_execution").item).toMatchObject(
+        { exit_code: 0, status: "completed" },
+      );
+      expect(events.find((e) => e.type === "item.completed" && e.item.type === "file_change").item.changes).toEqual([
+        { path: path.join(repo, "b.txt"), kind: "add" },
+      ]);
       expect(events.find((e) => e.item?.type === "agent_message").item.text).toBe("done");
       expect(fs.readFileSync(path.join(repo, "a.txt"), "utf8")).toBe("hi");
       expect(fs.readFileSync(path.join(repo, "b.txt"), "utf8")).toBe("hello from a patch\n");
@@ -107,7 +144,9 @@ describe("model server with the real Codex CLI", () => {
       // Every request resends the whole history; the prompt stays the newest user text.
       expect(model.requests.map((r) => toolOutputs(r.input))).toEqual([0, 1, 2, 3]);
       expect(model.requests.every((r) => r.stream === true && lastUserText(r.input) === "write two files")).toBe(true);
-      expect(model.requests[0].tools.map((t: any) => t.name)).toEqual(expect.arrayContaining(["exec_command", "update_plan"]));
+      expect(model.requests[0].tools.map((t: any) => t.name)).toEqual(
+        expect.arrayContaining(["exec_command", "update_plan"]),
+      );
       await killJobProcesses(job);
       expect(jobProcesses(job)).toEqual([]);
     } finally {
@@ -115,74 +154,97 @@ describe("model server with the real Codex CLI", () => {
     }
   });
 
-  it("resume: guidance is the newest user message after the whole history, and a killed command reads 'aborted'", { timeout: 60_000 }, async () => {
-    let phase = "first";
-    const script: Script = ({ input }) => {
-      const user = lastUserText(input);
-      if (phase === "first") return { items: [toolOutputs(input) === 0 ? shell("printf one > one.txt") : say("first done")] };
-      // In "second" and "third" a fresh turn starts a long command; then the process is killed.
-      if (user === "second task" || user === "after SIGTERM") return { items: [shell(`echo started; sleep 30; echo ${phase} > late.txt`)] };
-      return { items: [say("resumed")] };
-    };
-    const model = await startModelServer(script);
-    const job = `model-${randomUUID()}`;
-    try {
-      // 1. A complete first turn.
-      const first = codex(model.url, job, ["first task"]);
-      expect((await first.proc.exited).code).toBe(0);
-      // Even a clean exit can leave strays (a login shell's background jobs, in the sandbox's
-      // own session): the runner sweeps after every process, and so does this test.
-      await killJobProcesses(job);
-      const thread = first.events.find((e) => e.type === "thread.started").thread_id;
+  it(
+    "resume: guidance is the newest user message after the whole history, and a killed command reads 'aborted'",
+    { timeout: 60_000 },
+    async () => {
+      let phase = "first";
+      const script: Script = ({ input }) => {
+        const user = lastUserText(input);
+        if (phase === "first")
+          return { items: [toolOutputs(input) === 0 ? shell("printf one > one.txt") : say("first done")] };
+        // In "second" and "third" a fresh turn starts a long command; then the process is killed.
+        if (user === "second task" || user === "after SIGTERM")
+          return { items: [shell(`echo started; sleep 30; echo ${phase} > late.txt`)] };
+        return { items: [say("resumed")] };
+      };
+      const model = await startModelServer(script);
+      const job = `model-${randomUUID()}`;
+      try {
+        // 1. A complete first turn.
+        const first = codex(model.url, job, ["first task"]);
+        expect((await first.proc.exited).code).toBe(0);
+        // Even a clean exit can leave strays (a login shell's background jobs, in the sandbox's
+        // own session): the runner sweeps after every process, and so does this test.
+        await killJobProcesses(job);
+        const thread = first.events.find((e) => e.type === "thread.started").thread_id;
 
-      // 2. Resume with a new task; SIGTERM the group while its command runs.
-      phase = "second";
-      const second = codex(model.url, job, ["resume", thread, "second task"]);
-      await vi.waitFor(() => expect([sleeping(job), types(second.events).at(-1)]).toEqual([true, "item.started:command_execution"]), { timeout: 20_000, interval: 50 });
-      process.kill(-second.proc.pid, "SIGTERM");
-      expect(await second.proc.exited).toEqual({ code: null, signal: "SIGTERM" });
-      // Nothing follows the command's item.started: no item.completed, no turn.failed.
-      expect(types(second.events).at(-1)).toBe("item.started:command_execution");
-      expect(second.events.find((e) => e.type === "thread.started").thread_id).toBe(thread);
-      await killJobProcesses(job);
-      expect(jobProcesses(job)).toEqual([]);
+        // 2. Resume with a new task; SIGTERM the group while its command runs.
+        phase = "second";
+        const second = codex(model.url, job, ["resume", thread, "second task"]);
+        await vi.waitFor(
+          () => expect([sleeping(job), types(second.events).at(-1)]).toEqual([true, "item.started:command_execution"]),
+          { timeout: 20_000, interval: 50 },
+        );
+        process.kill(-second.proc.pid, "SIGTERM");
+        expect(await second.proc.exited).toEqual({ code: null, signal: "SIGTERM" });
+        // Nothing follows the command's item.started: no item.completed, no turn.failed.
+        expect(types(second.events).at(-1)).toBe("item.started:command_execution");
+        expect(second.events.find((e) => e.type === "thread.started").thread_id).toBe(thread);
+        await killJobProcesses(job);
+        expect(jobProcesses(job)).toEqual([]);
 
-      // 3. Resume with guidance: the whole history is replayed, the killed call answered "aborted".
-      phase = "third";
-      const n = model.requests.length;
-      const third = codex(model.url, job, ["resume", thread, "after SIGTERM"]);
-      await vi.waitFor(() => expect(sleeping(job)).toBe(true), { timeout: 20_000, interval: 50 });
-      const afterTerm = model.requests[n].input as any[];
-      expect(afterTerm.at(-1)).toMatchObject({ type: "message", role: "user", content: [{ type: "input_text", text: "after SIGTERM" }] });
-      expect(lastUserText(afterTerm)).toBe("after SIGTERM");
-      const texts = afterTerm.filter((i) => i.type === "message").map((i) => `${i.role}:${i.content.map((c: any) => c.text).join("")}`);
-      expect(texts).toEqual(expect.arrayContaining(["user:first task", "assistant:first done", "user:second task"]));
-      const killedCall = afterTerm.find((i) => i.type === "function_call" && i.arguments.includes("second > late.txt"));
-      expect(afterTerm.filter((i) => i.type === "function_call_output" && i.call_id === killedCall.call_id).map((i) => i.output)).toEqual(["aborted"]);
-      expect(toolOutputs(afterTerm)).toBe(2);
+        // 3. Resume with guidance: the whole history is replayed, the killed call answered "aborted".
+        phase = "third";
+        const n = model.requests.length;
+        const third = codex(model.url, job, ["resume", thread, "after SIGTERM"]);
+        await vi.waitFor(() => expect(sleeping(job)).toBe(true), { timeout: 20_000, interval: 50 });
+        const afterTerm = model.requests[n].input as any[];
+        expect(afterTerm.at(-1)).toMatchObject({
+          type: "message",
+          role: "user",
+          content: [{ type: "input_text", text: "after SIGTERM" }],
+        });
+        expect(lastUserText(afterTerm)).toBe("after SIGTERM");
+        const texts = afterTerm
+          .filter((i) => i.type === "message")
+          .map((i) => `${i.role}:${i.content.map((c: any) => c.text).join("")}`);
+        expect(texts).toEqual(expect.arrayContaining(["user:first task", "assistant:first done", "user:second task"]));
+        const killedCall = afterTerm.find(
+          (i) => i.type === "function_call" && i.arguments.includes("second > late.txt"),
+        );
+        expect(
+          afterTerm
+            .filter((i) => i.type === "function_call_output" && i.call_id === killedCall.call_id)
+            .map((i) => i.output),
+        ).toEqual(["aborted"]);
+        expect(toolOutputs(afterTerm)).toBe(2);
 
-      // 4. This time stop it as the runner does (SIGINT first): Codex records the abort itself.
-      expect((await stopGroup(third.proc)).signals).toEqual(["SIGINT"]);
-      expect((await third.proc.exited).code).toBe(1);
-      await killJobProcesses(job);
-      const m = model.requests.length;
-      const fourth = codex(model.url, job, ["resume", thread, "after SIGINT"]);
-      expect((await fourth.proc.exited).code).toBe(0);
-      expect(fourth.events.find((e) => e.item?.type === "agent_message")?.item.text).toBe("resumed");
-      const afterInt = model.requests[m].input as any[];
-      expect(lastUserText(afterInt)).toBe("after SIGINT");
-      expect(afterInt.at(-1).content[0].text).toBe("after SIGINT");
-      const interrupted = afterInt.find((i) => i.type === "function_call" && i.arguments.includes("third > late.txt"));
-      const out = afterInt.find((i) => i.type === "function_call_output" && i.call_id === interrupted.call_id);
-      expect(out.output).toMatch(/aborted by user$/);
-      expect(fs.existsSync(path.join(repo, "late.txt"))).toBe(false);
-      await killJobProcesses(job);
-      expect(jobProcesses(job)).toEqual([]);
-    } finally {
-      await killJobProcesses(job);
-      await model.close();
-    }
-  });
+        // 4. This time stop it as the runner does (SIGINT first): Codex records the abort itself.
+        expect((await stopGroup(third.proc)).signals).toEqual(["SIGINT"]);
+        expect((await third.proc.exited).code).toBe(1);
+        await killJobProcesses(job);
+        const m = model.requests.length;
+        const fourth = codex(model.url, job, ["resume", thread, "after SIGINT"]);
+        expect((await fourth.proc.exited).code).toBe(0);
+        expect(fourth.events.find((e) => e.item?.type === "agent_message")?.item.text).toBe("resumed");
+        const afterInt = model.requests[m].input as any[];
+        expect(lastUserText(afterInt)).toBe("after SIGINT");
+        expect(afterInt.at(-1).content[0].text).toBe("after SIGINT");
+        const interrupted = afterInt.find(
+          (i) => i.type === "function_call" && i.arguments.includes("third > late.txt"),
+        );
+        const out = afterInt.find((i) => i.type === "function_call_output" && i.call_id === interrupted.call_id);
+        expect(out.output).toMatch(/aborted by user$/);
+        expect(fs.existsSync(path.join(repo, "late.txt"))).toBe(false);
+        await killJobProcesses(job);
+        expect(jobProcesses(job)).toEqual([]);
+      } finally {
+        await killJobProcesses(job);
+        await model.close();
+      }
+    },
+  );
 
   it("answers 404 to anything but POST …/responses", async () => {
     const model = await startModelServer(() => ({ items: [] }));

@@ -45,10 +45,19 @@ async function outage(outageMs: number) {
   // Harnesses: each posts until the outage is over and a few more after, every post retried
   // by the SDK (same bytes, same idempotency key) until the server stores it.
   const posters = Array.from({ length: HARNESSES }, async (_, h) => {
-    const client = new ChipsClient({ url, token: ws.token, workspaceId: ws.workspace_id, retry: { attempts: 1000, baseMs: 100, maxMs: 1000, totalMs: outageMs + 120_000 } });
+    const client = new ChipsClient({
+      url,
+      token: ws.token,
+      workspaceId: ws.workspace_id,
+      retry: { attempts: 1000, baseMs: 100, maxMs: 1000, totalMs: outageMs + 120_000 },
+    });
     let after = 0;
     for (let i = 0; after < 10; i++) {
-      const stored = (await client.post({ type: "message.posted", space_id: ws.space_id, text: `harness ${h} #${i}` })) as { id: string; seq: number };
+      const stored = (await client.post({
+        type: "message.posted",
+        space_id: ws.space_id,
+        text: `harness ${h} #${i}`,
+      })) as { id: string; seq: number };
       acked.push({ id: stored.id, seq: stored.seq });
       if (outageOver) after++;
     }
@@ -91,10 +100,16 @@ async function outage(outageMs: number) {
   const duringRefusal = refusals[refusals.length - 1];
   // Reads go ahead and say so: one served from memory (the connected runners), one that needs the database.
   const servedRead = await request(`${url}/api/v1/workspaces/${ws.workspace_id}/runners`, { token: ws.token });
-  const storedRead = await request(`${url}/api/v1/workspaces/${ws.workspace_id}/events?after=0&limit=1`, { token: ws.token });
+  const storedRead = await request(`${url}/api/v1/workspaces/${ws.workspace_id}/events?after=0&limit=1`, {
+    token: ws.token,
+  });
   const ready = await request(`${url}/api/v1/health`);
   const live = await request(`${url}/api/v1/health/live`);
-  const storageSeenByRoom = await until(() => feeds.some((f) => f.statuses.includes("storage")), "a room says it is reconnecting to storage", outageMs).then(
+  const storageSeenByRoom = await until(
+    () => feeds.some((f) => f.statuses.includes("storage")),
+    "a room says it is reconnecting to storage",
+    outageMs,
+  ).then(
     () => true,
     () => false,
   );
@@ -108,12 +123,29 @@ async function outage(outageMs: number) {
   await until(async () => (await request(`${url}/api/v1/health`)).status === 200, "ready again after the restart");
   const stored = await readEvents({ url }, ws);
   const room = stored.filter((e) => e.space_id === ws.space_id).map((e) => e.seq as number);
-  await until(() => finals.every((f) => f.held.length + f.feed.seqs.length >= room.length), "every socket caught up", 60_000);
+  await until(
+    () => finals.every((f) => f.held.length + f.feed.seqs.length >= room.length),
+    "every socket caught up",
+    60_000,
+  );
   for (const f of finals) {
     finalSeqs.push([...f.held, ...f.feed.seqs]);
     f.feed.feed.stop();
   }
-  return { ws, acked, stored, room, refusals, duringRefusal, servedRead, storedRead, ready, live, storageSeenByRoom, finalSeqs };
+  return {
+    ws,
+    acked,
+    stored,
+    room,
+    refusals,
+    duringRefusal,
+    servedRead,
+    storedRead,
+    ready,
+    live,
+    storageSeenByRoom,
+    finalSeqs,
+  };
 }
 
 function assertWhole(r: Awaited<ReturnType<typeof outage>>) {
@@ -147,9 +179,13 @@ function assertWhole(r: Awaited<ReturnType<typeof outage>>) {
 }
 
 describe("outages: PostgreSQL goes away and comes back", () => {
-  it("a 10 s outage: the server stays up, writes get 503 + Retry-After, reads say storage is unavailable, health says not ready, nothing is lost or doubled", { timeout: 240_000 }, async () => {
-    assertWhole(await outage(10_000));
-  });
+  it(
+    "a 10 s outage: the server stays up, writes get 503 + Retry-After, reads say storage is unavailable, health says not ready, nothing is lost or doubled",
+    { timeout: 240_000 },
+    async () => {
+      assertWhole(await outage(10_000));
+    },
+  );
 
   it("a 60 s outage: the same", { timeout: 360_000 }, async () => {
     assertWhole(await outage(60_000));

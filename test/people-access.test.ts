@@ -13,7 +13,12 @@ let server: TestServer;
 let ws: Workspace;
 
 const admin = (method: string, path: string, body?: unknown) =>
-  request(`${server.url}${path}`, { method, token: server.adminToken, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  request(`${server.url}${path}`, {
+    method,
+    token: server.adminToken,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const wsPath = () => `/api/v1/workspaces/${ws.workspace_id}`;
 
 interface Token {
@@ -54,11 +59,17 @@ describe("tokens, invites and roles an owner manages", () => {
     const minted = await admin("POST", `${wsPath()}/harnesses/${h.harness_id}/tokens`, {});
     expect(minted.status).toBe(201);
     const second: { token_id: string; token: string } = minted.body;
-    expect((await tokensOf(h.harness_id)).find((t) => t.id === second.token_id)).toMatchObject({ last_used_at: null, revoked: false });
+    expect((await tokensOf(h.harness_id)).find((t) => t.id === second.token_id)).toMatchObject({
+      last_used_at: null,
+      revoked: false,
+    });
 
     const before = Date.now();
     expect((await request(`${server.url}/api/v1/me`, { token: second.token })).status).toBe(200);
-    await until(async () => ((await tokensOf(h.harness_id)).find((t) => t.id === second.token_id)?.last_used_at ?? null) !== null, "last use recorded");
+    await until(
+      async () => ((await tokensOf(h.harness_id)).find((t) => t.id === second.token_id)?.last_used_at ?? null) !== null,
+      "last use recorded",
+    );
     const used = (await tokensOf(h.harness_id)).find((t) => t.id === second.token_id)!;
     expect(Date.parse(used.last_used_at!)).toBeGreaterThanOrEqual(before - 1000);
 
@@ -89,15 +100,23 @@ describe("tokens, invites and roles an owner manages", () => {
     expect(told).toEqual(["revoked"]);
     expect((await request(`${server.url}/api/v1/me`, { token: ws.person_token })).status).toBe(401);
     // The person is still there.
-    expect(((await admin("GET", `${wsPath()}/people`)).body.people as { id: string }[]).map((p) => p.id)).toContain(ws.person_id);
+    expect(((await admin("GET", `${wsPath()}/people`)).body.people as { id: string }[]).map((p) => p.id)).toContain(
+      ws.person_id,
+    );
   });
 
   it("open invites are listed; a withdrawn one is gone from the list and its link goes to the login page", async () => {
     const made = await admin("POST", `${wsPath()}/invites`, { role: "member", single_use: false });
-    const listed = (await admin("GET", `${wsPath()}/access`)).body.invites as { id: string; role: string; single_use: boolean }[];
+    const listed = (await admin("GET", `${wsPath()}/access`)).body.invites as {
+      id: string;
+      role: string;
+      single_use: boolean;
+    }[];
     expect(listed.find((i) => i.id === made.body.invite_id)).toMatchObject({ role: "member", single_use: false });
     expect((await admin("DELETE", `${wsPath()}/invites/${made.body.invite_id}`)).status).toBe(200);
-    expect(((await admin("GET", `${wsPath()}/access`)).body.invites as { id: string }[]).map((i) => i.id)).not.toContain(made.body.invite_id);
+    expect(
+      ((await admin("GET", `${wsPath()}/access`)).body.invites as { id: string }[]).map((i) => i.id),
+    ).not.toContain(made.body.invite_id);
     const code = new URL(made.body.url).searchParams.get("code")!;
     const res = await fetch(`${server.url}/invite?code=${code}&name=Late`, { redirect: "manual" });
     expect(res.status).toBe(303);
@@ -108,7 +127,11 @@ describe("tokens, invites and roles an owner manages", () => {
   it("an owner makes a member a viewer: the next write is refused at once and their open room is told, and stays", async () => {
     const m = await join("member", "Mo Member");
     const write = () =>
-      request(`${server.url}/api/v1/events`, { method: "POST", headers: { cookie: m.cookie, origin: server.url, "content-type": "application/json" }, body: JSON.stringify({ ...message(ws, "from Mo"), actor: undefined }) });
+      request(`${server.url}/api/v1/events`, {
+        method: "POST",
+        headers: { cookie: m.cookie, origin: server.url, "content-type": "application/json" },
+        body: JSON.stringify({ ...message(ws, "from Mo"), actor: undefined }),
+      });
     expect((await write()).status).toBe(201);
     const room = await connect(server.url, { extraHeaders: { cookie: m.cookie } });
     expect((await room.timeout(5000).emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: 0 })).ok).toBe(true);
@@ -132,7 +155,9 @@ describe("tokens, invites and roles an owner manages", () => {
     const bad = await admin("PATCH", `${wsPath()}/people/${m.personId}`, { role: "king" });
     expect(bad.status).toBe(422);
     expect(bad.body.code).toBe("validation_failed");
-    expect((await admin("PATCH", `${wsPath()}/people/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV`, { role: "viewer" })).status).toBe(404);
+    expect((await admin("PATCH", `${wsPath()}/people/usr_01ARZ3NDEKTSV4RRFFQ69G5FAV`, { role: "viewer" })).status).toBe(
+      404,
+    );
     const solo = await newWorkspace(server);
     const last = await request(`${server.url}/api/v1/workspaces/${solo.workspace_id}/people/${solo.person_id}`, {
       method: "PATCH",

@@ -32,7 +32,9 @@ describe("PGlite in a worker thread", () => {
 
   it("answers a failed statement with its PostgreSQL error and goes on serving", async () => {
     await client.query("insert into kv values ('a', 1)");
-    const e = await client.query("insert into kv values ('a', 2)").catch((x: { code?: string; constraint?: string }) => x);
+    const e = await client
+      .query("insert into kv values ('a', 2)")
+      .catch((x: { code?: string; constraint?: string }) => x);
     expect(e).toMatchObject({ code: "23505", constraint: "kv_pkey" });
     expect(await count()).toBe(1);
   });

@@ -28,7 +28,8 @@ describe("docs/PROTOCOL.md against lib/protocol", () => {
     for (const type of EVENT_TYPES) {
       const row = doc.split("\n").find((l) => l.startsWith(`| \`${type}\` |`));
       expect(row, type).toBeDefined();
-      for (const kind of CATALOGUE[type].sentBy) if (kind !== "runner" || type === "runner.event") expect(row, `${type} sent by ${kind}`).toContain(kind);
+      for (const kind of CATALOGUE[type].sentBy)
+        if (kind !== "runner" || type === "runner.event") expect(row, `${type} sent by ${kind}`).toContain(kind);
     }
   });
 
@@ -53,7 +54,12 @@ describe("docs/PROTOCOL.md against lib/protocol", () => {
 });
 
 describe("the docs a clone reads", () => {
-  const pages = ["README.md", ...readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+  const pages = [
+    "README.md",
+    ...readdirSync(join(root, "docs"))
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => `docs/${f}`),
+  ];
   it("every relative link of README.md and docs/ points at a file of the repo, never outside it", () => {
     const broken: string[] = [];
     for (const page of pages) {

@@ -20,9 +20,22 @@ afterAll(async () => {
 
 /** The raw harness as its own process; resolves with its run id once it started. */
 async function rawHarness(steps: number, tickMs: number) {
-  const proc = spawn(process.execPath, [path.resolve("test/fixtures/raw-poll-harness.mjs"), server.url, ws.token, ws.workspace_id, ws.space_id, ws.harness_id, String(steps), String(tickMs)], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const proc = spawn(
+    process.execPath,
+    [
+      path.resolve("test/fixtures/raw-poll-harness.mjs"),
+      server.url,
+      ws.token,
+      ws.workspace_id,
+      ws.space_id,
+      ws.harness_id,
+      String(steps),
+      String(tickMs),
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   procs.push(proc);
   let out = "";
   proc.stdout!.on("data", (d) => (out += d));
@@ -55,7 +68,11 @@ describe("[RUN1] [RT3] the control flow against a harness that uses no SDK (raw 
     const guidance = `take the scenic route ${Date.now()}`;
     const steer = await command(server, ws, h.runId, "steer", guidance);
     await until(applied(h.runId, steer.body.command_id), "steer applied", 20_000);
-    await until(async () => (await readEvents(server, ws)).some((e) => e.type === "message.posted" && e.text === `Steering: "${guidance}"`), "the guidance quoted");
+    await until(
+      async () =>
+        (await readEvents(server, ws)).some((e) => e.type === "message.posted" && e.text === `Steering: "${guidance}"`),
+      "the guidance quoted",
+    );
 
     const cancel = await command(server, ws, h.runId, "cancel");
     await until(async () => (await runOf(h.runId)).state === "finished", "finished", 20_000);
@@ -65,7 +82,9 @@ describe("[RUN1] [RT3] the control flow against a harness that uses no SDK (raw 
     const seqOf = (pred: (e: any) => boolean) => events.find(pred)?.seq as number;
     const pauseAck = seqOf((e) => e.type === "run.command_acked" && e.command_id === pause.body.command_id);
     const resumeAck = seqOf((e) => e.type === "run.command_acked" && e.command_id === resume.body.command_id);
-    const between = events.filter((e) => e.seq > pauseAck && e.seq < resumeAck && (e.type === "run.status" || e.type === "run.step"));
+    const between = events.filter(
+      (e) => e.seq > pauseAck && e.seq < resumeAck && (e.type === "run.status" || e.type === "run.step"),
+    );
     expect(between).toEqual([]);
     const steerAck = seqOf((e) => e.type === "run.command_acked" && e.command_id === steer.body.command_id);
     const nextMessage = events.find((e) => e.type === "message.posted" && e.seq > steerAck);

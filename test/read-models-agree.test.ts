@@ -43,16 +43,37 @@ async function threeViews(intents: Intent[]) {
     for (const id of world.runIds) {
       const run = (await request(`${server.url}/api/v1/runs/${id}`, { token: ws.token })).body;
       const receipts = (await request(`${server.url}/api/v1/runs/${id}/commands`, { token: ws.token })).body.commands;
-      views.push({ id, stored: { run, receipts }, live: { run: live.runs[id], receipts: live.receipts[id] ?? [] }, replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [] } });
+      views.push({
+        id,
+        stored: { run, receipts },
+        live: { run: live.runs[id], receipts: live.receipts[id] ?? [] },
+        replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [] },
+      });
     }
     const room = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/room`, { token: ws.token })).body.room;
-    const history = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/revisions`, { token: ws.token })).body.revisions;
-    const decided = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/decisions`, { token: ws.token })).body.decisions;
+    const history = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/revisions`, { token: ws.token })).body
+      .revisions;
+    const decided = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/decisions`, { token: ws.token })).body
+      .decisions;
     const byId = (ds: any[]) => Object.fromEntries(ds.map((d) => [d.decision_id, d]));
     return {
       runs: views,
-      room: { stored: room, live: live.room, replay: replay.room, newest: history.at(-1) ?? room, saved: world.revision },
-      decisions: { stored: byId(decided), live: live.decisions, replay: replay.decisions, active: [...world.decisions].filter(([, a]) => a).map(([id]) => id).sort() },
+      room: {
+        stored: room,
+        live: live.room,
+        replay: replay.room,
+        newest: history.at(-1) ?? room,
+        saved: world.revision,
+      },
+      decisions: {
+        stored: byId(decided),
+        live: live.decisions,
+        replay: replay.decisions,
+        active: [...world.decisions]
+          .filter(([, a]) => a)
+          .map(([id]) => id)
+          .sort(),
+      },
     };
   } finally {
     feed.stop();
@@ -70,8 +91,15 @@ describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] one projection: stored read models,
         expect(views.room.stored, "the current revision is the history's newest").toEqual(views.room.newest);
         expect(views.room.stored.revision).toBe(views.room.saved);
         expect(views.decisions.live, "live room vs replay: decisions").toEqual(views.decisions.replay);
-        expect(views.decisions.live, "live room vs GET /api/v1/spaces/:space/decisions").toEqual(views.decisions.stored);
-        expect(Object.values(views.decisions.stored).filter((d: any) => d.status === "active").map((d: any) => d.decision_id).sort()).toEqual(views.decisions.active);
+        expect(views.decisions.live, "live room vs GET /api/v1/spaces/:space/decisions").toEqual(
+          views.decisions.stored,
+        );
+        expect(
+          Object.values(views.decisions.stored)
+            .filter((d: any) => d.status === "active")
+            .map((d: any) => d.decision_id)
+            .sort(),
+        ).toEqual(views.decisions.active);
         for (const v of views.runs) {
           expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
           expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);

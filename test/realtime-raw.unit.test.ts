@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { Decoder, Encoder, PacketType, type Packet } from "socket.io-parser";
 import { framePage, frameJson, rawParser, RawJson } from "../lib/server/realtime/raw";
 
-const body = JSON.stringify({ v: 1, type: "message.posted", id: "evt_1", seq: 7, space_id: "spc_1", text: 'quote " and \\ and }' });
+const body = JSON.stringify({
+  v: 1,
+  type: "message.posted",
+  id: "evt_1",
+  seq: 7,
+  space_id: "spc_1",
+  text: 'quote " and \\ and }',
+});
 
 /** What the stock encoder writes for the same data, parsed. */
 const stock = (p: Packet) => new Encoder().encode(p);
@@ -28,8 +35,15 @@ describe("[RT4] stored strings go out as they are", () => {
 
   it("[RT4] acks and snapshots carry raw pages inside an object, in other namespaces too; everything else is the stock encoding", () => {
     const frame = { ...JSON.parse(body), prev_seq: 0 };
-    const ack = raw({ type: PacketType.ACK, nsp: "/harness", id: 12, data: [{ ok: true, events: framePage([{ json: frameJson(body, 0) }]), skip: undefined }] });
-    expect(ack).toEqual(stock({ type: PacketType.ACK, nsp: "/harness", id: 12, data: [{ ok: true, events: [frame] }] }));
+    const ack = raw({
+      type: PacketType.ACK,
+      nsp: "/harness",
+      id: 12,
+      data: [{ ok: true, events: framePage([{ json: frameJson(body, 0) }]), skip: undefined }],
+    });
+    expect(ack).toEqual(
+      stock({ type: PacketType.ACK, nsp: "/harness", id: 12, data: [{ ok: true, events: [frame] }] }),
+    );
     expect(decode(ack[0]).data).toEqual([{ ok: true, events: [frame] }]);
     const plain: Packet = { type: PacketType.EVENT, nsp: "/", data: ["people", { space_id: "spc_1", people: [] }] };
     expect(raw(plain)).toEqual(stock(plain));

@@ -35,7 +35,12 @@ describe("[RT1] [RT2] [RT4] three runs, a client away, a server restart", () => 
   it("[RT2] every client's received seq list equals the database's list for the space", async () => {
     const db = await freshDatabase();
     const port = await freePort();
-    const env: Record<string, string> = { CHIPS_DATA_DIR: db.dataDir, PORT: String(port), CHIPS_RATE_LIMIT: "0", ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}) };
+    const env: Record<string, string> = {
+      CHIPS_DATA_DIR: db.dataDir,
+      PORT: String(port),
+      CHIPS_RATE_LIMIT: "0",
+      ...(db.databaseUrl ? { DATABASE_URL: db.databaseUrl } : {}),
+    };
     let server = await spawnServer(env);
     procs.push(server);
     const url = () => server.url;
@@ -55,7 +60,10 @@ describe("[RT1] [RT2] [RT4] three runs, a client away, a server restart", () => 
       const started = runStarted(ws, undefined, { goal: `run ${r}` });
       await deliver(url, ws.token, started);
       for (let i = 0; i < PER_RUN; i++) {
-        const e = i % 20 === 0 ? message(ws, `run ${r} says ${i}`) : runStatus(ws, started.run_id as string, { verb_phrase: `r${r} step ${i}`, progress: i / PER_RUN });
+        const e =
+          i % 20 === 0
+            ? message(ws, `run ${r} says ${i}`)
+            : runStatus(ws, started.run_id as string, { verb_phrase: `r${r} step ${i}`, progress: i / PER_RUN });
         await deliver(url, ws.token, e);
         posted++;
         if (posted === 120) away.feed.socket.disconnect(); // one client away for a while
@@ -74,10 +82,13 @@ describe("[RT1] [RT2] [RT4] three runs, a client away, a server restart", () => 
     };
     await Promise.all(Array.from({ length: RUNS }, (_, r) => harness(r)));
 
-    const stored = (await readEvents({ url: server.url }, ws)).filter((e) => e.space_id === ws.space_id).map((e) => e.seq);
+    const stored = (await readEvents({ url: server.url }, ws))
+      .filter((e) => e.space_id === ws.space_id)
+      .map((e) => e.seq);
     expect(stored.length).toBeGreaterThanOrEqual(500);
     const late = recordingFeed(server.url, ws.space_id, { token: ws.person_token }); // a third joins at the end
-    for (const c of [steady, away, late]) await until(() => c.seqs.length >= stored.length, "a client to hold every event", 60_000);
+    for (const c of [steady, away, late])
+      await until(() => c.seqs.length >= stored.length, "a client to hold every event", 60_000);
     expect(steady.seqs).toEqual(stored);
     expect(away.seqs).toEqual(stored);
     expect(late.seqs).toEqual(stored);

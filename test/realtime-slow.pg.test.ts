@@ -42,7 +42,9 @@ describe("[RT2] a client that stops reading", () => {
     const big = "x".repeat(60_000);
     for (let i = 0; !reasons.length; i++) {
       if (i === 500) throw new Error("never dropped");
-      const r = await post(server, ws.token, { events: Array.from({ length: 12 }, (_, j) => message(ws, `${i}.${j} ${big}`)) });
+      const r = await post(server, ws.token, {
+        events: Array.from({ length: 12 }, (_, j) => message(ws, `${i}.${j} ${big}`)),
+      });
       expect(r.status).toBe(201);
     }
     expect(reasons).toEqual(["forced close"]); // the bound, not the heartbeat
@@ -50,7 +52,11 @@ describe("[RT2] a client that stops reading", () => {
 
     tcp.resume(); // reads what the kernel held, sees the connection gone, reconnects and rejoins
     const stored = (await readEvents(server, ws)).filter((e) => e.space_id === ws.space_id).map((e) => e.seq as number);
-    await until(() => slow.seqs.length >= stored.length && steady.seqs.length >= stored.length, "both hold every event", 60_000);
+    await until(
+      () => slow.seqs.length >= stored.length && steady.seqs.length >= stored.length,
+      "both hold every event",
+      60_000,
+    );
     expect(slow.seqs).toEqual(stored);
     expect(steady.seqs).toEqual(stored);
     expect(slow.statuses).toContain("reconnecting");

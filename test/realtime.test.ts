@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const spaceSeqs = async (spaceId: string) =>
-  (await server.chips.services.database.query<{ seq: number }>(sql`select seq from events where space_id = ${spaceId} order by seq`)).map((r) => Number(r.seq));
+  (
+    await server.chips.services.database.query<{ seq: number }>(
+      sql`select seq from events where space_id = ${spaceId} order by seq`,
+    )
+  ).map((r) => Number(r.seq));
 
 async function newRoom(w: Workspace, name = "room") {
   const r = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/spaces`, {
@@ -57,9 +61,15 @@ describe("[RT1] join and live delivery", () => {
     const other = await newWorkspace(server);
     const socket = io(server.url, { transports: ["websocket"], auth: { token: ws.person_token } });
     await until(() => socket.connected, "connect");
-    expect(await socket.emitWithAck("join", { v: 1, space_id: other.space_id, after_seq: 0 })).toEqual({ error: "space_not_found" });
-    expect(await socket.emitWithAck("join", { v: 2, space_id: ws.space_id, after_seq: 0 })).toEqual({ error: "unsupported_version" });
-    expect(await socket.emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: -1 })).toEqual({ error: "validation_failed" });
+    expect(await socket.emitWithAck("join", { v: 1, space_id: other.space_id, after_seq: 0 })).toEqual({
+      error: "space_not_found",
+    });
+    expect(await socket.emitWithAck("join", { v: 2, space_id: ws.space_id, after_seq: 0 })).toEqual({
+      error: "unsupported_version",
+    });
+    expect(await socket.emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: -1 })).toEqual({
+      error: "validation_failed",
+    });
     const ok = await socket.emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: 0 });
     expect(ok.ok).toBe(true);
     socket.disconnect();
@@ -98,7 +108,9 @@ describe("[RT4] gaps and long absences", () => {
     const room = await newRoom(ws);
     const runId = await startRun(server, room, { space_id: room.space_id });
     for (let b = 0; b < 3; b++) {
-      await post(server, room.token, { events: Array.from({ length: 500 }, (_, i) => runStatus(room, runId, { verb_phrase: `b${b}-${i}` })) });
+      await post(server, room.token, {
+        events: Array.from({ length: 500 }, (_, i) => runStatus(room, runId, { verb_phrase: `b${b}-${i}` })),
+      });
     }
     const all = await spaceSeqs(room.space_id);
     const rec = recordingFeed(server.url, room.space_id, { token: room.person_token });
@@ -152,12 +164,24 @@ describe("people sessions", () => {
     expect(ok.status).toBe(201);
     expect(ok.body.events[0].actor).toEqual({ kind: "person", id: w.person_id });
     await until(() => rec.seqs.length === 1, "the person's message live");
-    const cross = await post(server, undefined, { ...msg, id: newId("event"), idempotency_key: "x-site" }, { cookie, origin: "https://evil.example" });
+    const cross = await post(
+      server,
+      undefined,
+      { ...msg, id: newId("event"), idempotency_key: "x-site" },
+      { cookie, origin: "https://evil.example" },
+    );
     expect(cross.status).toBe(403);
-    const noOrigin = await post(server, undefined, { ...msg, id: newId("event"), idempotency_key: "no-origin" }, { cookie });
+    const noOrigin = await post(
+      server,
+      undefined,
+      { ...msg, id: newId("event"), idempotency_key: "no-origin" },
+      { cookie },
+    );
     expect(noOrigin.status).toBe(403);
     // The session belongs to its workspace only.
-    expect((await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events`, { headers: { cookie } })).status).toBe(403);
+    expect(
+      (await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events`, { headers: { cookie } })).status,
+    ).toBe(403);
     rec.feed.stop();
   });
 
@@ -174,7 +198,12 @@ describe("people sessions", () => {
     const first = await fetch(`${server.url}${link.pathname}${link.search}`, { redirect: "manual" });
     expect(first.headers.get("set-cookie")).toContain("chips_session=");
     expect(first.headers.get("location")).toBe(`/w/${w.workspace_id}`);
-    const bad = await request(`${server.url}/api/v1/admin/login-links`, { method: "POST", token: w.person_token, headers: { "content-type": "application/json" }, body: "{}" });
+    const bad = await request(`${server.url}/api/v1/admin/login-links`, {
+      method: "POST",
+      token: w.person_token,
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(bad.status).toBe(403);
   });
 });

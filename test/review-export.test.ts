@@ -17,13 +17,23 @@ let b: Workspace;
 let runs: { from: string; to: string }[];
 
 const json = (ws: Workspace, method: string, path: string, body?: unknown) =>
-  request(`${server.url}${path}`, { method, token: ws.person_token, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  request(`${server.url}${path}`, {
+    method,
+    token: ws.person_token,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   server = await startTestServer();
   a = await newWorkspace(server);
   b = await newWorkspace(server);
-  const r = await json(a, "POST", `/api/v1/workspaces/${a.workspace_id}/import`, seedHistory({ runs: 12, events: 300, seed: 4 }).doc);
+  const r = await json(
+    a,
+    "POST",
+    `/api/v1/workspaces/${a.workspace_id}/import`,
+    seedHistory({ runs: 12, events: 300, seed: 4 }).doc,
+  );
   expect(r.status, r.text).toBe(201);
   runs = r.body.runs;
 }, 120_000);
@@ -32,7 +42,9 @@ afterAll(() => server?.close());
 /** A read model with its ids and seqs taken out: what must be the same after an import. */
 function shape(run: Run): unknown {
   return JSON.parse(
-    JSON.stringify(run, (k, v) => (["seq", "started_seq", "last_seq", "updated_seq"].includes(k) ? undefined : v)).replace(/\b(ws|spc|run|evt|hrn|agt|rnr|usr|cmd)_[0-9A-Z]{26}\b/g, "$1_…"),
+    JSON.stringify(run, (k, v) =>
+      ["seq", "started_seq", "last_seq", "updated_seq"].includes(k) ? undefined : v,
+    ).replace(/\b(ws|spc|run|evt|hrn|agt|rnr|usr|cmd)_[0-9A-Z]{26}\b/g, "$1_…"),
   );
 }
 
@@ -42,7 +54,10 @@ describe("export and import", () => {
     const nd = await json(a, "GET", `/api/v1/runs/${id}/export?format=ndjson`);
     expect(nd.status).toBe(200);
     expect(nd.headers.get("content-type")).toBe("application/x-ndjson");
-    const lines = nd.text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    const lines = nd.text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBeGreaterThan(3);
     expect(lines.every((e) => e.run_id === id)).toBe(true);
     expect(lines.map((e) => e.seq)).toEqual([...lines.map((e) => e.seq)].sort((x, y) => x - y));

@@ -33,7 +33,11 @@ async function all(filter: Record<string, string>): Promise<RunListItem[]> {
   const out: RunListItem[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await listReviewRuns(db, ws, RunFilter.parse({ ...filter, limit: "7", ...(cursor ? { cursor } : {}) }));
+    const page = await listReviewRuns(
+      db,
+      ws,
+      RunFilter.parse({ ...filter, limit: "7", ...(cursor ? { cursor } : {}) }),
+    );
     out.push(...page.runs);
     if (!page.next_cursor) return out;
     cursor = page.next_cursor;
@@ -52,7 +56,10 @@ describe("review index", () => {
   });
 
   it("[REV1] each filter finds exactly the runs the generator made that way", async () => {
-    const durations = facts.map((f) => f.durationMs).filter((d): d is number => d !== null).sort((a, b) => a - b);
+    const durations = facts
+      .map((f) => f.durationMs)
+      .filter((d): d is number => d !== null)
+      .sort((a, b) => a - b);
     const mid = Math.floor(durations[Math.floor(durations.length / 2)] / 1000);
     const cases: [Record<string, string>, (f: RunFacts) => boolean][] = [
       [{ status: "failed" }, (f) => f.status === "failed"],
@@ -65,7 +72,10 @@ describe("review index", () => {
       [{ min_duration: String(mid) }, (f) => f.durationMs !== null && f.durationMs >= mid * 1000],
       [{ max_duration: String(mid) }, (f) => f.durationMs !== null && f.durationMs <= mid * 1000],
       [{ harness: "HARNESS:nightly-runner" }, (f) => f.harness === "nightly-runner"],
-      [{ from: "2026-09-10", to: "2026-09-20" }, (f) => f.startedAt.slice(0, 10) >= "2026-09-10" && f.startedAt.slice(0, 10) <= "2026-09-20"],
+      [
+        { from: "2026-09-10", to: "2026-09-20" },
+        (f) => f.startedAt.slice(0, 10) >= "2026-09-10" && f.startedAt.slice(0, 10) <= "2026-09-20",
+      ],
       [{ review: "unreviewed" }, (f) => ["succeeded", "failed", "cancelled"].includes(f.status)],
     ];
     const harnessId = async (name: string) => {
@@ -73,7 +83,9 @@ describe("review index", () => {
       return (await namesOf(server.chips.services.db, ws)).harnesses.find((h) => h.name === name)!.id;
     };
     for (const [raw, pred] of cases) {
-      const filter = raw.harness?.startsWith("HARNESS:") ? { ...raw, harness: await harnessId(raw.harness.slice(8)) } : raw;
+      const filter = raw.harness?.startsWith("HARNESS:")
+        ? { ...raw, harness: await harnessId(raw.harness.slice(8)) }
+        : raw;
       const want = facts.filter(pred);
       expect(want.length, `the seed must have runs for ${JSON.stringify(filter)}`).toBeGreaterThan(0);
       expect((await all(filter)).map((r) => r.id).sort(), JSON.stringify(filter)).toEqual(ids(want));
@@ -81,7 +93,13 @@ describe("review index", () => {
   });
 
   it("[REV2] full-text search finds folded and non-English words, and a prefix", async () => {
-    for (const [q, marker] of [["zurich", "zürich"], ["ZÜRICH", "zürich"], ["請求書", "請求書"], ["счёт", "счёт"], ["kaf", "kafka"]] as const) {
+    for (const [q, marker] of [
+      ["zurich", "zürich"],
+      ["ZÜRICH", "zürich"],
+      ["請求書", "請求書"],
+      ["счёт", "счёт"],
+      ["kaf", "kafka"],
+    ] as const) {
       const want = facts.filter((f) => f.markers.includes(marker));
       expect(want.length, marker).toBeGreaterThan(0);
       expect((await all({ q })).map((r) => r.id).sort(), q).toEqual(ids(want));

@@ -37,7 +37,13 @@ function made(): Made[] {
   return seeded.facts.map((f) => {
     const events = seeded.doc.runs.find((r) => r.run.id === f.id)!.events as { ts: string; usage?: Made["usage"] }[];
     const used = events.filter((e) => e.usage);
-    return { harness: f.harness, day: events[0].ts.slice(0, 10), status: f.status, durationMs: f.durationMs, usage: used.length ? used[used.length - 1].usage! : null };
+    return {
+      harness: f.harness,
+      day: events[0].ts.slice(0, 10),
+      status: f.status,
+      durationMs: f.durationMs,
+      usage: used.length ? used[used.length - 1].usage! : null,
+    };
   });
 }
 
@@ -70,7 +76,12 @@ beforeAll(async () => {
   server = await startTestServer();
   ws = await newWorkspace(server);
   seeded = seedHistory({ runs: 30, events: 600, seed: 31 });
-  const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/import`, { method: "POST", token: ws.person_token, headers: { "content-type": "application/json" }, body: JSON.stringify(seeded.doc) });
+  const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/import`, {
+    method: "POST",
+    token: ws.person_token,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(seeded.doc),
+  });
   expect(r.status, r.text).toBe(201);
   mapped = new Map(r.body.runs.map((x: { from: string; to: string }) => [x.from, x.to]));
 }, 120_000);
@@ -81,13 +92,23 @@ describe("[ROL1] rollups", () => {
     const byHarness = await get(`/api/v1/workspaces/${ws.workspace_id}/review/rollups?by=harness`);
     expect(byHarness.status, byHarness.text).toBe(200);
     const want = expected((m) => m.harness);
-    const csv = (await get(`/api/v1/workspaces/${ws.workspace_id}/review/rollups?by=harness&format=csv`)).text.trimEnd().split("\r\n");
+    const csv = (await get(`/api/v1/workspaces/${ws.workspace_id}/review/rollups?by=harness&format=csv`)).text
+      .trimEnd()
+      .split("\r\n");
     expect(csv[0]).toBe("harness,key,runs,finished,failed,failure_rate,p50_ms,p90_ms,tokens,cost_usd");
-    const got = new Map(csv.slice(1).map((l) => l.split(",")).map((f) => [f[0], f]));
+    const got = new Map(
+      csv
+        .slice(1)
+        .map((l) => l.split(","))
+        .map((f) => [f[0], f]),
+    );
     expect([...got.keys()].sort()).toEqual([...want.keys()].map(String).sort());
     for (const [name, w] of want) {
       const f = got.get(String(name))!;
-      expect({ runs: +f[2], finished: +f[3], failed: +f[4], p50_ms: f[6] ? +f[6] : null, p90_ms: f[7] ? +f[7] : null }, String(name)).toEqual({ runs: w.runs, finished: w.finished, failed: w.failed, p50_ms: w.p50_ms, p90_ms: w.p90_ms });
+      expect(
+        { runs: +f[2], finished: +f[3], failed: +f[4], p50_ms: f[6] ? +f[6] : null, p90_ms: f[7] ? +f[7] : null },
+        String(name),
+      ).toEqual({ runs: w.runs, finished: w.finished, failed: w.failed, p50_ms: w.p50_ms, p90_ms: w.p90_ms });
     }
     const rows = byHarness.body.rows as RollupRow[];
     expect(rows.reduce((s, r) => s + r.runs, 0)).toBe(seeded.doc.runs.length);
@@ -97,7 +118,16 @@ describe("[ROL1] rollups", () => {
     expect(byDay.map((r) => r.key)).toEqual([...days.keys()].sort());
     for (const r of byDay) {
       const w = days.get(r.key)!;
-      expect({ ...r, failure_rate: undefined, cost_usd: r.cost_usd === null ? null : Math.round(r.cost_usd * 1e6) }).toEqual({ key: r.key, ...w, failure_rate: undefined, cost_usd: w.cost_usd === null ? null : Math.round(w.cost_usd * 1e6) });
+      expect({
+        ...r,
+        failure_rate: undefined,
+        cost_usd: r.cost_usd === null ? null : Math.round(r.cost_usd * 1e6),
+      }).toEqual({
+        key: r.key,
+        ...w,
+        failure_rate: undefined,
+        cost_usd: w.cost_usd === null ? null : Math.round(w.cost_usd * 1e6),
+      });
     }
     expect(mapped.size).toBe(seeded.doc.runs.length);
   });
@@ -106,6 +136,8 @@ describe("[ROL1] rollups", () => {
     const r = await get(`/api/v1/workspaces/${ws.workspace_id}/review/rollups?by=year`);
     expect(r.status).toBe(422);
     expect(JSON.stringify(r.body)).toContain("/query/by");
-    expect(JSON.stringify((await get(`/api/v1/workspaces/${ws.workspace_id}/review/rollups?from=2026-13`)).body)).toContain("/query/from");
+    expect(
+      JSON.stringify((await get(`/api/v1/workspaces/${ws.workspace_id}/review/rollups?from=2026-13`)).body),
+    ).toContain("/query/from");
   });
 });

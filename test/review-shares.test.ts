@@ -21,31 +21,57 @@ let b: Workspace;
 let runsA: string[];
 let runsB: string[];
 /** Text only B has: none of it may show through A's links or exports. */
-const B_ONLY = ["Bravo Only Inc", "Bea Onlyperson", "bravo-private-room", "bravo-secret-harness", "the bravo secret message"];
+const B_ONLY = [
+  "Bravo Only Inc",
+  "Bea Onlyperson",
+  "bravo-private-room",
+  "bravo-secret-harness",
+  "the bravo secret message",
+];
 
 const call = (ws: Workspace, method: string, path: string, body?: unknown) =>
-  request(`${server.url}${path}`, { method, token: ws.person_token, headers: body === undefined ? {} : { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  request(`${server.url}${path}`, {
+    method,
+    token: ws.person_token,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 const share = async (ws: Workspace, runId: string, body: Record<string, unknown> = {}) => {
   const r = await call(ws, "POST", `/api/v1/runs/${runId}/shares`, body);
   expect(r.status, r.text).toBe(201);
   return r.body as { link: ShareLink; url: string };
 };
 const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
-const open = (url: string, address = "203.0.113.7") => openShare(server.chips.services, tokenOf(url), { address, userAgent: "vitest" });
+const open = (url: string, address = "203.0.113.7") =>
+  openShare(server.chips.services, tokenOf(url), { address, userAgent: "vitest" });
 /** Every id of a workspace-bound kind in a value. */
-const idsIn = (v: unknown) => new Set(JSON.stringify(v).match(/\b(ws|spc|run|evt|hrn|agt|rnr|usr|cmd)_[0-9A-Z]{26}\b/g) ?? []);
+const idsIn = (v: unknown) =>
+  new Set(JSON.stringify(v).match(/\b(ws|spc|run|evt|hrn|agt|rnr|usr|cmd)_[0-9A-Z]{26}\b/g) ?? []);
 
 beforeAll(async () => {
   server = await startTestServer({ authAttemptsPerMinute: 0 });
   a = await newWorkspace(server, { workspace: "Alpha" });
   b = await newWorkspace(server, { workspace: B_ONLY[0], owner: B_ONLY[1], space: B_ONLY[2], harness: B_ONLY[3] });
-  for (const [ws, seed] of [[a, 21], [b, 22]] as const) {
-    const r = await call(ws, "POST", `/api/v1/workspaces/${ws.workspace_id}/import`, seedHistory({ runs: 6, events: 150, seed }).doc);
+  for (const [ws, seed] of [
+    [a, 21],
+    [b, 22],
+  ] as const) {
+    const r = await call(
+      ws,
+      "POST",
+      `/api/v1/workspaces/${ws.workspace_id}/import`,
+      seedHistory({ runs: 6, events: 150, seed }).doc,
+    );
     expect(r.status, r.text).toBe(201);
     if (ws === a) runsA = r.body.runs.map((x: { to: string }) => x.to);
     else runsB = r.body.runs.map((x: { to: string }) => x.to);
   }
-  const m = await request(`${server.url}/api/v1/events`, { method: "POST", token: b.token, headers: { "content-type": "application/json" }, body: JSON.stringify(message(b, B_ONLY[4])) });
+  const m = await request(`${server.url}/api/v1/events`, {
+    method: "POST",
+    token: b.token,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(message(b, B_ONLY[4])),
+  });
   expect(m.status, m.text).toBe(201);
 }, 120_000);
 afterAll(() => server?.close());
@@ -59,7 +85,8 @@ describe("[SHR1] share links", () => {
     expect(seen!.events.length).toBeGreaterThan(0);
     expect(seen!.events.every((e) => e.run_id === runsA[0] && e.workspace_id === a.workspace_id)).toBe(true);
     const ids = idsIn(seen);
-    for (const other of [...runsA.slice(1), ...runsB, b.workspace_id, b.space_id, b.person_id, b.harness_id]) expect(ids.has(other), other).toBe(false);
+    for (const other of [...runsA.slice(1), ...runsB, b.workspace_id, b.space_id, b.person_id, b.harness_id])
+      expect(ids.has(other), other).toBe(false);
     const text = JSON.stringify(seen);
     for (const s of B_ONLY) expect(text).not.toContain(s);
     // Names are the run's, not the workspace's whole directory.
@@ -90,11 +117,19 @@ describe("[SHR1] share links", () => {
     expect(listed.body.shares).toHaveLength(2);
     for (const t of [t1, t2]) expect(listed.text).not.toContain(t);
     // A near miss opens nothing.
-    expect(await openShare(server.chips.services, t1.slice(0, -1) + (t1.endsWith("A") ? "B" : "A"), { address: null, userAgent: null })).toBeNull();
+    expect(
+      await openShare(server.chips.services, t1.slice(0, -1) + (t1.endsWith("A") ? "B" : "A"), {
+        address: null,
+        userAgent: null,
+      }),
+    ).toBeNull();
   });
 
   it("[SHR1] a seq range shows the run as it stood at the range's end, and only the events inside", async () => {
-    const full = (await call(a, "GET", `/api/v1/runs/${runsA[3]}/export?format=ndjson`)).text.trimEnd().split("\n").map((l) => JSON.parse(l) as { seq: number });
+    const full = (await call(a, "GET", `/api/v1/runs/${runsA[3]}/export?format=ndjson`)).text
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { seq: number });
     expect(full.length).toBeGreaterThan(4);
     const [from, to] = [full[1].seq, full[full.length - 2].seq];
     const seen = await open((await share(a, runsA[3], { from_seq: from, to_seq: to })).url);
@@ -106,19 +141,26 @@ describe("[SHR1] share links", () => {
     const made = await share(a, runsA[4]);
     expect(await open(made.url, "198.51.100.4")).not.toBeNull();
     expect(await open(made.url, "198.51.100.5")).not.toBeNull();
-    const listed = (await call(a, "GET", `/api/v1/workspaces/${a.workspace_id}/shares?run=${runsA[4]}`)).body.shares as ShareLink[];
+    const listed = (await call(a, "GET", `/api/v1/workspaces/${a.workspace_id}/shares?run=${runsA[4]}`)).body
+      .shares as ShareLink[];
     expect(listed[0].opens.map((o) => o.address).sort()).toEqual(["198.51.100.4", "198.51.100.5"]);
-    expect(listed[0].opens.every((o) => o.user_agent === "vitest" && !Number.isNaN(Date.parse(o.opened_at)))).toBe(true);
+    expect(listed[0].opens.every((o) => o.user_agent === "vitest" && !Number.isNaN(Date.parse(o.opened_at)))).toBe(
+      true,
+    );
 
     const del = await call(a, "DELETE", `/api/v1/workspaces/${a.workspace_id}/shares/${made.link.id}`);
     expect(del.status).toBe(200);
     expect(await open(made.url)).toBeNull();
-    const after = (await call(a, "GET", `/api/v1/workspaces/${a.workspace_id}/shares?run=${runsA[4]}`)).body.shares as ShareLink[];
+    const after = (await call(a, "GET", `/api/v1/workspaces/${a.workspace_id}/shares?run=${runsA[4]}`)).body
+      .shares as ShareLink[];
     expect(after[0].revoked_by).toBe(a.person_id);
 
     const expiring = await share(a, runsA[4]);
     expect(await open(expiring.url)).not.toBeNull();
-    await server.chips.services.db.update(shareLinks).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(shareLinks.id, expiring.link.id));
+    await server.chips.services.db
+      .update(shareLinks)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(shareLinks.id, expiring.link.id));
     expect(await open(expiring.url)).toBeNull();
   });
 
@@ -144,7 +186,8 @@ describe("[EXP1] export isolation", () => {
     const doc = (await call(a, "GET", `/api/v1/workspaces/${a.workspace_id}/review/export`)).body as ExportDocument;
     expect(doc.runs.map((r) => r.run.id).sort()).toEqual([...runsA].sort());
     const ids = idsIn(doc);
-    for (const other of [...runsB, b.workspace_id, b.space_id, b.person_id, b.harness_id]) expect(ids.has(other), other).toBe(false);
+    for (const other of [...runsB, b.workspace_id, b.space_id, b.person_id, b.harness_id])
+      expect(ids.has(other), other).toBe(false);
     const text = JSON.stringify(doc);
     for (const s of B_ONLY) expect(text).not.toContain(s);
     // And a run of B asked for by id through A's credential is not there at all.

@@ -11,10 +11,15 @@ afterAll(() => server?.close());
 
 /** A person's save of the room (the server sets the actor): `revision` is the one it makes. */
 const save = (ws: Workspace, revision: number, fields: { intent?: string; outcome?: string }) =>
-  post(server, ws.person_token, { ...ev(ws, "room.updated", { space_id: ws.space_id, revision, ...fields }), actor: undefined });
+  post(server, ws.person_token, {
+    ...ev(ws, "room.updated", { space_id: ws.space_id, revision, ...fields }),
+    actor: undefined,
+  });
 
-const room = async (ws: Workspace) => (await request(`${server.url}/api/v1/spaces/${ws.space_id}/room`, { token: ws.token })).body.room;
-const revisions = async (ws: Workspace) => (await request(`${server.url}/api/v1/spaces/${ws.space_id}/revisions`, { token: ws.token })).body.revisions;
+const room = async (ws: Workspace) =>
+  (await request(`${server.url}/api/v1/spaces/${ws.space_id}/room`, { token: ws.token })).body.room;
+const revisions = async (ws: Workspace) =>
+  (await request(`${server.url}/api/v1/spaces/${ws.space_id}/revisions`, { token: ws.token })).body.revisions;
 
 describe("[ROOM1] a room's intent and outcome: revisions, gap-free, conflicts detected", () => {
   it("[ROOM1] an untouched room is revision 0 with empty intent and outcome; a save makes revision 1, kept with who and when", async () => {
@@ -23,7 +28,13 @@ describe("[ROOM1] a room's intent and outcome: revisions, gap-free, conflicts de
     const r = await save(ws, 1, { intent: "Ship the **login** page", outcome: "Tests green" });
     expect(r.status, r.text).toBe(201);
     const now = await room(ws);
-    expect(now).toMatchObject({ revision: 1, intent: "Ship the **login** page", outcome: "Tests green", actor: { kind: "person", id: ws.person_id }, seq: r.body.events[0].seq });
+    expect(now).toMatchObject({
+      revision: 1,
+      intent: "Ship the **login** page",
+      outcome: "Tests green",
+      actor: { kind: "person", id: ws.person_id },
+      seq: r.body.events[0].seq,
+    });
     expect(now.ts).toBe(r.body.events[0].ts);
   });
 
@@ -47,7 +58,11 @@ describe("[ROOM1] a room's intent and outcome: revisions, gap-free, conflicts de
     const stale = await save(ws, 1, { intent: "Also based on revision 0" });
     expect(stale.status).toBe(409);
     expect(stale.headers.get("content-type")).toContain("application/problem+json");
-    expect(stale.body).toMatchObject({ code: "revision_conflict", errors: [{ pointer: "/revision" }], current: { revision: 1, intent: "Mine first", actor: { kind: "person", id: ws.person_id } } });
+    expect(stale.body).toMatchObject({
+      code: "revision_conflict",
+      errors: [{ pointer: "/revision" }],
+      current: { revision: 1, intent: "Mine first", actor: { kind: "person", id: ws.person_id } },
+    });
     const skip = await save(ws, 5, { intent: "From the future" });
     expect(skip.status).toBe(409);
     expect((await revisions(ws)).length).toBe(1);
@@ -97,18 +112,27 @@ describe("[ROOM1] a room's intent and outcome: revisions, gap-free, conflicts de
 
   it("[HTTP2] the order of refusals for a save: 403, 422, then a replay of a known key wins, then 404 space_not_found, then 409 revision_conflict", async () => {
     const ws = await newWorkspace(server);
-    const first = { ...ev(ws, "room.updated", { space_id: ws.space_id, revision: 1, intent: "one" }), actor: undefined };
+    const first = {
+      ...ev(ws, "room.updated", { space_id: ws.space_id, revision: 1, intent: "one" }),
+      actor: undefined,
+    };
     expect((await post(server, ws.person_token, first)).status).toBe(201);
     // The same event again: a replay, answered as stored, although revision 1 is now taken.
     const again = await post(server, ws.person_token, first);
     expect(again.status).toBe(200);
     expect(again.body.events[0].revision).toBe(1);
     // A stale save in a room that does not exist: 404 before 409.
-    const nowhere = await post(server, ws.person_token, { ...ev(ws, "room.updated", { space_id: newId("space"), revision: 1 }), actor: undefined });
+    const nowhere = await post(server, ws.person_token, {
+      ...ev(ws, "room.updated", { space_id: newId("space"), revision: 1 }),
+      actor: undefined,
+    });
     expect(nowhere.status).toBe(404);
     expect(nowhere.body.code).toBe("space_not_found");
     // Revision 0 is no save at all: 422 before anything of state.
-    const zero = await post(server, ws.person_token, { ...ev(ws, "room.updated", { space_id: ws.space_id, revision: 0 }), actor: undefined });
+    const zero = await post(server, ws.person_token, {
+      ...ev(ws, "room.updated", { space_id: ws.space_id, revision: 0 }),
+      actor: undefined,
+    });
     expect(zero.status).toBe(422);
     expect(zero.body.errors[0].pointer).toBe("/revision");
     // A harness, even with a stale revision: 403 first.

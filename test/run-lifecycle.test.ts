@@ -1,6 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
-import { ev, newHarness, newWorkspace, post, request, runStarted, runStatus, startRun, type Workspace } from "./support/api";
+import {
+  ev,
+  newHarness,
+  newWorkspace,
+  post,
+  request,
+  runStarted,
+  runStatus,
+  startRun,
+  type Workspace,
+} from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
@@ -12,8 +22,10 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 const getRun = async (runId: string) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
-const finished = (runId: string, outcome = "succeeded", fields = {}) => ev(ws, "run.finished", { run_id: runId, outcome, ...fields });
-const step = (runId: string, step_id: string, state: string, fields = {}) => ev(ws, "run.step", { run_id: runId, step_id, state, ...fields });
+const finished = (runId: string, outcome = "succeeded", fields = {}) =>
+  ev(ws, "run.finished", { run_id: runId, outcome, ...fields });
+const step = (runId: string, step_id: string, state: string, fields = {}) =>
+  ev(ws, "run.step", { run_id: runId, step_id, state, ...fields });
 
 describe("[RUN1] run lifecycle", () => {
   it("[RUN1] a run posted straight by a harness starts running", async () => {
@@ -50,7 +62,11 @@ describe("[RUN1] run lifecycle", () => {
 
   it("[RUN1] an ack must name a command of that run", async () => {
     const runId = await startRun(server, ws);
-    const r = await post(server, ws.token, ev(ws, "run.command_acked", { run_id: runId, command_id: newId("command"), result: "applied" }));
+    const r = await post(
+      server,
+      ws.token,
+      ev(ws, "run.command_acked", { run_id: runId, command_id: newId("command"), result: "applied" }),
+    );
     expect(r.status).toBe(422);
     expect(r.body.errors[0].pointer).toBe("/command_id");
   });
@@ -58,7 +74,10 @@ describe("[RUN1] run lifecycle", () => {
   it("[RUN1] a harness cannot drive another harness's run", async () => {
     const runId = await startRun(server, ws);
     const second = await newHarness(server, ws);
-    const r = await post(server, second.token, { ...runStatus(ws, runId), actor: { kind: "harness", id: second.harness_id } });
+    const r = await post(server, second.token, {
+      ...runStatus(ws, runId),
+      actor: { kind: "harness", id: second.harness_id },
+    });
     expect(r.status).toBe(403);
   });
 });
@@ -68,12 +87,26 @@ describe("runs read model, written with the append", () => {
     const runId = newId("run");
     await post(server, ws.token, runStarted(ws, runId, { goal_from: "harness", session_ref: "term-2" }));
     await post(server, ws.token, step(runId, "s1", "active"));
-    await post(server, ws.token, runStatus(ws, runId, { verb_phrase: "Reading PO #4471…", progress: 0.25, estimate_seconds: 40 }));
+    await post(
+      server,
+      ws.token,
+      runStatus(ws, runId, { verb_phrase: "Reading PO #4471…", progress: 0.25, estimate_seconds: 40 }),
+    );
     await post(server, ws.token, step(runId, "s1", "done"));
     await post(server, ws.token, step(runId, "s3", "active", { title: "Added mid-run" }));
-    await post(server, ws.token, runStatus(ws, runId, { verb_phrase: "Writing", progress: 0.5, usage: { input_tokens: 10, output_tokens: 5 } }));
+    await post(
+      server,
+      ws.token,
+      runStatus(ws, runId, { verb_phrase: "Writing", progress: 0.5, usage: { input_tokens: 10, output_tokens: 5 } }),
+    );
     let run = await getRun(runId);
-    expect(run).toMatchObject({ state: "running", goal: "Ship the thing", goal_from: "harness", session_ref: "term-2", harness_id: ws.harness_id });
+    expect(run).toMatchObject({
+      state: "running",
+      goal: "Ship the thing",
+      goal_from: "harness",
+      session_ref: "term-2",
+      harness_id: ws.harness_id,
+    });
     expect(run.plan.map((s: any) => [s.step_id, s.state])).toEqual([
       ["s1", "done"],
       ["s2", "pending"],
@@ -85,7 +118,14 @@ describe("runs read model, written with the append", () => {
     expect(run.status).toMatchObject({ verb_phrase: "Writing", progress: 0.5 });
     expect(run.usage).toEqual({ input_tokens: 10, output_tokens: 5 });
 
-    await post(server, ws.token, finished(runId, "failed", { summary: "tests red", usage: { input_tokens: 20, output_tokens: 9, cost_usd: 0.01 } }));
+    await post(
+      server,
+      ws.token,
+      finished(runId, "failed", {
+        summary: "tests red",
+        usage: { input_tokens: 20, output_tokens: 9, cost_usd: 0.01 },
+      }),
+    );
     run = await getRun(runId);
     expect(run).toMatchObject({ state: "finished", outcome: "failed", summary: "tests red" });
     expect(run.finished_at).toBeTruthy();
@@ -122,7 +162,13 @@ describe("[RN2] runner events are stored once per (run_id, sequence)", () => {
     const rws = { ...ws, token: runner.token, harness_id: runner.harness_id };
     const runId = await startRun(server, rws);
     const e = (sequence: number, message: string) => {
-      const { idempotency_key: _k, ...rest } = ev(rws, "runner.event", { run_id: runId, sequence, kind: "log", message, occurred_at: "2026-11-29T10:00:00Z" });
+      const { idempotency_key: _k, ...rest } = ev(rws, "runner.event", {
+        run_id: runId,
+        sequence,
+        kind: "log",
+        message,
+        occurred_at: "2026-11-29T10:00:00Z",
+      });
       return rest;
     };
     const first = e(1, "one");

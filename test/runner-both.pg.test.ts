@@ -79,7 +79,9 @@ describe("two agents in one room", { timeout: 180_000 }, () => {
       const panel = all.filter((e) => e.run_id === runId);
       const texts = JSON.stringify(panel.filter((e) => e.type !== "run.queued" && e.type !== "message.posted"));
       expect(texts).not.toContain(theirs);
-      expect(panel.filter((e) => e.type === "message.posted" && e.actor.kind === "harness").map((e) => e.text)).toEqual([`${own} is done.`]);
+      expect(panel.filter((e) => e.type === "message.posted" && e.actor.kind === "harness").map((e) => e.text)).toEqual(
+        [`${own} is done.`],
+      );
       const rev = panel.filter((e) => e.type === "runner.event");
       expect(rev.map((e) => e.sequence)).toEqual(rev.map((_, i) => i + 1));
       expect(rev[0].payload.agent).toBe(agent);
@@ -98,7 +100,9 @@ describe("two agents in one room", { timeout: 180_000 }, () => {
       [codexRun, cs[0]],
       [claudeRun, cs[1]],
     ] as const) {
-      const expected = execFileSync("git", ["diff", "--binary", `${c.base_sha}..${c.head_sha}`], { cwd: c.cleanup.worktree });
+      const expected = execFileSync("git", ["diff", "--binary", `${c.base_sha}..${c.head_sha}`], {
+        cwd: c.cleanup.worktree,
+      });
       expect((await w.object(runId, c.diff.sha256)).equals(expected)).toBe(true);
     }
     expect((await w.object(codexRun, cs[0].diff.sha256)).toString()).toContain("+from codex");

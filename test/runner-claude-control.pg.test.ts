@@ -30,7 +30,9 @@ function longThen(after: (guidance: string) => Block) {
 }
 
 const sessionsOf = async (w: ClaudeWorld, runId: string) =>
-  (await w.runnerEvents(runId)).filter((e: any) => e.payload?.session_id).map((e: any) => e.payload.session_id as string);
+  (await w.runnerEvents(runId))
+    .filter((e: any) => e.payload?.session_id)
+    .map((e: any) => e.payload.session_id as string);
 
 describe("commands reach the real Claude Code", { timeout: 180_000 }, () => {
   test("[RUN1] pause checkpoints and stops the agent (no CHIPS_JOB process left); resume continues the same session", async () => {
@@ -45,7 +47,9 @@ describe("commands reach the real Claude Code", { timeout: 180_000 }, () => {
     expect((await receiptOf(w, runId, pause.body.command_id)).receipt).toBe("applied");
     expect(jobProcesses(runId)).toEqual([]);
     expect(paused.checkpoint?.sha).toMatch(/^[0-9a-f]{40}$/);
-    expect(execFileSync("git", ["show", "--stat", "--format=", paused.checkpoint.sha], { cwd: worktree }).toString()).toMatch(/started\.txt/);
+    expect(
+      execFileSync("git", ["show", "--stat", "--format=", paused.checkpoint.sha], { cwd: worktree }).toString(),
+    ).toMatch(/started\.txt/);
     const [session] = await sessionsOf(w, runId);
 
     const resume = await command(w.server, w.ws, runId, "resume");
@@ -74,7 +78,9 @@ describe("commands reach the real Claude Code", { timeout: 180_000 }, () => {
     const done = await w.waitRun(runId, (r) => r.state === "finished", "finished after steering");
     expect(done.outcome).toBe("succeeded");
     expect((await receiptOf(w, runId, steer.body.command_id)).receipt).toBe("applied");
-    const guided = w.messages.requests.find((b) => (lastUserText(b.messages) ?? "").startsWith("Guidance from the room: write steered.txt instead of sleeping"));
+    const guided = w.messages.requests.find((b) =>
+      (lastUserText(b.messages) ?? "").startsWith("Guidance from the room: write steered.txt instead of sleeping"),
+    );
     expect(JSON.stringify(guided.messages)).toContain("Sleep, then listen");
     expect(new Set(await sessionsOf(w, runId))).toEqual(new Set([session]));
     expect(done.change_set.files.map((f: any) => f.path)).toContain("steered.txt");

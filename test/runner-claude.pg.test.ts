@@ -8,7 +8,17 @@ import { readEvents } from "./support/api";
 import { claudeWorld, type ClaudeWorld } from "./support/claude-world";
 import { storedObjects } from "./support/dump";
 import { until } from "./support/feed";
-import { bash, edit, read, resultText, say, todo, toolResultsSinceUser, workdirOf, write } from "./support/messages-server";
+import {
+  bash,
+  edit,
+  read,
+  resultText,
+  say,
+  todo,
+  toolResultsSinceUser,
+  workdirOf,
+  write,
+} from "./support/messages-server";
 
 /**
  * The runner with the REAL Claude Code CLI (2.1.141) inside the runner's bubblewrap
@@ -24,7 +34,9 @@ afterEach(async () => {
 
 /** Every file under `dir`, recursively. */
 function filesUnder(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((d) => (d.isDirectory() ? filesUnder(path.join(dir, d.name)) : [path.join(dir, d.name)]));
 }
 
 describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
@@ -34,11 +46,20 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
         const wd = workdirOf(body);
         switch (toolResultsSinceUser(messages).length) {
           case 0:
-            return { blocks: [todo([["Write the files", "in_progress"], ["Tidy up", "pending"]])] };
+            return {
+              blocks: [
+                todo([
+                  ["Write the files", "in_progress"],
+                  ["Tidy up", "pending"],
+                ]),
+              ],
+            };
           case 1:
             return {
               blocks: [
-                bash("printf 'hello\\n' > added.txt && rm delete-me.txt && printf '\\x89PNG\\r\\n\\0\\0' > blob.bin && head -c 64 /dev/urandom >> blob.bin"),
+                bash(
+                  "printf 'hello\\n' > added.txt && rm delete-me.txt && printf '\\x89PNG\\r\\n\\0\\0' > blob.bin && head -c 64 /dev/urandom >> blob.bin",
+                ),
               ],
             };
           case 2:
@@ -48,14 +69,25 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
           case 4:
             return { blocks: [write(`${wd}/notes.md`, "# Notes\nwritten through Write\n")] };
           case 5:
-            return { blocks: [todo([["Write the files", "completed"], ["Tidy up", "completed"]])] };
+            return {
+              blocks: [
+                todo([
+                  ["Write the files", "completed"],
+                  ["Tidy up", "completed"],
+                ]),
+              ],
+            };
           default:
             return { blocks: [say("All **done**: five files changed.")] };
         }
       },
     });
     const w = world;
-    const runId = await w.startRun({ agent: "claude", prompt: "Change the files", required_commands: ["grep -q hello added.txt", "echo checking && false"] });
+    const runId = await w.startRun({
+      agent: "claude",
+      prompt: "Change the files",
+      required_commands: ["grep -q hello added.txt", "echo checking && false"],
+    });
     const run = await w.waitRun(runId, (r) => r.state === "finished", "the run finishes");
 
     expect(run.outcome).toBe("failed");
@@ -120,7 +152,12 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
   });
 
   test("an API error the CLI gives up on (is_error) fails the run with the reason", async () => {
-    world = await claudeWorld({ messages: () => ({ blocks: [], error: { status: 400, type: "invalid_request_error", message: "prompt is too long" } }) });
+    world = await claudeWorld({
+      messages: () => ({
+        blocks: [],
+        error: { status: 400, type: "invalid_request_error", message: "prompt is too long" },
+      }),
+    });
     const runId = await world.startRun({ agent: "claude", prompt: "Try anyway" });
     const run = await world.waitRun(runId, (r) => r.state === "finished", "the run finishes");
     expect(run.outcome).toBe("failed");
@@ -129,7 +166,9 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
     expect(rev.map((e: any) => e.message)).toContain("turn failed: claude: Prompt is too long");
     expect(rev[rev.length - 1].kind).toBe("failed");
     // The CLI's made-up assistant message is not drawn as the agent's words.
-    const said = (await readEvents(world.server, world.ws)).filter((e) => e.type === "message.posted" && e.actor.id === world!.runnerId);
+    const said = (await readEvents(world.server, world.ws)).filter(
+      (e) => e.type === "message.posted" && e.actor.id === world!.runnerId,
+    );
     expect(said).toEqual([]);
   });
 
@@ -138,7 +177,16 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
       byName: true,
       messages: ({ messages }) =>
         toolResultsSinceUser(messages).length === 0
-          ? { blocks: [{ type: "tool_use", id: "toolu_fetch1", name: "WebFetch", input: { url: "http://example.invalid/", prompt: "read it" } }] }
+          ? {
+              blocks: [
+                {
+                  type: "tool_use",
+                  id: "toolu_fetch1",
+                  name: "WebFetch",
+                  input: { url: "http://example.invalid/", prompt: "read it" },
+                },
+              ],
+            }
           : { blocks: [say("I could not fetch it.")] },
     });
     const runId = await world.startRun({ agent: "claude", prompt: "Fetch a page" });
@@ -147,7 +195,9 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
     expect(run.summary).toBe("claude was denied: WebFetch http://example.invalid/");
     expect(world.claudeConfig.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
     const rev = await world.runnerEvents(runId);
-    expect(rev.map((e: any) => e.message)).toContain("WebFetch failed: Claude requested permissions to use WebFetch, but you haven't granted it yet.");
+    expect(rev.map((e: any) => e.message)).toContain(
+      "WebFetch failed: Claude requested permissions to use WebFetch, but you haven't granted it yet.",
+    );
     const denied = toolResultsSinceUser(world.messages.requests[1].messages)[0];
     expect(denied).toMatchObject({ is_error: true, tool_use_id: "toolu_fetch1" });
   });
@@ -156,10 +206,13 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
     const value = `chips-secret-${randomUUID()}`;
     // Everything this process prints (the server and the runner run here) is captured.
     const printed: string[] = [];
-    for (const m of ["log", "error", "warn", "info", "debug"] as const) vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void printed.push(a.map(String).join(" ")));
+    for (const m of ["log", "error", "warn", "info", "debug"] as const)
+      vi.spyOn(console, m).mockImplementation((...a: unknown[]) => void printed.push(a.map(String).join(" ")));
     for (const stream of [process.stdout, process.stderr]) {
       const write = stream.write.bind(stream);
-      vi.spyOn(stream, "write").mockImplementation(((chunk: any, ...rest: any[]) => (printed.push(String(chunk)), write(chunk, ...rest))) as any);
+      vi.spyOn(stream, "write").mockImplementation(
+        ((chunk: any, ...rest: any[]) => (printed.push(String(chunk)), write(chunk, ...rest))) as any,
+      );
     }
     world = await claudeWorld({
       messages: ({ messages }) => {
@@ -173,12 +226,29 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
     const w = world;
     // A person's socket in the room, recording every raw frame.
     const frames: string[] = [];
-    const socket = io(w.server.url, { path: "/socket.io", transports: ["websocket"], forceNew: true, auth: { token: w.ws.person_token } });
-    socket.io.on("open", () => socket.io.engine.on("data", (d: unknown) => void frames.push(typeof d === "string" ? d : Buffer.from(d as ArrayBuffer).toString("latin1"))));
+    const socket = io(w.server.url, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      forceNew: true,
+      auth: { token: w.ws.person_token },
+    });
+    socket.io.on("open", () =>
+      socket.io.engine.on(
+        "data",
+        (d: unknown) => void frames.push(typeof d === "string" ? d : Buffer.from(d as ArrayBuffer).toString("latin1")),
+      ),
+    );
     try {
       await until(() => socket.connected, "the person's socket connects");
-      expect(await socket.timeout(10_000).emitWithAck("join", { v: 1, space_id: w.ws.space_id, after_seq: 0 })).toMatchObject({ ok: true });
-      const runId = await w.startRun({ agent: "claude", prompt: "Print the secret", secrets: ["SECRET"], required_commands: ["echo $SECRET"] });
+      expect(
+        await socket.timeout(10_000).emitWithAck("join", { v: 1, space_id: w.ws.space_id, after_seq: 0 }),
+      ).toMatchObject({ ok: true });
+      const runId = await w.startRun({
+        agent: "claude",
+        prompt: "Print the secret",
+        secrets: ["SECRET"],
+        required_commands: ["echo $SECRET"],
+      });
       const run = await w.waitRun(runId, (r) => r.state === "finished", "the run finishes");
       expect(run.outcome).toBe("succeeded");
       await until(() => frames.some((f) => f.includes("run.finished")), "the socket got run.finished");
@@ -188,18 +258,27 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
 
       // Masked where the output was: the command's log, the agent's message, the check output, the diff.
       const rev = await w.runnerEvents(runId);
-      expect(rev.find((e: any) => e.message.startsWith("$ echo $SECRET &&")).payload.output).toContain("[masked:SECRET]");
-      const said = (await readEvents(w.server, w.ws)).find((e) => e.type === "message.posted" && e.actor.id === w.runnerId);
+      expect(rev.find((e: any) => e.message.startsWith("$ echo $SECRET &&")).payload.output).toContain(
+        "[masked:SECRET]",
+      );
+      const said = (await readEvents(w.server, w.ws)).find(
+        (e) => e.type === "message.posted" && e.actor.id === w.runnerId,
+      );
       expect(said.text).toBe("The command printed: [masked:SECRET]");
       const cs = rev.find((e: any) => e.kind === "change-set").payload;
       expect((await w.object(runId, cs.checks[0].output.sha256)).toString()).toBe("[masked:SECRET]\n");
       expect((await w.object(runId, cs.diff.sha256)).toString()).toContain("+[masked:SECRET]");
 
       // Nowhere on Chips' side: every DB row (pg_dump), every stored object, every printed line, every frame.
-      const dump = execFileSync("/usr/lib/postgresql/15/bin/pg_dump", ["--no-owner", w.server.chips.services.config.databaseUrl!], { maxBuffer: 256 << 20 }).toString();
+      const dump = execFileSync(
+        "/usr/lib/postgresql/15/bin/pg_dump",
+        ["--no-owner", w.server.chips.services.config.databaseUrl!],
+        { maxBuffer: 256 << 20 },
+      ).toString();
       expect(dump).toContain("[masked:SECRET]");
       expect(dump).not.toContain(value);
-      for (const f of filesUnder(w.server.chips.services.config.dataDir)) expect(fs.readFileSync(f).includes(value), f).toBe(false);
+      for (const f of filesUnder(w.server.chips.services.config.dataDir))
+        expect(fs.readFileSync(f).includes(value), f).toBe(false);
       // With DATABASE_URL the store is the objects table; pg_dump shows bytea as hex, so read the bytes.
       const blobs = await storedObjects(w.server.chips.services.database);
       expect(blobs.length).toBeGreaterThan(0);

@@ -21,7 +21,14 @@ describe("runner + real Codex CLI", { timeout: 180_000 }, () => {
       script: ({ input }) => {
         switch (toolOutputs(input)) {
           case 0:
-            return { items: [plan([["Write the files", "in_progress"], ["Tidy up", "pending"]])] };
+            return {
+              items: [
+                plan([
+                  ["Write the files", "in_progress"],
+                  ["Tidy up", "pending"],
+                ]),
+              ],
+            };
           case 1:
             return {
               items: [
@@ -33,14 +40,24 @@ describe("runner + real Codex CLI", { timeout: 180_000 }, () => {
           case 2:
             return { items: [patch("*** Add File: notes.md\n+# Notes\n+written through apply_patch")] };
           case 3:
-            return { items: [plan([["Write the files", "completed"], ["Tidy up", "completed"]])] };
+            return {
+              items: [
+                plan([
+                  ["Write the files", "completed"],
+                  ["Tidy up", "completed"],
+                ]),
+              ],
+            };
           default:
             return { items: [say("All **done**: four files changed.")] };
         }
       },
     });
     const w = world;
-    const runId = await w.startRun({ prompt: "Change the files", required_commands: ["grep -q hello added.txt", "echo checking && false"] });
+    const runId = await w.startRun({
+      prompt: "Change the files",
+      required_commands: ["grep -q hello added.txt", "echo checking && false"],
+    });
     const run = await w.waitRun(runId, (r) => r.state === "finished", "the run finishes");
 
     // A required command failed: the run failed, and says why.
@@ -57,7 +74,9 @@ describe("runner + real Codex CLI", { timeout: 180_000 }, () => {
     const events = (await readEvents(w.server, w.ws)).filter((e) => e.run_id === runId || e.type === "message.posted");
     const types = events.map((e) => e.type);
     expect(types.slice(0, 4)).toEqual(["message.posted", "run.queued", "run.assigned", "run.started"]);
-    expect(events.filter((e) => e.type === "run.status").map((e) => e.verb_phrase)).toContainEqual(expect.stringMatching(/^Running printf/));
+    expect(events.filter((e) => e.type === "run.status").map((e) => e.verb_phrase)).toContainEqual(
+      expect.stringMatching(/^Running printf/),
+    );
     expect(events.some((e) => e.type === "run.step" && e.step_id === "todo-1" && e.state === "pending")).toBe(true);
     const said = events.find((e) => e.type === "message.posted" && e.actor.id === w.runnerId);
     expect(said?.text).toBe("All **done**: four files changed.");
@@ -111,14 +130,19 @@ describe("runner + real Codex CLI", { timeout: 180_000 }, () => {
 
   test("[RN1] read-only maps to Codex's read-only sandbox: the agent's write fails and the change-set is empty", async () => {
     world = await runnerWorld({
-      script: ({ input }) => ({ items: [toolOutputs(input) === 0 ? shell("printf x > sneaky.txt") : say("I could not write.")] }),
+      script: ({ input }) => ({
+        items: [toolOutputs(input) === 0 ? shell("printf x > sneaky.txt") : say("I could not write.")],
+      }),
     });
     const runId = await world.startRun({ prompt: "Try to write", profile: "read-only" });
     const run = await world.waitRun(runId, (r) => r.state === "finished", "finished");
     const events = await world.runnerEvents(runId);
     const log = events.find((e: any) => e.payload?.command === "printf x > sneaky.txt");
     // Once seen missing under heavy load: say what the runner did report, so the next failure explains itself.
-    expect(log, `the write's command log among ${JSON.stringify(events.map((e: any) => [e.kind, e.message]))}`).toBeDefined();
+    expect(
+      log,
+      `the write's command log among ${JSON.stringify(events.map((e: any) => [e.kind, e.message]))}`,
+    ).toBeDefined();
     expect(log.payload.exit_code).not.toBe(0);
     expect(log.payload.output).toMatch(/Read-only file system|Permission denied|Operation not permitted/i);
     expect(run.change_set.files).toEqual([]);

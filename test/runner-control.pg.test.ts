@@ -33,11 +33,15 @@ function longThen(after: (guidance: string) => ReturnType<typeof shell>) {
 describe("commands reach the real agent", { timeout: 180_000 }, () => {
   test("[RUN1] pause checkpoints and stops the agent (no CHIPS_JOB process left); resume continues the same Codex thread; the lease is renewed throughout", async () => {
     // A 3 s lease: the run outlives it several times over, so only renewals keep it alive.
-    world = await runnerWorld({ script: longThen(() => shell("printf resumed > resumed.txt")), server: { leaseTtlSeconds: 3 } });
+    world = await runnerWorld({
+      script: longThen(() => shell("printf resumed > resumed.txt")),
+      server: { leaseTtlSeconds: 3 },
+    });
     const w = world;
     const runId = await w.startRun({ prompt: "Sleep, then write" });
     await whileSleeping(w, runId);
-    const leaseOf = async () => (await w.server.chips.services.db.select().from(leases).where(eq(leases.runId, runId)))[0];
+    const leaseOf = async () =>
+      (await w.server.chips.services.db.select().from(leases).where(eq(leases.runId, runId)))[0];
     const firstExpiry = Date.parse((await leaseOf()).expiresAt);
 
     const pause = await command(w.server, w.ws, runId, "pause");
@@ -48,11 +52,17 @@ describe("commands reach the real agent", { timeout: 180_000 }, () => {
     // The work so far is checkpointed.
     expect(paused.checkpoint?.sha).toMatch(/^[0-9a-f]{40}$/);
     const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree;
-    expect(execFileSync("git", ["show", "--stat", "--format=", paused.checkpoint.sha], { cwd: worktree }).toString()).toMatch(/started\.txt/);
+    expect(
+      execFileSync("git", ["show", "--stat", "--format=", paused.checkpoint.sha], { cwd: worktree }).toString(),
+    ).toMatch(/started\.txt/);
     const thread = (await w.runnerEvents(runId)).find((e: any) => e.payload?.session_id).payload.session_id;
 
     // While paused, the runner keeps renewing: the lease moves past its first expiry.
-    await until(async () => Date.parse((await leaseOf()).expiresAt) > firstExpiry + 2000, "the lease renewed while paused", 20_000);
+    await until(
+      async () => Date.parse((await leaseOf()).expiresAt) > firstExpiry + 2000,
+      "the lease renewed while paused",
+      20_000,
+    );
     expect((await w.run(runId)).state).toBe("paused");
 
     const resume = await command(w.server, w.ws, runId, "resume");
@@ -63,7 +73,9 @@ describe("commands reach the real agent", { timeout: 180_000 }, () => {
     // The same thread resumed: the resumed request carries the first turn's history.
     const resumed = w.model.requests.find((b) => (lastUserText(b.input) ?? "").startsWith("Continue the task"));
     expect(resumed.input.some((i: any) => i.type === "function_call")).toBe(true);
-    const sessions = (await w.runnerEvents(runId)).filter((e: any) => e.payload?.session_id).map((e: any) => e.payload.session_id);
+    const sessions = (await w.runnerEvents(runId))
+      .filter((e: any) => e.payload?.session_id)
+      .map((e: any) => e.payload.session_id);
     expect(new Set(sessions)).toEqual(new Set([thread]));
     expect(done.change_set.files.map((f: any) => f.path).sort()).toEqual(["resumed.txt", "started.txt"]);
     expect(jobProcesses(runId)).toEqual([]);
@@ -80,7 +92,9 @@ describe("commands reach the real agent", { timeout: 180_000 }, () => {
     const done = await w.waitRun(runId, (r) => r.state === "finished", "finished after steering");
     expect(done.outcome).toBe("succeeded");
     expect((await receiptOf(w, runId, steer.body.command_id)).receipt).toBe("applied");
-    const guided = w.model.requests.find((b) => (lastUserText(b.input) ?? "").includes("write steered.txt instead of sleeping"));
+    const guided = w.model.requests.find((b) =>
+      (lastUserText(b.input) ?? "").includes("write steered.txt instead of sleeping"),
+    );
     expect(guided).toBeTruthy();
     expect(done.change_set.files.map((f: any) => f.path)).toContain("steered.txt");
     expect(jobProcesses(runId)).toEqual([]);

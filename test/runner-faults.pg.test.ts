@@ -27,7 +27,9 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     world = await runnerWorld({
       connect: false,
       server: { leaseTtlSeconds: 3, presenceGraceSeconds: 1 },
-      script: ({ input }) => ({ items: [outputsSinceUser(input) === 0 ? shell("printf a > a.txt") : shell("sleep 30")] }),
+      script: ({ input }) => ({
+        items: [outputsSinceUser(input) === 0 ? shell("printf a > a.txt") : shell("sleep 30")],
+      }),
     });
     const w = world;
     // The runner as its own process, through the CLI, as people run it.
@@ -36,13 +38,19 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
       [
         path.join(ROOT, "bin/chips.mjs"),
         "runner",
-        "--url", w.server.url,
-        "--token", w.runnerToken,
-        "--name", "doomed runner",
-        "--repo", `demo=${w.repo}`,
-        "--work-dir", path.join(w.tmp, "work"),
+        "--url",
+        w.server.url,
+        "--token",
+        w.runnerToken,
+        "--name",
+        "doomed runner",
+        "--repo",
+        `demo=${w.repo}`,
+        "--work-dir",
+        path.join(w.tmp, "work"),
         ...w.codexConfig.config!.flatMap((c) => ["--codex-config", c]),
-        "--codex-model", "mock-model",
+        "--codex-model",
+        "mock-model",
       ],
       { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -56,10 +64,17 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     feed.feed.socket.on("presence", (p: any) => presence.push(p));
     const runId = await w.startRun({ prompt: "Write, then sleep" });
     jobs.push(runId);
-    const before = await w.waitRun(runId, (r) => !!r.checkpoint && /sleep 30/.test(r.status?.verb_phrase ?? ""), "a checkpoint, then sleep 30");
+    const before = await w.waitRun(
+      runId,
+      (r) => !!r.checkpoint && /sleep 30/.test(r.status?.verb_phrase ?? ""),
+      "a checkpoint, then sleep 30",
+    );
 
     proc.kill("SIGKILL");
-    await until(() => presence.some((p) => p.harness_id === w.runnerId && p.online === false), "the runner shown unresponsive");
+    await until(
+      () => presence.some((p) => p.harness_id === w.runnerId && p.online === false),
+      "the runner shown unresponsive",
+    );
     expect((await w.run(runId)).state).toBe("running"); // unresponsive is not a state
     const failed = await w.waitRun(runId, (r) => r.state === "finished", "failed when the lease lapses", 30_000);
     expect(failed.outcome).toBe("failed");
@@ -68,7 +83,9 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     const rev = await w.runnerEvents(runId);
     expect(rev.map((e: any) => e.kind)).toEqual(expect.arrayContaining(["started", "log", "checkpoint"]));
     expect(failed.checkpoint.sha).toBe(before.checkpoint.sha);
-    expect(execFileSync("git", ["cat-file", "-t", failed.checkpoint.sha], { cwd: w.repo }).toString().trim()).toBe("commit");
+    expect(execFileSync("git", ["cat-file", "-t", failed.checkpoint.sha], { cwd: w.repo }).toString().trim()).toBe(
+      "commit",
+    );
     feed.feed.stop();
 
     // The dead runner could not stop its agent; the next runner on this work dir does.
@@ -103,10 +120,16 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     world = await runnerWorld({
       runner: { secrets: { SECRET, UNUSED: "never-given-to-this-job" } },
       script: ({ input }) => {
-        if (outputsSinceUser(input) === 0) return { items: [shell("echo the secret is $SECRET && echo $SECRET > leaked.txt")] };
+        if (outputsSinceUser(input) === 0)
+          return { items: [shell("echo the secret is $SECRET && echo $SECRET > leaked.txt")] };
         // The model repeats what it saw: the runner must mask it on the way to the room.
-        const seen = input.filter((i: any) => i.type === "function_call_output").map((i: any) => i.output).join(" ");
-        return { items: [say(`I saw: ${seen.includes(SECRET) ? SECRET : "nothing"} (${lastUserText(input)?.slice(0, 20)})`)] };
+        const seen = input
+          .filter((i: any) => i.type === "function_call_output")
+          .map((i: any) => i.output)
+          .join(" ");
+        return {
+          items: [say(`I saw: ${seen.includes(SECRET) ? SECRET : "nothing"} (${lastUserText(input)?.slice(0, 20)})`)],
+        };
       },
     });
     const w = world;
@@ -116,14 +139,24 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     await until(() => sock.connected, "socket connected");
     await new Promise((r) => sock.emit("join", { v: 1, space_id: w.ws.space_id, after_seq: 0 }, r));
 
-    const runId = await w.startRun({ prompt: "Print the secret", secrets: ["SECRET"], required_commands: ["echo check sees $SECRET"] });
+    const runId = await w.startRun({
+      prompt: "Print the secret",
+      secrets: ["SECRET"],
+      required_commands: ["echo check sees $SECRET"],
+    });
     const run = await w.waitRun(runId, (r) => r.state === "finished", "finished");
     expect(run.outcome).toBe("succeeded");
     // The job did get it: the model saw the real value in the tool output (the model is not Chips).
     expect(JSON.stringify(w.model.requests)).toContain(SECRET);
 
     // Room events (over HTTP and as socket frames): masked where the output was.
-    const all = JSON.stringify(await (await fetch(`${w.server.url}/api/v1/workspaces/${w.ws.workspace_id}/events?limit=1000`, { headers: { authorization: `Bearer ${w.ws.token}` } })).json());
+    const all = JSON.stringify(
+      await (
+        await fetch(`${w.server.url}/api/v1/workspaces/${w.ws.workspace_id}/events?limit=1000`, {
+          headers: { authorization: `Bearer ${w.ws.token}` },
+        })
+      ).json(),
+    );
     expect(all).not.toContain(SECRET);
     expect(all).toContain("the secret is [masked:SECRET]");
     expect(all).toContain(`I saw: [masked:SECRET]`);
@@ -142,7 +175,11 @@ describe("runner faults and secrets", { timeout: 180_000 }, () => {
     expect((await w.object(runId, cs.checks[0].output.sha256)).toString()).toBe("check sees [masked:SECRET]\n");
 
     // The database: a pg_dump of every row.
-    const dump = execFileSync("/usr/lib/postgresql/15/bin/pg_dump", ["--data-only", w.server.chips.services.config.databaseUrl!], { maxBuffer: 256 * 1024 * 1024 }).toString();
+    const dump = execFileSync(
+      "/usr/lib/postgresql/15/bin/pg_dump",
+      ["--data-only", w.server.chips.services.config.databaseUrl!],
+      { maxBuffer: 256 * 1024 * 1024 },
+    ).toString();
     expect(dump).toContain("[masked:SECRET]");
     expect(dump).not.toContain(SECRET);
     // Server and runner log lines (this process holds both).

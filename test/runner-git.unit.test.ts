@@ -66,7 +66,11 @@ describe("worktree, checkpoint and evidence", () => {
   it("[RN1] refuses to reuse a name, a path or a branch, and changes nothing", async () => {
     const before = text(repo, ["worktree", "list", "--porcelain"]);
     const branches = text(repo, ["branch", "--list"]);
-    const codeOf = (p: Promise<unknown>) => p.then(() => "resolved", (e: { code?: string }) => e.code);
+    const codeOf = (p: Promise<unknown>) =>
+      p.then(
+        () => "resolved",
+        (e: { code?: string }) => e.code,
+      );
     // Same name (the directory exists).
     expect(await codeOf(createWorktree(repo, worktrees, "run-1", base, "chips/other"))).toBe("worktree_exists");
     // A new name but a branch that exists.
@@ -123,11 +127,41 @@ describe("worktree, checkpoint and evidence", () => {
     const s = await diffSummary(wt, base, head);
     const byPath = Object.fromEntries(s.files.map((f) => [f.path, f]));
     expect(Object.keys(byPath).sort()).toEqual(["added.txt", "blob.bin", "edit.txt", "gone.txt", "new-name.txt"]);
-    expect(byPath["added.txt"]).toEqual({ path: "added.txt", status: "added", additions: 2, deletions: 0, binary: false });
-    expect(byPath["edit.txt"]).toEqual({ path: "edit.txt", status: "modified", additions: 2, deletions: 1, binary: false });
-    expect(byPath["gone.txt"]).toEqual({ path: "gone.txt", status: "deleted", additions: 0, deletions: 2, binary: false });
-    expect(byPath["blob.bin"]).toEqual({ path: "blob.bin", status: "added", additions: null, deletions: null, binary: true });
-    expect(byPath["new-name.txt"]).toEqual({ path: "new-name.txt", status: "renamed", additions: 0, deletions: 0, binary: false });
+    expect(byPath["added.txt"]).toEqual({
+      path: "added.txt",
+      status: "added",
+      additions: 2,
+      deletions: 0,
+      binary: false,
+    });
+    expect(byPath["edit.txt"]).toEqual({
+      path: "edit.txt",
+      status: "modified",
+      additions: 2,
+      deletions: 1,
+      binary: false,
+    });
+    expect(byPath["gone.txt"]).toEqual({
+      path: "gone.txt",
+      status: "deleted",
+      additions: 0,
+      deletions: 2,
+      binary: false,
+    });
+    expect(byPath["blob.bin"]).toEqual({
+      path: "blob.bin",
+      status: "added",
+      additions: null,
+      deletions: null,
+      binary: true,
+    });
+    expect(byPath["new-name.txt"]).toEqual({
+      path: "new-name.txt",
+      status: "renamed",
+      additions: 0,
+      deletions: 0,
+      binary: false,
+    });
     expect(s.additions).toBe(4);
     expect(s.deletions).toBe(3);
   });

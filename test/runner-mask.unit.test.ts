@@ -9,7 +9,9 @@ describe("[RN4] SecretMask", () => {
   const mask = new SecretMask(secrets);
 
   it("masks every occurrence of each value, the longest first", () => {
-    expect(mask.text("key=sk-live-123456 and again sk-live-123456.")).toBe("key=[masked:API_KEY] and again [masked:API_KEY].");
+    expect(mask.text("key=sk-live-123456 and again sk-live-123456.")).toBe(
+      "key=[masked:API_KEY] and again [masked:API_KEY].",
+    );
     // LONGER contains API_KEY's value: it is masked whole, leaving no readable remainder.
     expect(mask.text("x sk-live-123456-extra y")).toBe("x [masked:LONGER] y");
     expect(mask.text("pw: hunter2!")).toBe("pw: [masked:DB_PASSWORD]");
@@ -37,7 +39,9 @@ describe("[RN4] SecretMask", () => {
     const noise = randomBytes(2000);
     const input = Buffer.concat([noise, Buffer.from("päss-wörd", "utf8"), Buffer.from([0xff, 0xc3]), noise]);
     const out = m.bytes(input);
-    expect(out.equals(Buffer.concat([noise, Buffer.from("[masked:TOKEN]"), Buffer.from([0xff, 0xc3]), noise]))).toBe(true);
+    expect(out.equals(Buffer.concat([noise, Buffer.from("[masked:TOKEN]"), Buffer.from([0xff, 0xc3]), noise]))).toBe(
+      true,
+    );
     expect(m.has(input)).toBe(true);
     expect(m.has(out)).toBe(false);
     expect(m.bytes(noise).equals(noise)).toBe(true);
@@ -70,7 +74,18 @@ describe("[RN4] SecretMask.stream", () => {
   });
 
   it("equals masking the whole text, however the stream is cut", () => {
-    const parts = ["sk-live-123456-extra", "sk-live-123456", "hunter2!", Buffer.from("hunter2!").toString("base64"), "sk-", "hun", "x", "\n", "é", "😀"];
+    const parts = [
+      "sk-live-123456-extra",
+      "sk-live-123456",
+      "hunter2!",
+      Buffer.from("hunter2!").toString("base64"),
+      "sk-",
+      "hun",
+      "x",
+      "\n",
+      "é",
+      "😀",
+    ];
     for (let trial = 0; trial < 300; trial++) {
       let whole = "";
       for (let i = 0; i < 40; i++) whole += parts[Math.floor(Math.random() * parts.length)];

@@ -45,7 +45,10 @@ function ids(pid: number): { pgrp: number; session: number; comm: string } | nul
 
 describe("launch", () => {
   it("streams stdout and stderr by lines, across split UTF-8 and a last unterminated line", async () => {
-    const { job, out, err } = start(`printf 'caf\\xc3'; sleep 0.2; printf '\\xa9\\r\\nsecond\\nno newline'; echo oops >&2`, jobId());
+    const { job, out, err } = start(
+      `printf 'caf\\xc3'; sleep 0.2; printf '\\xa9\\r\\nsecond\\nno newline'; echo oops >&2`,
+      jobId(),
+    );
     expect(job.pid).toBeGreaterThan(1);
     expect(await job.exited).toEqual({ code: 0, signal: null });
     expect(out).toEqual(["café", "second", "no newline"]);
@@ -53,7 +56,9 @@ describe("launch", () => {
   });
 
   it("throws at once for a command that does not exist", () => {
-    expect(() => launch({ cmd: "/no/such/agent", args: [], cwd: os.tmpdir(), env: process.env, onLine: () => {} })).toThrow(/cannot start/);
+    expect(() =>
+      launch({ cmd: "/no/such/agent", args: [], cwd: os.tmpdir(), env: process.env, onLine: () => {} }),
+    ).toThrow(/cannot start/);
   });
 });
 

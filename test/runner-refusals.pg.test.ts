@@ -64,7 +64,9 @@ describe("[RN1] refusals", { timeout: 180_000 }, () => {
     const genuine = await r.startFor(b);
     const sig = Buffer.from(genuine.lease.signature, "base64url");
     sig[0] ^= 0xff;
-    expect(await runner.handleStart({ ...genuine, lease: { ...genuine.lease, signature: sig.toString("base64url") } })).toBeNull();
+    expect(
+      await runner.handleStart({ ...genuine, lease: { ...genuine.lease, signature: sig.toString("base64url") } }),
+    ).toBeNull();
     await expectRefused(w, b, /lease refused: the signature does not verify/, genuine.worktree_name);
   });
 
@@ -88,11 +90,19 @@ describe("[RN1] refusals", { timeout: 180_000 }, () => {
 
   test("[RN1] a profile the adapter cannot enforce is refused", async () => {
     const { w, r } = await setup();
-    const runner = w.makeRunner({ leasePublicKey: r.publicKey, adapters: [new CodexAdapter({ ...w.codexConfig, profiles: ["read-only"] })] });
+    const runner = w.makeRunner({
+      leasePublicKey: r.publicKey,
+      adapters: [new CodexAdapter({ ...w.codexConfig, profiles: ["read-only"] })],
+    });
     const runId = await w.startRun({ profile: "workspace-write" });
     const req = await r.startFor(runId);
     expect(await runner.handleStart(req)).toBeNull();
-    await expectRefused(w, runId, /cannot enforce the "workspace-write" profile \(it enforces: read-only\)/, req.worktree_name);
+    await expectRefused(
+      w,
+      runId,
+      /cannot enforce the "workspace-write" profile \(it enforces: read-only\)/,
+      req.worktree_name,
+    );
   });
 
   test("[RN1] a worktree name already in use is refused; the existing worktree is untouched", async () => {
@@ -121,7 +131,12 @@ describe("[RN1] refusals", { timeout: 180_000 }, () => {
     const runner = w.makeRunner({ leasePublicKey: r.publicKey, adapters: [] });
     const runId = await w.startRun();
     await r.startFor(runId);
-    const event = ev(w.ws, "runner.event", { run_id: runId, sequence: 1, kind: "log", message: "hello", occurred_at: new Date().toISOString() }, w.runnerId);
+    const event = ev(
+      w.ws,
+      "runner.event",
+      { run_id: runId, sequence: 1, kind: "log", message: "hello", occurred_at: new Date().toISOString() },
+      w.runnerId,
+    );
     delete event.idempotency_key;
     const first = await post(w.server, w.runnerToken, event);
     const again = await post(w.server, w.runnerToken, event);

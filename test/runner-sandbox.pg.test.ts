@@ -26,9 +26,11 @@ afterEach(async () => {
 });
 
 /** A bash line that reports whether a TCP port answers (no curl needed). */
-const reach = (label: string, port: number) => `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo "${label}: reached" || echo "${label}: unreachable"`;
+const reach = (label: string, port: number) =>
+  `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo "${label}: reached" || echo "${label}: unreachable"`;
 
-const logOf = async (w: ClaudeWorld, runId: string) => (await w.runnerEvents(runId)).map((e: any) => `${e.message}\n${e.payload?.output ?? ""}`).join("\n");
+const logOf = async (w: ClaudeWorld, runId: string) =>
+  (await w.runnerEvents(runId)).map((e: any) => `${e.message}\n${e.payload?.output ?? ""}`).join("\n");
 
 describe("the runner's sandbox around Claude Code", { timeout: 180_000 }, () => {
   test("[RN1] workspace-write: writes outside the worktree fail (shell and Write tool, /proc/1/root too), no port but the model's is reachable, and the run shows why", async () => {
@@ -80,14 +82,18 @@ describe("the runner's sandbox around Claude Code", { timeout: 180_000 }, () => 
 
     // Nothing outside the worktree was written; inside it was.
     for (const f of [home, viaProc, viaWrite]) expect(fs.existsSync(f), f).toBe(false);
-    expect(fs.readFileSync(path.join(w.repo, "README.md"), "utf8")).toBe("# Demo\n\nA repository for the runner's tests.\n");
+    expect(fs.readFileSync(path.join(w.repo, "README.md"), "utf8")).toBe(
+      "# Demo\n\nA repository for the runner's tests.\n",
+    );
     expect(run.change_set.files.map((f: any) => f.path)).toEqual(["inside.txt"]);
     // The run shows why: the shell's errors and the Write tool's EROFS are in its log.
     const log = await logOf(w, runId);
     expect(log).toContain(`${home}: Read-only file system`);
     expect(log).toContain(`/proc/1/root${viaProc}: Read-only file system`); // pid 1 is the sandbox's own init
     expect(log).toContain("tmp: ok");
-    expect(log).toMatch(new RegExp(`Write ${viaWrite.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} failed: EROFS: read-only file system`));
+    expect(log).toMatch(
+      new RegExp(`Write ${viaWrite.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} failed: EROFS: read-only file system`),
+    );
     // The network: only the model's endpoint is there.
     expect(log).toContain("other port: unreachable");
     expect(log).toContain("chips: unreachable");
@@ -127,18 +133,27 @@ describe("the runner's sandbox around Claude Code", { timeout: 180_000 }, () => 
   });
 
   test("[RN1] a machine without bubblewrap: the claude adapter offers no profile, the run is refused with a reason and nothing is launched", async () => {
-    world = await claudeWorld({ messages: () => ({ blocks: [say("must not be asked")] }), claude: { bwrap: "/nonexistent/bwrap" } });
+    world = await claudeWorld({
+      messages: () => ({ blocks: [say("must not be asked")] }),
+      claude: { bwrap: "/nonexistent/bwrap" },
+    });
     const w = world;
     const hello = await w.runner.hello();
-    expect(hello.adapters).toEqual([{ agent: "claude", profiles: [], version: expect.stringMatching(/^\d+\.\d+\.\d+$/) }]);
+    expect(hello.adapters).toEqual([
+      { agent: "claude", profiles: [], version: expect.stringMatching(/^\d+\.\d+\.\d+$/) },
+    ]);
 
     const runId = await w.startRun({ agent: "claude", prompt: "Run anyway", profile: "workspace-write" });
     const run = await w.waitRun(runId, (r) => r.state === "finished", "the run is refused");
     expect(run.outcome).toBe("failed");
-    expect(run.summary).toBe('Refused by the runner: the claude adapter here cannot enforce the "workspace-write" profile (it enforces: none: bubblewrap not found at /nonexistent/bwrap)');
+    expect(run.summary).toBe(
+      'Refused by the runner: the claude adapter here cannot enforce the "workspace-write" profile (it enforces: none: bubblewrap not found at /nonexistent/bwrap)',
+    );
     const rev = await w.runnerEvents(runId);
     expect(rev).toEqual([expect.objectContaining({ sequence: 1, kind: "failed", payload: { refused: true } })]);
-    expect((await readEvents(w.server, w.ws)).filter((e) => e.run_id === runId).map((e) => e.type)).not.toContain("run.started");
+    expect((await readEvents(w.server, w.ws)).filter((e) => e.run_id === runId).map((e) => e.type)).not.toContain(
+      "run.started",
+    );
     // Nothing launched: the model was never called, no worktree or job dir was made.
     expect(w.messages.seen).toEqual([]);
     expect(fs.existsSync(path.join(w.tmp, "work", "jobs", runId))).toBe(false);

@@ -22,9 +22,17 @@ describe("[TSK4][TSK5] write scopes: path globs", () => {
 
   it("[TSK5] the scope check fails with the paths outside the scope as its evidence", async () => {
     const stored: string[] = [];
-    const upload = async (b: Buffer) => (stored.push(b.toString()), { key: "k", sha256: "0".repeat(64), bytes: b.length });
+    const upload = async (b: Buffer) => (
+      stored.push(b.toString()),
+      { key: "k", sha256: "0".repeat(64), bytes: b.length }
+    );
     const bad = await scopeCheck(["src/a.ts", "etc/passwd", "README.md"], ["src/**"], upload);
-    expect([bad.command, bad.passed, bad.exit_code, bad.outside]).toEqual([SCOPE_CHECK, false, 1, ["etc/passwd", "README.md"]]);
+    expect([bad.command, bad.passed, bad.exit_code, bad.outside]).toEqual([
+      SCOPE_CHECK,
+      false,
+      1,
+      ["etc/passwd", "README.md"],
+    ]);
     expect(stored[0]).toBe("outside the write scope (src/**):\netc/passwd\nREADME.md\n");
     const good = await scopeCheck(["src/a.ts"], ["src/**"], upload);
     expect([good.passed, good.exit_code, good.outside]).toEqual([true, 0, []]);

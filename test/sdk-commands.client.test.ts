@@ -22,18 +22,33 @@ function sdk(ws: Workspace, url = server.url, token = ws.token) {
   return c;
 }
 
-const getRun = async (runId: string, ws: Workspace) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
+const getRun = async (runId: string, ws: Workspace) =>
+  (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
 
 describe("SDK: runs", () => {
   it("[RUN1][UI1] run(id) answers the run read model the room draws (lib/protocol's Run)", async () => {
     const ws = await newWorkspace(server);
     const client = sdk(ws);
-    const run = await client.startRun({ spaceId: ws.space_id, goal: "Read the model", plan: [{ step_id: "a", title: "A" }] });
+    const run = await client.startRun({
+      spaceId: ws.space_id,
+      goal: "Read the model",
+      plan: [{ step_id: "a", title: "A" }],
+    });
     await run.step("a", "active");
-    await run.status({ phase: "reading", verbPhrase: "Reading…", progress: 0.5, usage: { input_tokens: 3, output_tokens: 1 } });
+    await run.status({
+      phase: "reading",
+      verbPhrase: "Reading…",
+      progress: 0.5,
+      usage: { input_tokens: 3, output_tokens: 1 },
+    });
     const model = await client.run(run.runId);
     expect(model).toEqual(await getRun(run.runId, ws));
-    expect(model).toMatchObject({ state: "running", plan: [{ step_id: "a", state: "active" }], status: { verb_phrase: "Reading…", progress: 0.5 }, usage: { input_tokens: 3 } });
+    expect(model).toMatchObject({
+      state: "running",
+      plan: [{ step_id: "a", state: "active" }],
+      status: { verb_phrase: "Reading…", progress: 0.5 },
+      usage: { input_tokens: 3 },
+    });
     expect(model.plan[0].started_at).toMatch(/^\d{4}-\d\d-\d\dT/);
     await expect(client.run("run_01K4ZQPX000000000000000099")).rejects.toMatchObject({ code: "run_not_found" });
   });
@@ -53,7 +68,13 @@ describe("SDK: runs", () => {
     expect(run.runId).toMatch(/^run_/);
     expect(run.started).toMatchObject({ type: "run.started", goal: "Fix the flaky test", session_ref: "term-1" });
     await run.step("read", "active");
-    await run.status({ phase: "reading", verbPhrase: "Reading the test…", progress: 0.25, estimateSeconds: 30, usage: { input_tokens: 10, output_tokens: 2 } });
+    await run.status({
+      phase: "reading",
+      verbPhrase: "Reading the test…",
+      progress: 0.25,
+      estimateSeconds: 30,
+      usage: { input_tokens: 10, output_tokens: 2 },
+    });
     await run.message("Found it: a race in the setup.");
     await run.step("read", "done", { note: "read" });
     await run.step("extra", "done", { title: "An extra step" });
@@ -67,7 +88,15 @@ describe("SDK: runs", () => {
       ["extra", "done"],
     ]);
     const events = (await readEvents(server, ws)).filter((e) => e.run_id === run.runId);
-    expect(events.map((e) => e.type)).toEqual(["run.started", "run.step", "run.status", "message.posted", "run.step", "run.step", "run.finished"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "run.started",
+      "run.step",
+      "run.status",
+      "message.posted",
+      "run.step",
+      "run.step",
+      "run.finished",
+    ]);
   });
 });
 
@@ -87,12 +116,18 @@ describe("SDK: commands", () => {
     expect(pause.status).toBe(201);
     await until(() => got.some((c) => c.command_id === pause.body.command_id), "the SDK got the pause");
     expect(got[0]).toMatchObject({ type: "run.command", command: "pause", run_id: run.runId });
-    await until(async () => (await receipts(server, ws, run.runId)).commands[0].receipt === "delivered", "delivered on the socket ack");
+    await until(
+      async () => (await receipts(server, ws, run.runId)).commands[0].receipt === "delivered",
+      "delivered on the socket ack",
+    );
     const acked = await controls.get(pause.body.command_id)!.apply();
     expect(acked).toMatchObject({ type: "run.command_acked", result: "applied", command_id: pause.body.command_id });
     expect(await controls.get(pause.body.command_id)!.apply()).toEqual(acked); // same answer again
     expect(await getRun(run.runId, ws)).toMatchObject({ state: "paused", pending: null });
-    await expect(run.status({ phase: "x", verbPhrase: "y" })).rejects.toMatchObject({ code: "run_paused", status: 409 });
+    await expect(run.status({ phase: "x", verbPhrase: "y" })).rejects.toMatchObject({
+      code: "run_paused",
+      status: 409,
+    });
 
     const resume = await command(server, ws, run.runId, "resume");
     await until(() => controls.has(resume.body.command_id), "the SDK got the resume");
@@ -125,7 +160,11 @@ describe("SDK: commands", () => {
       expect(steer.status).toBe(201);
       expect((await receipts(server, ws, run.runId)).commands[0].receipt).toBe("accepted");
       proxy.restore();
-      await until(() => got.some((c) => c.command_id === steer.body.command_id), "delivered after the reconnect", 15_000);
+      await until(
+        () => got.some((c) => c.command_id === steer.body.command_id),
+        "delivered after the reconnect",
+        15_000,
+      );
       expect(got[0]).toMatchObject({ command: "steer", text: "look at the logs first" });
       await until(async () => (await receipts(server, ws, run.runId)).commands[0].receipt === "delivered", "delivered");
 
@@ -164,8 +203,16 @@ describe("SDK: commands", () => {
     const pause = await command(server, pws, run.runId, "pause");
     await until(async () => (await getRun(run.runId, pws)).state === "paused", "paused by the poller's ack");
     const steer = await command(server, pws, run.runId, "steer", "skip the docs");
-    await until(async () => (await receipts(server, pws, run.runId)).commands[1]?.receipt === "rejected", "steer rejected");
-    expect((await receipts(server, pws, run.runId)).commands.map((c: { receipt: string; reason: string }) => [c.receipt, c.reason])).toEqual([
+    await until(
+      async () => (await receipts(server, pws, run.runId)).commands[1]?.receipt === "rejected",
+      "steer rejected",
+    );
+    expect(
+      (await receipts(server, pws, run.runId)).commands.map((c: { receipt: string; reason: string }) => [
+        c.receipt,
+        c.reason,
+      ]),
+    ).toEqual([
       ["applied", null],
       ["rejected", "not now"],
     ]);

@@ -36,7 +36,13 @@ describe("SDK: posting events", () => {
     expect(client.harnessId).toBe(ws.harness_id);
 
     const stored = await client.post(msg(ws, "Hello from the SDK"));
-    expect(stored).toMatchObject({ v: 1, type: "message.posted", workspace_id: ws.workspace_id, actor: { kind: "harness", id: ws.harness_id }, text: "Hello from the SDK" });
+    expect(stored).toMatchObject({
+      v: 1,
+      type: "message.posted",
+      workspace_id: ws.workspace_id,
+      actor: { kind: "harness", id: ws.harness_id },
+      text: "Hello from the SDK",
+    });
     expect(stored.id).toMatch(/^evt_[0-9A-Z]{26}$/);
     expect(stored.idempotency_key).toMatch(/^sdk-[0-9A-Z]{26}$/);
     expect(stored.seq).toBeGreaterThan(0);
@@ -67,7 +73,9 @@ describe("SDK: posting events", () => {
     });
     await client.whoami();
     calls = 0;
-    const err = await client.post({ type: "run.status", run_id: newId("run"), phase: "x", verb_phrase: "y", progress: 7 }).catch((e) => e);
+    const err = await client
+      .post({ type: "run.status", run_id: newId("run"), phase: "x", verb_phrase: "y", progress: 7 })
+      .catch((e) => e);
     expect(err).toBeInstanceOf(ChipsError);
     expect(err).toMatchObject({ code: "validation_failed", status: 422 });
     expect(err.errors.some((e: { pointer: string }) => e.pointer === "/progress")).toBe(true);
@@ -84,7 +92,9 @@ describe("SDK: posting events", () => {
     expect(two[1].seq).toBe(two[0].seq + 1);
 
     const b = client.batch();
-    b.add(msg(ws, "a")).add({ type: "run.status", run_id: newId("run"), phase: "p", verb_phrase: "v", progress: 2 }).add(msg(ws, "c"));
+    b.add(msg(ws, "a"))
+      .add({ type: "run.status", run_id: newId("run"), phase: "p", verb_phrase: "v", progress: 2 })
+      .add(msg(ws, "c"));
     const before = (await readEvents(server, ws)).length;
     const err = await b.flush().catch((e) => e);
     expect(err).toMatchObject({ code: "validation_failed", status: 422 });
@@ -117,7 +127,9 @@ describe("SDK: posting events", () => {
     expect(sizes).toEqual([500, 120]);
     expect(stored).toHaveLength(620);
     expect(stored.map((e) => e.seq)).toEqual(stored.map((_, i) => stored[0].seq + i));
-    await expect(client.post(Array.from({ length: 501 }, (_, i) => msg(ws, `x${i}`)))).rejects.toMatchObject({ code: "payload_too_large" });
+    await expect(client.post(Array.from({ length: 501 }, (_, i) => msg(ws, `x${i}`)))).rejects.toMatchObject({
+      code: "payload_too_large",
+    });
   });
 });
 
@@ -137,7 +149,9 @@ describe("SDK: retries", () => {
     const ws = await newWorkspace(server);
     // Every 3rd POST: forwarded, committed, then the answer is lost; every 7th: a 503 before
     // the server sees it — the same event at most twice, so some retries fail again but none runs out.
-    const proxy = await httpProxy(server.url, (n, seen) => (seen >= 2 ? "forward" : n % 7 === 0 ? [503, "0"] : n % 3 === 0 ? "drop" : "forward"));
+    const proxy = await httpProxy(server.url, (n, seen) =>
+      seen >= 2 ? "forward" : n % 7 === 0 ? [503, "0"] : n % 3 === 0 ? "drop" : "forward",
+    );
     try {
       const client = sdk(ws, proxy.url);
       await client.whoami();
@@ -215,7 +229,9 @@ describe("SDK: retries", () => {
       });
       await client.whoami();
       // Four batches of 10 at once against a bucket of 10 refilling at 10/s.
-      const batches = Array.from({ length: 4 }, (_, k) => Array.from({ length: 10 }, (_, i) => ({ ...msg(ws, `r${k}-${i}`), id: newId("event") })));
+      const batches = Array.from({ length: 4 }, (_, k) =>
+        Array.from({ length: 10 }, (_, i) => ({ ...msg(ws, `r${k}-${i}`), id: newId("event") })),
+      );
       const t0 = Date.now();
       const stored = await Promise.all(batches.map((b) => client.post(b)));
       expect(tooMany).toBeGreaterThan(0);

@@ -7,7 +7,10 @@ import { FileBlobs, ObjectStore } from "../lib/server/runners/objects";
 import { sign, verify } from "node:crypto";
 
 const SECRET = "a-secret-every-node-shares-0123456789";
-const dirs = () => [fs.mkdtempSync(path.join(os.tmpdir(), "chips-keys-")), fs.mkdtempSync(path.join(os.tmpdir(), "chips-keys-"))];
+const dirs = () => [
+  fs.mkdtempSync(path.join(os.tmpdir(), "chips-keys-")),
+  fs.mkdtempSync(path.join(os.tmpdir(), "chips-keys-")),
+];
 
 describe("keys every node shares (CHIPS_SECRET)", () => {
   it("[RN1] [RN3] two nodes with one secret and their own data dirs verify each other's leases and object URLs; nothing is written to disk", () => {

@@ -53,11 +53,24 @@ interface Phase {
 }
 
 /** N rounds, each spawning the floors and the hook once (node every NODE_EVERY-th round). */
-async function phase(name: string, hook: string, inputs: { pre: string; post: string }, cwd: string, scratch: string): Promise<Phase> {
+async function phase(
+  name: string,
+  hook: string,
+  inputs: { pre: string; post: string },
+  cwd: string,
+  scratch: string,
+): Promise<Phase> {
   const busyBefore = await waitQuiet(60);
   console.error(`  ${name}: ${N} rounds (machine ${Math.round(busyBefore)}% busy before)`);
   const forksScript = `n=$(date +%s%N); cat >"${scratch}/.in-$n"; mv "${scratch}/.in-$n" "${scratch}/$n.json"`;
-  const s = { floor: [] as number[], forks: [] as number[], node: [] as number[], pre: [] as number[], post: [] as number[], call: [] as number[] };
+  const s = {
+    floor: [] as number[],
+    forks: [] as number[],
+    node: [] as number[],
+    pre: [] as number[],
+    post: [] as number[],
+    call: [] as number[],
+  };
   for (let i = 0; i < 10; i++) await once("/bin/sh", [hook, "PreToolUse"], inputs.pre, cwd); // warm the page cache
   const meter = usageMeter();
   for (let i = 0; i < N; i++) {
@@ -86,9 +99,14 @@ async function phase(name: string, hook: string, inputs: { pre: string; post: st
 }
 
 function report(name: string, p: Phase) {
-  const row = (label: string, l: Latency) => `| ${label.padEnd(44)} | ${l.p50.toFixed(1).padStart(7)} | ${l.p99.toFixed(1).padStart(7)} | ${l.max.toFixed(1).padStart(7)} | ${String(l.n).padStart(4)} |`;
-  console.log(`\n${name} — ms, spawn to exit (${os.cpus().length} cores; machine ${Math.round(p.busyBefore)}% busy before, ${Math.round(p.machineCpu)}% during, load ${p.load.toFixed(1)})`);
-  console.log(`| ${"".padEnd(44)} | ${"p50".padStart(7)} | ${"p99".padStart(7)} | ${"max".padStart(7)} | ${"n".padStart(4)} |`);
+  const row = (label: string, l: Latency) =>
+    `| ${label.padEnd(44)} | ${l.p50.toFixed(1).padStart(7)} | ${l.p99.toFixed(1).padStart(7)} | ${l.max.toFixed(1).padStart(7)} | ${String(l.n).padStart(4)} |`;
+  console.log(
+    `\n${name} — ms, spawn to exit (${os.cpus().length} cores; machine ${Math.round(p.busyBefore)}% busy before, ${Math.round(p.machineCpu)}% during, load ${p.load.toFixed(1)})`,
+  );
+  console.log(
+    `| ${"".padEnd(44)} | ${"p50".padStart(7)} | ${"p99".padStart(7)} | ${"max".padStart(7)} | ${"n".padStart(4)} |`,
+  );
   console.log(`|${"-".repeat(46)}|--------:|--------:|--------:|-----:|`);
   console.log(row("floor: sh reading stdin", p.floor));
   console.log(row("floor: sh with the hook's 3 forks, no logic", p.forks));
@@ -96,7 +114,9 @@ function report(name: string, p: Phase) {
   console.log(row("chips hook, PreToolUse", p.pre));
   console.log(row("chips hook, PostToolUse", p.post));
   console.log(row("chips hooks, one tool call (Pre + Post)", p.call));
-  console.log(`ratios (same rounds): PreToolUse/forks-floor p50 ${(p.pre.p50 / p.forks.p50).toFixed(2)}× p99 ${(p.pre.p99 / p.forks.p99).toFixed(2)}×; node/PreToolUse p50 ${(p.node.p50 / p.pre.p50).toFixed(2)}×`);
+  console.log(
+    `ratios (same rounds): PreToolUse/forks-floor p50 ${(p.pre.p50 / p.forks.p50).toFixed(2)}× p99 ${(p.pre.p99 / p.forks.p99).toFixed(2)}×; node/PreToolUse p50 ${(p.node.p50 / p.pre.p50).toFixed(2)}×`,
+  );
 }
 
 const verdict = (l: Latency) => (l.p99 <= 50 ? `met (${l.p99.toFixed(1)} ms)` : `MISSED (${l.p99.toFixed(1)} ms)`);
@@ -109,7 +129,15 @@ async function main() {
   const port = 46000 + Math.floor(Math.random() * 900);
   const server = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "server.ts")], {
     cwd: ROOT,
-    env: { ...process.env, CHIPS_WEB: "0", CHIPS_BANNER: "0", PORT: String(port), HOST: "127.0.0.1", CHIPS_DATA_DIR: dataDir, DATABASE_URL: "" },
+    env: {
+      ...process.env,
+      CHIPS_WEB: "0",
+      CHIPS_BANNER: "0",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      CHIPS_DATA_DIR: dataDir,
+      DATABASE_URL: "",
+    },
     stdio: ["ignore", "pipe", "inherit"],
   });
   let out = "";
@@ -123,17 +151,44 @@ async function main() {
     const project = path.join(tmp, "project");
     fs.mkdirSync(project);
     const env = { ...process.env, CHIPS_HOME: path.join(tmp, "home"), CHIPS_URL: url, CHIPS_TOKEN: token };
-    const c = spawnSync(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "claude"], { cwd: project, env, encoding: "utf8" });
+    const c = spawnSync(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "claude"], {
+      cwd: project,
+      env,
+      encoding: "utf8",
+    });
     if (c.status !== 0) throw new Error(`chips connect claude failed: ${c.stderr}`);
     const root = path.join(tmp, "home", "claude", fs.readdirSync(path.join(tmp, "home", "claude"))[0]);
     const hook = path.join(root, "hook.sh");
     // Realistic PreToolUse/PostToolUse inputs (Claude Code 2.1.141's shape), about 1 KB and 2 KB.
-    const base = { session_id: "5e3ebd29-7905-406b-b1e5-3202932f826a", transcript_path: path.join(tmp, "t.jsonl"), cwd: project, permission_mode: "default" };
+    const base = {
+      session_id: "5e3ebd29-7905-406b-b1e5-3202932f826a",
+      transcript_path: path.join(tmp, "t.jsonl"),
+      cwd: project,
+      permission_mode: "default",
+    };
     const toolInput = { command: "npm test -- --reporter=dot " + "x".repeat(700) };
-    const pre = JSON.stringify({ ...base, hook_event_name: "PreToolUse", tool_name: "Bash", tool_input: toolInput, tool_use_id: "toolu_000001" });
-    const post = JSON.stringify({ ...base, hook_event_name: "PostToolUse", tool_name: "Bash", tool_input: toolInput, tool_response: { stdout: "ok ".repeat(300), stderr: "", interrupted: false }, tool_use_id: "toolu_000001" });
+    const pre = JSON.stringify({
+      ...base,
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: toolInput,
+      tool_use_id: "toolu_000001",
+    });
+    const post = JSON.stringify({
+      ...base,
+      hook_event_name: "PostToolUse",
+      tool_name: "Bash",
+      tool_input: toolInput,
+      tool_response: { stdout: "ok ".repeat(300), stderr: "", interrupted: false },
+      tool_use_id: "toolu_000001",
+    });
     // One prompt first, so the drainer runs and a run is open, as in a real session.
-    await once("/bin/sh", [hook, "UserPromptSubmit"], JSON.stringify({ ...base, hook_event_name: "UserPromptSubmit", prompt: "Run the tests" }), project);
+    await once(
+      "/bin/sh",
+      [hook, "UserPromptSubmit"],
+      JSON.stringify({ ...base, hook_event_name: "UserPromptSubmit", prompt: "Run the tests" }),
+      project,
+    );
     await waitFor(() => fs.existsSync(path.join(root, "drainer.pid")), 30_000, "the drainer");
     drainerPid = Number(fs.readFileSync(path.join(root, "drainer.pid"), "utf8"));
 
@@ -144,13 +199,24 @@ async function main() {
     server.kill("SIGTERM");
     await new Promise((r) => server.once("exit", r));
     const down = await phase("Chips down", hook, { pre, post }, project, scratch);
-    const queued = fs.readdirSync(path.join(root, "spool")).length + fs.readdirSync(path.join(root, "state")).filter((f) => f.endsWith(".json")).reduce((n, f) => n + JSON.parse(fs.readFileSync(path.join(root, "state", f), "utf8")).outbox.length, 0);
+    const queued =
+      fs.readdirSync(path.join(root, "spool")).length +
+      fs
+        .readdirSync(path.join(root, "state"))
+        .filter((f) => f.endsWith(".json"))
+        .reduce((n, f) => n + JSON.parse(fs.readFileSync(path.join(root, "state", f), "utf8")).outbox.length, 0);
 
     report("Claude Code hook, Chips up (the drainer sending)", up);
     report("Claude Code hook, Chips down (the drainer retrying)", down);
-    console.log(`\nChips up: the queue was empty ${Math.round(drainedMs)} ms after the last call. Chips down: ${queued} event(s) waiting on disk for Chips to come back.`);
-    console.log(`aim p99 ≤ 50 ms per hook call: up ${verdict(up.pre)}, down ${verdict(down.pre)}; per tool call (Pre + Post): up ${verdict(up.call)}, down ${verdict(down.call)}`);
-    console.log(`same-run floor p99 (sh with the hook's forks): up ${up.forks.p99.toFixed(1)} ms, down ${down.forks.p99.toFixed(1)} ms — ${up.forks.p99 > 50 || down.forks.p99 > 50 ? "the machine itself misses the aim" : "the machine meets the aim"}`);
+    console.log(
+      `\nChips up: the queue was empty ${Math.round(drainedMs)} ms after the last call. Chips down: ${queued} event(s) waiting on disk for Chips to come back.`,
+    );
+    console.log(
+      `aim p99 ≤ 50 ms per hook call: up ${verdict(up.pre)}, down ${verdict(down.pre)}; per tool call (Pre + Post): up ${verdict(up.call)}, down ${verdict(down.call)}`,
+    );
+    console.log(
+      `same-run floor p99 (sh with the hook's forks): up ${up.forks.p99.toFixed(1)} ms, down ${down.forks.p99.toFixed(1)} ms — ${up.forks.p99 > 50 || down.forks.p99 > 50 ? "the machine itself misses the aim" : "the machine meets the aim"}`,
+    );
   } finally {
     if (drainerPid) {
       try {

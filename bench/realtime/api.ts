@@ -6,7 +6,8 @@ import { newId, type WorkspaceCreated } from "@/lib/protocol";
 export type Workspace = WorkspaceCreated;
 
 /** One keep-alive agent per target: open-loop posting needs many sockets in flight. */
-export const keepAlive = (maxSockets = 64) => new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+export const keepAlive = (maxSockets = 64) =>
+  new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
 
 export interface Reply {
   status: number;
@@ -14,7 +15,14 @@ export interface Reply {
 }
 
 /** A JSON request over the agent; never rejects on an HTTP status, only on a transport error. */
-export function request(agent: http.Agent, url: string, method: string, token: string | null, body?: unknown, timeoutMs = 30_000): Promise<Reply> {
+export function request(
+  agent: http.Agent,
+  url: string,
+  method: string,
+  token: string | null,
+  body?: unknown,
+  timeoutMs = 30_000,
+): Promise<Reply> {
   const u = new URL(url);
   const data = body === undefined ? undefined : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
   return new Promise((resolve, reject) => {
@@ -85,7 +93,12 @@ export function harnessEvent(ws: Workspace, type: string, fields: Record<string,
 }
 
 /** Post a batch (≤ 500 events); the stored events back. */
-export async function postBatch(agent: http.Agent, url: string, token: string, events: unknown[]): Promise<{ seq: number }[]> {
+export async function postBatch(
+  agent: http.Agent,
+  url: string,
+  token: string,
+  events: unknown[],
+): Promise<{ seq: number }[]> {
   const r = await request(agent, `${url}/api/v1/events`, "POST", token, { events });
   if (r.status !== 201 && r.status !== 200) throw new Error(`batch: ${r.status} ${r.body.slice(0, 500)}`);
   return (JSON.parse(r.body) as { events: { seq: number }[] }).events;
@@ -94,9 +107,11 @@ export async function postBatch(agent: http.Agent, url: string, token: string, e
 /** `n` plain messages of about 300 bytes each, in batches of 500. The last seq. */
 export async function seedMessages(agent: http.Agent, url: string, ws: Workspace, n: number): Promise<number> {
   let last = 0;
-  for (let done = 0; done < n; ) {
+  for (let done = 0; done < n;) {
     const k = Math.min(500, n - done);
-    const batch = Array.from({ length: k }, (_, i) => message(ws, `seeded message ${done + i + 1}: ${"lorem ipsum dolor sit amet ".repeat(4)}`));
+    const batch = Array.from({ length: k }, (_, i) =>
+      message(ws, `seeded message ${done + i + 1}: ${"lorem ipsum dolor sit amet ".repeat(4)}`),
+    );
     const stored = await postBatch(agent, url, ws.token, batch);
     last = stored[stored.length - 1].seq;
     done += k;

@@ -29,7 +29,10 @@ async function openDb(): Promise<{ query: Query; close(): Promise<void> }> {
   if (url) {
     const { default: postgres } = await import("postgres");
     const sql = postgres(url, { max: 10, onnotice: () => {}, prepare: true });
-    return { query: (t, p) => sql.unsafe(t, p as never[], { prepare: true }) as unknown as Promise<Record<string, unknown>[]>, close: () => sql.end({ timeout: 5 }) };
+    return {
+      query: (t, p) => sql.unsafe(t, p as never[], { prepare: true }) as unknown as Promise<Record<string, unknown>[]>,
+      close: () => sql.end({ timeout: 5 }),
+    };
   }
   const { PGlite } = await import("@electric-sql/pglite");
   const pg = await PGlite.create({ dataDir: path.join(process.env.CHIPS_DATA_DIR ?? ".", "baseline-pgdata") });
@@ -66,19 +69,25 @@ async function main() {
   io.on("connection", (socket) => {
     socket.on("join", (_raw: unknown, ack?: (a: unknown) => void) => ack?.({ ok: true, head_seq: 0 }));
     // The same query shape as a room's history, on the (workspace_id, space_id, seq) index.
-    socket.on("history", async (raw: { workspace_id?: string; space_id?: string; before_seq?: number | null; limit?: number }, ack?: (a: unknown) => void) => {
-      const before = raw?.before_seq ?? Number.MAX_SAFE_INTEGER;
-      const rows = await db.query("select seq, body from events where workspace_id = $1 and space_id = $2 and seq < $3 order by seq desc limit $4", [
-        raw?.workspace_id ?? "",
-        raw?.space_id ?? "",
-        before,
-        Math.min(1000, raw?.limit ?? 200),
-      ]);
-      ack?.({ ok: true, events: rows.reverse().map((r) => ({ ...JSON.parse(String(r.body)), seq: Number(r.seq) })) });
-    });
+    socket.on(
+      "history",
+      async (
+        raw: { workspace_id?: string; space_id?: string; before_seq?: number | null; limit?: number },
+        ack?: (a: unknown) => void,
+      ) => {
+        const before = raw?.before_seq ?? Number.MAX_SAFE_INTEGER;
+        const rows = await db.query(
+          "select seq, body from events where workspace_id = $1 and space_id = $2 and seq < $3 order by seq desc limit $4",
+          [raw?.workspace_id ?? "", raw?.space_id ?? "", before, Math.min(1000, raw?.limit ?? 200)],
+        );
+        ack?.({ ok: true, events: rows.reverse().map((r) => ({ ...JSON.parse(String(r.body)), seq: Number(r.seq) })) });
+      },
+    );
   });
 
-  await new Promise<void>((r) => server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1", () => r()));
+  await new Promise<void>((r) =>
+    server.listen(Number(process.env.PORT ?? 0), process.env.HOST ?? "127.0.0.1", () => r()),
+  );
   const { port } = server.address() as AddressInfo;
   console.log(`baseline listening on http://127.0.0.1:${port}`);
   const stop = async () => {

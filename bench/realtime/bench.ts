@@ -31,10 +31,20 @@ export const SCENARIOS = [
 
 const log = (s: string) => process.stderr.write(`[realtime] ${s}\n`);
 
-async function server(kind: "chips" | "baseline", db: DbKind, pg: PgCluster | null, tag: string, profileDir?: string): Promise<Child> {
+async function server(
+  kind: "chips" | "baseline",
+  db: DbKind,
+  pg: PgCluster | null,
+  tag: string,
+  profileDir?: string,
+): Promise<Child> {
   const env: Record<string, string> = {};
   if (db === "postgres") env.DATABASE_URL = await pg!.createDb(`${kind}_${tag}`);
-  return spawnNode({ script: kind === "chips" ? "server.ts" : "bench/realtime/baseline-server.ts", env, profileDir: kind === "chips" ? profileDir : undefined });
+  return spawnNode({
+    script: kind === "chips" ? "server.ts" : "bench/realtime/baseline-server.ts",
+    env,
+    profileDir: kind === "chips" ? profileDir : undefined,
+  });
 }
 
 /** A workspace-shaped set of ids for the baseline (it checks nothing). */
@@ -48,7 +58,13 @@ const fakeWs = (): Workspace => ({
   room_url: "",
 });
 
-async function fanout(kind: "chips" | "baseline", db: DbKind, pg: PgCluster | null, sc: { clients: number; rate: number }, o: RealtimeOpts): Promise<FanoutResult> {
+async function fanout(
+  kind: "chips" | "baseline",
+  db: DbKind,
+  pg: PgCluster | null,
+  sc: { clients: number; rate: number },
+  o: RealtimeOpts,
+): Promise<FanoutResult> {
   const label = `${sc.clients} clients × ${sc.rate}/s`;
   const srv = await server(kind, db, pg, `${sc.clients}c`, o.profileDir);
   const agent = keepAlive(128);
@@ -57,8 +73,24 @@ async function fanout(kind: "chips" | "baseline", db: DbKind, pg: PgCluster | nu
     const ws = kind === "chips" ? await createWorkspace(agent, srv.url, adminToken(srv.dataDir)) : fakeWs();
     const busy = await waitQuiet(o.quietWait);
     log(`${db} ${kind}: ${label}, ${o.warmup}+${o.seconds} s (machine ${busy.toFixed(0)}% busy before)`);
-    const window = { start: () => srv.profileStart(), stop: async () => void (profile = await srv.profileStop(`chips-${db}-${sc.clients}x${sc.rate}`)) };
-    return await runFanout({ label, url: srv.url, ws, socketToken: kind === "chips" ? ws.person_token : null, clients: sc.clients, clientProcs: o.clientProcs, rate: sc.rate, warmupS: o.warmup, seconds: o.seconds, serverPid: srv.proc.pid, agent, window });
+    const window = {
+      start: () => srv.profileStart(),
+      stop: async () => void (profile = await srv.profileStop(`chips-${db}-${sc.clients}x${sc.rate}`)),
+    };
+    return await runFanout({
+      label,
+      url: srv.url,
+      ws,
+      socketToken: kind === "chips" ? ws.person_token : null,
+      clients: sc.clients,
+      clientProcs: o.clientProcs,
+      rate: sc.rate,
+      warmupS: o.warmup,
+      seconds: o.seconds,
+      serverPid: srv.proc.pid,
+      agent,
+      window,
+    });
   } finally {
     agent.destroy();
     await srv.stop();
@@ -93,7 +125,13 @@ async function catchUp(db: DbKind, pg: PgCluster | null, o: RealtimeOpts) {
     const worker = async () => {
       while (next < total) {
         next++;
-        await request(agent, `${base.url}/api/v1/events`, "POST", null, message(ws, `seeded ${next} ${"lorem ipsum dolor sit amet ".repeat(4)}`));
+        await request(
+          agent,
+          `${base.url}/api/v1/events`,
+          "POST",
+          null,
+          message(ws, `seeded ${next} ${"lorem ipsum dolor sit amet ".repeat(4)}`),
+        );
       }
     };
     await Promise.all(Array.from({ length: 32 }, worker));
@@ -128,7 +166,13 @@ export async function runRealtimeBench(o: RealtimeOpts): Promise<DbResult[]> {
         printStepUp(db, steps);
       }
       const cu = o.skip?.catchUp ? null : await catchUp(db, pg, o);
-      const r: DbResult = { db, rows, catchUp: cu?.c ?? null, baseCatchUp: cu?.b ?? null, aims: aimsOf(rows, cu?.c ?? null) };
+      const r: DbResult = {
+        db,
+        rows,
+        catchUp: cu?.c ?? null,
+        baseCatchUp: cu?.b ?? null,
+        aims: aimsOf(rows, cu?.c ?? null),
+      };
       printDb(r);
       out.push(r);
     }

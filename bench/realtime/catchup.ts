@@ -23,7 +23,12 @@ export interface CatchUpResult {
 
 async function connect(url: string, token: string | null): Promise<{ s: Socket; ms: number }> {
   const t0 = monoMs();
-  const s = io(url, { transports: ["websocket"], forceNew: true, reconnection: false, auth: token ? { token } : undefined });
+  const s = io(url, {
+    transports: ["websocket"],
+    forceNew: true,
+    reconnection: false,
+    auth: token ? { token } : undefined,
+  });
   await new Promise<void>((res, rej) => {
     s.once("connect", () => res());
     s.once("connect_error", rej);
@@ -32,10 +37,20 @@ async function connect(url: string, token: string | null): Promise<{ s: Socket; 
 }
 
 /** History pages of `limit` back from `before` until `want` events are held. */
-async function pageBack(s: Socket, room: { space_id: string; workspace_id?: string }, before: number | null, have: number, want: number, pages: number[]): Promise<number> {
+async function pageBack(
+  s: Socket,
+  room: { space_id: string; workspace_id?: string },
+  before: number | null,
+  have: number,
+  want: number,
+  pages: number[],
+): Promise<number> {
   while (have < want) {
     const p0 = monoMs();
-    const r = (await s.timeout(30_000).emitWithAck("history", { ...room, before_seq: before, limit: 1000 })) as { ok?: boolean; events?: Ev[] };
+    const r = (await s.timeout(30_000).emitWithAck("history", { ...room, before_seq: before, limit: 1000 })) as {
+      ok?: boolean;
+      events?: Ev[];
+    };
     pages.push(monoMs() - p0);
     if (!r.ok || !r.events?.length) break;
     have += r.events.length;
@@ -46,8 +61,23 @@ async function pageBack(s: Socket, room: { space_id: string; workspace_id?: stri
 }
 
 /** Chips: a room holding `total` events (seeded by the caller), `reps` fresh sockets. */
-export async function chipsCatchUp(agent: http.Agent, url: string, ws: Workspace, total: number, head: number, reps: number): Promise<CatchUpResult> {
-  const r = { snapshot: [] as number[], bytes: [] as number[], joinAll: [] as number[], historyAll: [] as number[], page: [] as number[], http: [] as number[], j1000: [] as number[] };
+export async function chipsCatchUp(
+  agent: http.Agent,
+  url: string,
+  ws: Workspace,
+  total: number,
+  head: number,
+  reps: number,
+): Promise<CatchUpResult> {
+  const r = {
+    snapshot: [] as number[],
+    bytes: [] as number[],
+    joinAll: [] as number[],
+    historyAll: [] as number[],
+    page: [] as number[],
+    http: [] as number[],
+    j1000: [] as number[],
+  };
   for (let k = 0; k < reps; k++) {
     // (a) + (b): join from 0 → snapshot; then page back to all `total`.
     {
@@ -60,7 +90,14 @@ export async function chipsCatchUp(agent: http.Agent, url: string, ws: Workspace
       r.snapshot.push(tSnap);
       r.bytes.push(JSON.stringify(sn).length);
       const pages: number[] = [];
-      const have = await pageBack(s, { space_id: ws.space_id }, sn.events[0]?.seq ?? null, sn.events.length, total, pages);
+      const have = await pageBack(
+        s,
+        { space_id: ws.space_id },
+        sn.events[0]?.seq ?? null,
+        sn.events.length,
+        total,
+        pages,
+      );
       if (have < total) throw new Error(`catch-up got ${have} of ${total}`);
       r.joinAll.push(monoMs() - t0);
       s.disconnect();
@@ -113,7 +150,12 @@ export async function chipsCatchUp(agent: http.Agent, url: string, ws: Workspace
 }
 
 /** The baseline: `total` rows, `history` pages of 1,000 from the newest back, fresh socket each rep. */
-export async function baselineCatchUp(url: string, room: { workspace_id: string; space_id: string }, total: number, reps: number): Promise<{ historyAll: number; historyPage: number }> {
+export async function baselineCatchUp(
+  url: string,
+  room: { workspace_id: string; space_id: string },
+  total: number,
+  reps: number,
+): Promise<{ historyAll: number; historyPage: number }> {
   const all: number[] = [];
   const page: number[] = [];
   for (let k = 0; k < reps; k++) {

@@ -78,7 +78,12 @@ function onEvents(t: Tracked, batch: { seq: number; prev_seq?: number; text?: un
 }
 
 async function connectOne(s: ClientsStart): Promise<Tracked> {
-  const socket = io(s.url, { transports: ["websocket"], forceNew: true, reconnection: false, auth: s.token ? { token: s.token } : undefined });
+  const socket = io(s.url, {
+    transports: ["websocket"],
+    forceNew: true,
+    reconnection: false,
+    auth: s.token ? { token: s.token } : undefined,
+  });
   const t = new Tracked(socket);
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error("connect timeout")), 30_000);
@@ -93,7 +98,11 @@ async function connectOne(s: ClientsStart): Promise<Tracked> {
   });
   socket.on("events", (b: { seq: number }[]) => onEvents(t, b));
   socket.on("disconnect", () => t.stats.disconnects++);
-  const ack = (await socket.timeout(30_000).emitWithAck("join", { v: 1, space_id: s.spaceId, after_seq: 0 })) as { ok?: boolean; head_seq?: number; error?: string };
+  const ack = (await socket.timeout(30_000).emitWithAck("join", { v: 1, space_id: s.spaceId, after_seq: 0 })) as {
+    ok?: boolean;
+    head_seq?: number;
+    error?: string;
+  };
   if (!ack.ok) throw new Error(`join refused: ${ack.error}`);
   t.last = ack.head_seq ?? 0;
   t.base = t.last + 1;
@@ -112,7 +121,8 @@ async function start(s: ClientsStart) {
 
 async function drain(expect: number, timeoutMs: number) {
   const until = Date.now() + timeoutMs;
-  while (Date.now() < until && tracked.some((t) => t.stats.distinct < expect)) await new Promise((r) => setTimeout(r, 50));
+  while (Date.now() < until && tracked.some((t) => t.stats.distinct < expect))
+    await new Promise((r) => setTimeout(r, 50));
   loop.disable();
   const cpu = process.cpuUsage();
   const report: ClientsReport = {

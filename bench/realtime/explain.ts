@@ -12,9 +12,18 @@ import { parseDbFlag, startPg, type PgCluster } from "./pg";
 import { rmrf, spawnNode } from "./proc";
 
 const queries = (ws: Workspace, head: number) => [
-  ["history (frames.ts: space only)", `select body, prev_seq from events where space_id = '${ws.space_id}' and seq < ${head} order by seq desc limit 1000`],
-  ["catch-up (frames.ts: space only)", `select body, prev_seq from events where space_id = '${ws.space_id}' and seq > ${head - 1000} order by seq asc limit 1001`],
-  ["history with workspace_id", `select body, prev_seq from events where workspace_id = '${ws.workspace_id}' and space_id = '${ws.space_id}' and seq < ${head} order by seq desc limit 1000`],
+  [
+    "history (frames.ts: space only)",
+    `select body, prev_seq from events where space_id = '${ws.space_id}' and seq < ${head} order by seq desc limit 1000`,
+  ],
+  [
+    "catch-up (frames.ts: space only)",
+    `select body, prev_seq from events where space_id = '${ws.space_id}' and seq > ${head - 1000} order by seq asc limit 1001`,
+  ],
+  [
+    "history with workspace_id",
+    `select body, prev_seq from events where workspace_id = '${ws.workspace_id}' and space_id = '${ws.space_id}' and seq < ${head} order by seq desc limit 1000`,
+  ],
 ];
 
 async function run(db: "pglite" | "postgres", pg: PgCluster | null, n: number) {
@@ -44,7 +53,8 @@ async function run(db: "pglite" | "postgres", pg: PgCluster | null, n: number) {
     const { PGlite } = await import("@electric-sql/pglite");
     const lite = await PGlite.create({ dataDir: path.join(srv.dataDir, "pgdata") });
     await lite.query("analyze");
-    exec = async (q) => (await lite.query<Record<string, string>>(`explain analyze ${q}`)).rows.map((r) => r["QUERY PLAN"]);
+    exec = async (q) =>
+      (await lite.query<Record<string, string>>(`explain analyze ${q}`)).rows.map((r) => r["QUERY PLAN"]);
     close = () => lite.close();
   }
   console.log(`\n## ${db}: 2 workspaces × ${n} events`);

@@ -66,15 +66,32 @@ function ask<T>(child: ChildProcess, msg: object, want: string, timeoutMs: numbe
 
 /** N clients in `clientProcs` child processes, an open-loop poster here, the server in its own process. */
 export async function runFanout(o: FanoutOpts): Promise<FanoutResult> {
-  const per = Array.from({ length: o.clientProcs }, (_, i) => Math.floor(o.clients / o.clientProcs) + (i < o.clients % o.clientProcs ? 1 : 0)).filter((n) => n > 0);
+  const per = Array.from(
+    { length: o.clientProcs },
+    (_, i) => Math.floor(o.clients / o.clientProcs) + (i < o.clients % o.clientProcs ? 1 : 0),
+  ).filter((n) => n > 0);
   const children = per.map(() =>
-    fork(path.join(import.meta.dirname, "clients.ts"), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] }),
+    fork(path.join(import.meta.dirname, "clients.ts"), [], {
+      execArgv: ["--import", "tsx"],
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    }),
   );
   try {
     await Promise.all(
-      children.map((c, i) => ask(c, { op: "start", url: o.url, token: o.socketToken, spaceId: o.ws.space_id, n: per[i] } satisfies ClientsStart, "ready", 120_000)),
+      children.map((c, i) =>
+        ask(
+          c,
+          { op: "start", url: o.url, token: o.socketToken, spaceId: o.ws.space_id, n: per[i] } satisfies ClientsStart,
+          "ready",
+          120_000,
+        ),
+      ),
     );
-    const cpu0 = { server: pidCpuMs(o.serverPid), clients: children.map((c) => pidCpuMs(c.pid)), self: process.cpuUsage() };
+    const cpu0 = {
+      server: pidCpuMs(o.serverPid),
+      clients: children.map((c) => pidCpuMs(c.pid)),
+      self: process.cpuUsage(),
+    };
     await o.window?.start();
     const meter = machineMeter();
     const others = othersMeter();
@@ -87,7 +104,9 @@ export async function runFanout(o: FanoutOpts): Promise<FanoutResult> {
     const serverCpu = pidCpuMs(o.serverPid) - cpu0.server;
     const clientCpu = children.reduce((a, c, i) => a + pidCpuMs(c.pid) - cpu0.clients[i], 0);
     const self = process.cpuUsage(cpu0.self);
-    const reports = await Promise.all(children.map((c) => ask<ClientsReport>(c, { op: "drain", expect: post.ok, timeoutMs: 10_000 }, "report", 60_000)));
+    const reports = await Promise.all(
+      children.map((c) => ask<ClientsReport>(c, { op: "drain", expect: post.ok, timeoutMs: 10_000 }, "report", 60_000)),
+    );
 
     const latency = new Hist();
     const sockets = reports.flatMap((r) => r.sockets);

@@ -43,7 +43,11 @@ async function main() {
     quietWait: Number(one(f, "quiet-wait") ?? 0),
     profileDir,
     scenarios,
-    skip: { fanout: one(f, "only") === "catchup" || one(f, "only") === "stepup", catchUp: ["fanout", "stepup"].includes(one(f, "only") ?? ""), stepUp: one(f, "only") === "catchup" || !!scenarios },
+    skip: {
+      fanout: one(f, "only") === "catchup" || one(f, "only") === "stepup",
+      catchUp: ["fanout", "stepup"].includes(one(f, "only") ?? ""),
+      stepUp: one(f, "only") === "catchup" || !!scenarios,
+    },
   };
   console.log(
     `realtime bench: ${opts.dbs.join(" + ")}, ${opts.warmup} s warm-up + ${opts.seconds} s measured per run, clients in ${opts.clientProcs} child process(es)` +

@@ -26,7 +26,14 @@ export interface PostResult {
  * a poster or server that falls behind shows up as latency rather than hiding it.
  * The first `warmupS` seconds are marked w=0 and left out of the latency figures.
  */
-export async function postOpenLoop(agent: http.Agent, url: string, ws: Workspace, rate: number, warmupS: number, seconds: number): Promise<PostResult> {
+export async function postOpenLoop(
+  agent: http.Agent,
+  url: string,
+  ws: Workspace,
+  rate: number,
+  warmupS: number,
+  seconds: number,
+): Promise<PostResult> {
   const total = Math.round(rate * (warmupS + seconds));
   const warm = Math.round(rate * warmupS);
   const gap = 1000 / rate;

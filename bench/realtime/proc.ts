@@ -117,7 +117,11 @@ export async function spawnNode(o: SpawnOpts): Promise<Child> {
       if (!o.profileDir) return null;
       const before = new Set(fs.readdirSync(o.profileDir));
       proc.kill("SIGUSR2");
-      const found = await waitFor(() => fs.readdirSync(o.profileDir!).find((f) => f.startsWith(`${proc.pid}-`) && f.endsWith(".cpuprofile") && !before.has(f)));
+      const found = await waitFor(() =>
+        fs
+          .readdirSync(o.profileDir!)
+          .find((f) => f.startsWith(`${proc.pid}-`) && f.endsWith(".cpuprofile") && !before.has(f)),
+      );
       if (!found) return null;
       const to = path.join(o.profileDir, `${name}.cpuprofile`);
       fs.renameSync(path.join(o.profileDir, found), to);

@@ -14,7 +14,9 @@ if (dir) {
   let on = false;
   let n = 0;
   const post = (method: string, params?: object) =>
-    new Promise<any>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+    new Promise<any>((resolve, reject) =>
+      session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))),
+    );
   process.on("SIGUSR2", () => {
     if (!on) {
       on = true;

@@ -29,10 +29,19 @@ function where(url: string): string {
 }
 
 const AREAS: [RegExp, string][] = [
-  [/^(@hono|hono$|node:internal\/deps\/undici|node:internal\/webstreams|node:internal\/abort_controller|node:internal\/worker\/js_transferable|node:_http|node:http|node:internal\/streams|node:net|lib\/server\/api)/, "HTTP (node http, Hono, undici Request, web streams)"],
+  [
+    /^(@hono|hono$|node:internal\/deps\/undici|node:internal\/webstreams|node:internal\/abort_controller|node:internal\/worker\/js_transferable|node:_http|node:http|node:internal\/streams|node:net|lib\/server\/api)/,
+    "HTTP (node http, Hono, undici Request, web streams)",
+  ],
   [/^(@electric-sql|wasm:|drizzle-orm|postgres$|db\/)/, "database (driver, drizzle, PGlite wasm)"],
-  [/^(lib\/server\/ingest|lib\/protocol|zod|lib\/server\/hash|lib\/server\/credentials|lib\/server\/presence|ulid)/, "ingest (validation, hashing, writer)"],
-  [/^(socket\.io|engine\.io|ws$|lib\/server\/realtime|node:internal\/stream_base_commons|base64id)/, "realtime (Socket.IO, ws, hub)"],
+  [
+    /^(lib\/server\/ingest|lib\/protocol|zod|lib\/server\/hash|lib\/server\/credentials|lib\/server\/presence|ulid)/,
+    "ingest (validation, hashing, writer)",
+  ],
+  [
+    /^(socket\.io|engine\.io|ws$|lib\/server\/realtime|node:internal\/stream_base_commons|base64id)/,
+    "realtime (Socket.IO, ws, hub)",
+  ],
   [/^(next|react|react-dom|app\/|components\/)/, "pages (Next.js)"],
 ];
 
@@ -42,7 +51,8 @@ function areaOf(w: string): string {
 }
 
 /** A frame's name and place (tsx-compiled files report line 0: no line then). */
-const label = (n: Node) => `${n.callFrame.functionName || "(anonymous)"} ${where(n.callFrame.url)}${n.callFrame.lineNumber > 0 ? `:${n.callFrame.lineNumber + 1}` : ""}`;
+const label = (n: Node) =>
+  `${n.callFrame.functionName || "(anonymous)"} ${where(n.callFrame.url)}${n.callFrame.lineNumber > 0 ? `:${n.callFrame.lineNumber + 1}` : ""}`;
 
 /** Self time by function and by package/file in a `.cpuprofile`, biggest first. */
 export function summarizeProfile(file: string, top = 15): string {
@@ -58,7 +68,9 @@ export function summarizeProfile(file: string, top = 15): string {
     const w = where(n.callFrame.url);
     const name = label(n);
     fn.set(name, (fn.get(name) ?? 0) + us);
-    const group = ["(idle)", "(program)", "(garbage collector)"].includes(n.callFrame.functionName) ? n.callFrame.functionName : w;
+    const group = ["(idle)", "(program)", "(garbage collector)"].includes(n.callFrame.functionName)
+      ? n.callFrame.functionName
+      : w;
     pkg.set(group, (pkg.get(group) ?? 0) + us);
   }
   // Inclusive time of the project's own functions (and a few library entry points): each
@@ -69,7 +81,11 @@ export function summarizeProfile(file: string, top = 15): string {
     [...m.entries()]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
-      .map(([k, us]) => [k.length > 90 ? k.slice(0, 87) + "…" : k, (us / 1000).toFixed(0), `${((us / total) * 100).toFixed(1)}%`]);
+      .map(([k, us]) => [
+        k.length > 90 ? k.slice(0, 87) + "…" : k,
+        (us / 1000).toFixed(0),
+        `${((us / total) * 100).toFixed(1)}%`,
+      ]);
   const ours = (n: Node) => /^(lib|db|server\.ts|app)/.test(where(n.callFrame.url)) && n.callFrame.functionName !== "";
   const incl = new Map<string, number>();
   for (const [id, us] of self) {
@@ -118,4 +134,5 @@ export function newestProfile(dir: string): string | null {
 }
 
 // `node --import tsx bench/realtime/profile.ts FILE.cpuprofile` prints the summary.
-if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) console.log(summarizeProfile(process.argv[2]));
+if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename)
+  console.log(summarizeProfile(process.argv[2]));

@@ -15,9 +15,19 @@ export function aimsOf(rows: DbResult["rows"], c: CatchUpResult | null): Aim[] {
   const aims: Aim[] = [];
   const first = rows.find((r) => r.chips.clients === 50 && r.chips.rate === 1000);
   if (first) {
-    aims.push({ what: "50 × 1,000/s p99", aim: "≤ 30 ms", got: `${ms(first.chips.latency.pct(99))} ms`, met: first.chips.latency.pct(99) <= 30 });
+    aims.push({
+      what: "50 × 1,000/s p99",
+      aim: "≤ 30 ms",
+      got: `${ms(first.chips.latency.pct(99))} ms`,
+      met: first.chips.latency.pct(99) <= 30,
+    });
     const rp = first.chips.latency.pct(50) / first.base.latency.pct(50);
-    aims.push({ what: "50 × 1,000/s p50 vs baseline", aim: "≤ 2×", got: ratio(first.chips.latency.pct(50), first.base.latency.pct(50)), met: rp <= 2 });
+    aims.push({
+      what: "50 × 1,000/s p50 vs baseline",
+      aim: "≤ 2×",
+      got: ratio(first.chips.latency.pct(50), first.base.latency.pct(50)),
+      met: rp <= 2,
+    });
   }
   if (!rows.length) return c ? [catchUpAim(c)] : [];
   const ooo = rows.reduce((a, r) => a + r.chips.outOfOrder, 0);
@@ -28,12 +38,35 @@ export function aimsOf(rows: DbResult["rows"], c: CatchUpResult | null): Aim[] {
   return aims;
 }
 
-const catchUpAim = (c: CatchUpResult): Aim => ({ what: "catch-up of 10,000 missed events (join → all in hand)", aim: "≤ 300 ms", got: `${ms(c.joinAll)} ms`, met: c.joinAll <= 300 });
+const catchUpAim = (c: CatchUpResult): Aim => ({
+  what: "catch-up of 10,000 missed events (join → all in hand)",
+  aim: "≤ 300 ms",
+  got: `${ms(c.joinAll)} ms`,
+  met: c.joinAll <= 300,
+});
 
 /** The histogram's last bucket holds everything past 60 s. */
 const lat = (v: number) => (v >= 60_000 ? `≥${ms(v)}` : ms(v));
 
-const HEAD = ["scenario", "p50", "p99", "max", "p50 ×base", "p99 ×base", "delivered", "out-of-order", "missing", "dup", "prev_seq breaks", "poster", "POST p50/p99", "stored/s", "srv CPU ms/event", "CPU srv/clients/poster", "CPU others"];
+const HEAD = [
+  "scenario",
+  "p50",
+  "p99",
+  "max",
+  "p50 ×base",
+  "p99 ×base",
+  "delivered",
+  "out-of-order",
+  "missing",
+  "dup",
+  "prev_seq breaks",
+  "poster",
+  "POST p50/p99",
+  "stored/s",
+  "srv CPU ms/event",
+  "CPU srv/clients/poster",
+  "CPU others",
+];
 
 const FOOTNOTE = [
   "latency: scheduled send time (in the event's text, monotonic clock) → the client's `events` handler, every client, measured window only.",
@@ -47,7 +80,10 @@ const FOOTNOTE = [
 export function printDb(r: DbResult) {
   const rows: (string | number)[][] = [];
   for (const { chips, base } of r.rows) {
-    for (const [who, x] of [["Chips", chips], ["baseline", base]] as const) {
+    for (const [who, x] of [
+      ["Chips", chips],
+      ["baseline", base],
+    ] as const) {
       const q = who === "Chips";
       rows.push([
         `${x.label} ${who}`,
@@ -76,7 +112,14 @@ export function printDb(r: DbResult) {
     console.log(FOOTNOTE);
     for (const { chips, base } of r.rows)
       for (const x of [chips, base])
-        console.log(`other processes during "${x.label} ${x === chips ? "Chips" : "baseline"}": ${x.otherProcs.slice(0, 6).map((p) => `${p.comm} ${pct(p.pct)}`).join(", ") || "none"}`);
+        console.log(
+          `other processes during "${x.label} ${x === chips ? "Chips" : "baseline"}": ${
+            x.otherProcs
+              .slice(0, 6)
+              .map((p) => `${p.comm} ${pct(p.pct)}`)
+              .join(", ") || "none"
+          }`,
+        );
   }
   const c = r.catchUp;
   const b = r.baseCatchUp;
@@ -87,17 +130,28 @@ export function printDb(r: DbResult) {
         ["path", "Chips", "baseline", "ratio"],
         [
           ["join from 0 → snapshot arrived (runs + newest 1,000)", ms(c.snapshot), "–", "–"],
-          ["join from 0 → all 10,000 in hand (snapshot + 9 history pages)", ms(c.joinAll), ms(b.historyAll), ratio(c.joinAll, b.historyAll)],
-          ["history only: 10 pages of 1,000 on a joined socket", ms(c.historyAll), ms(b.historyAll), ratio(c.historyAll, b.historyAll)],
+          [
+            "join from 0 → all 10,000 in hand (snapshot + 9 history pages)",
+            ms(c.joinAll),
+            ms(b.historyAll),
+            ratio(c.joinAll, b.historyAll),
+          ],
+          [
+            "history only: 10 pages of 1,000 on a joined socket",
+            ms(c.historyAll),
+            ms(b.historyAll),
+            ratio(c.historyAll, b.historyAll),
+          ],
           ["one history page of 1,000", ms(c.historyPage), ms(b.historyPage), ratio(c.historyPage, b.historyPage)],
           ["HTTP GET events?after= × 10 pages of 1,000", ms(c.httpAll), "–", "–"],
           ["join 1,000 behind → 1,000 events + ack", ms(c.join1000), "–", "–"],
         ],
       ),
     );
-    console.log(`snapshot ≈ ${(c.snapshotBytes / 1024).toFixed(0)} KiB of JSON; baseline column: its history pages of 1,000 (no snapshot, no runs)`);
+    console.log(
+      `snapshot ≈ ${(c.snapshotBytes / 1024).toFixed(0)} KiB of JSON; baseline column: its history pages of 1,000 (no snapshot, no runs)`,
+    );
   }
   console.log(`\n## Aims, ${r.db}`);
   console.log(aimsTable(r.aims));
 }
-

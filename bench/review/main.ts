@@ -49,30 +49,53 @@ async function bench(kind: DbKind) {
   const pg = kind === "postgres" ? await startPg() : null;
   const databaseUrl = pg ? await pg.createDb("review") : "";
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, CHIPS_DATA_DIR: tmp, CHIPS_WEB: "0" });
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.pgPoolSize,
+  });
   try {
     await bootstrap(database.db, config.dataDir);
     const svc = createServices(config, database);
     const ws = (await createWorkspaceBundle(database.db, { workspace: "Review bench" })).workspace_id;
-    console.log(`\n## Review on ${kind === "postgres" ? `PostgreSQL ${pg!.version}` : "PGlite"}: asked for ${fmt.int(runs)} runs, ${fmt.int(events)} events (+ one run of ~${fmt.int(num("long-run") * scale)} events)`);
+    console.log(
+      `\n## Review on ${kind === "postgres" ? `PostgreSQL ${pg!.version}` : "PGlite"}: asked for ${fmt.int(runs)} runs, ${fmt.int(events)} events (+ one run of ~${fmt.int(num("long-run") * scale)} events)`,
+    );
     const long = await seedLongRun(svc, ws, Math.round(num("long-run") * scale));
     log(`  long run ${long.runId}: ${long.events} events in ${(long.ms / 1000).toFixed(1)} s`);
-    const s = await seedBig(svc, ws, { runs, events, chunkRuns: Math.max(100, Math.round(runs / 20)), budgetMs: num("budget-minutes") * 60_000, log });
+    const s = await seedBig(svc, ws, {
+      runs,
+      events,
+      chunkRuns: Math.max(100, Math.round(runs / 20)),
+      budgetMs: num("budget-minutes") * 60_000,
+      log,
+    });
     svc.review.close();
     const rate = s.events / (s.writeMs / 1000);
     console.log(
       `seeded through the ingest writer: ${fmt.int(s.runs)} runs, ${fmt.int(s.events)} events in ${(s.writeMs / 1000).toFixed(0)} s = **${fmt.int(rate)} events/s** (${fmt.int(s.runs / (s.writeMs / 1000))} runs/s); review index settled ${(s.indexMs / 1000).toFixed(1)} s later` +
-        (s.cut ? `; STOPPED by the ${values["budget-minutes"]}-minute budget short of ${fmt.int(runs)} runs / ${fmt.int(events)} events` : "") +
+        (s.cut
+          ? `; STOPPED by the ${values["budget-minutes"]}-minute budget short of ${fmt.int(runs)} runs / ${fmt.int(events)} events`
+          : "") +
         `; the long run: ${fmt.int(long.events)} events`,
     );
     if (kind === "postgres") await database.query(sql`analyze`); // what autovacuum would have done by now
-    const [{ n: indexed }] = await database.query<{ n: number }>(sql`select count(*)::int as n from run_index where workspace_id = ${ws}`);
-    const [{ n: stored }] = await database.query<{ n: number }>(sql`select count(*)::int as n from events where workspace_id = ${ws}`);
+    const [{ n: indexed }] = await database.query<{ n: number }>(
+      sql`select count(*)::int as n from run_index where workspace_id = ${ws}`,
+    );
+    const [{ n: stored }] = await database.query<{ n: number }>(
+      sql`select count(*)::int as n from events where workspace_id = ${ws}`,
+    );
     console.log(`in the database: ${fmt.int(stored)} events, ${fmt.int(indexed)} runs in run_index`);
 
     const mid = new Date((Date.parse(s.firstDay) + Date.parse(s.lastDay)) / 2).toISOString().slice(0, 10);
     const week = new Date(Date.parse(mid) + 6 * 86_400_000).toISOString().slice(0, 10);
-    const [harness, agent, person, space] = await Promise.all([commonest(database, ws, "harness_id"), commonest(database, ws, "agent"), commonest(database, ws, "person_id"), commonest(database, ws, "space_id")]);
+    const [harness, agent, person, space] = await Promise.all([
+      commonest(database, ws, "harness_id"),
+      commonest(database, ws, "agent"),
+      commonest(database, ws, "person_id"),
+      commonest(database, ws, "space_id"),
+    ]);
     const views: [string, RunFilter][] = [
       ["no filter (newest first)", {}],
       ["status=failed", { status: "failed" }],
@@ -101,10 +124,28 @@ async function bench(kind: DbKind) {
     }
     results.push({ t: await runPage(database, ws, long.runId, reps), f: null });
     const verdict = (t: Timing) => (t.p95 <= STRETCH_MS ? "met (stretch too)" : t.p95 <= AIM_MS ? "met" : "**MISSED**");
-    console.log(`\n${table(["runs page view / run page", "p50 ms", "p95 ms", "max ms", "rows", "count", "aim p95 ≤ 300 ms"], results.map(({ t }) => [t.name, fmt.ms(t.p50), fmt.ms(t.p95), fmt.ms(t.max), String(t.rows), t.count > 10_000 ? "10,000+" : fmt.int(t.count), verdict(t)]))}`);
-    console.log(`(${reps} reps each after 2 warm-ups, one at a time; the runs page runs its list and count side by side, as the page and the API do; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`);
+    console.log(
+      `\n${table(
+        ["runs page view / run page", "p50 ms", "p95 ms", "max ms", "rows", "count", "aim p95 ≤ 300 ms"],
+        results.map(({ t }) => [
+          t.name,
+          fmt.ms(t.p50),
+          fmt.ms(t.p95),
+          fmt.ms(t.max),
+          String(t.rows),
+          t.count > 10_000 ? "10,000+" : fmt.int(t.count),
+          verdict(t),
+        ]),
+      )}`,
+    );
+    console.log(
+      `(${reps} reps each after 2 warm-ups, one at a time; the runs page runs its list and count side by side, as the page and the API do; ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)})`,
+    );
     const missed = results.filter(({ t }) => t.p95 > AIM_MS);
-    for (const { t, f } of missed) console.log(`\n### EXPLAIN — ${t.name} (p95 ${fmt.ms(t.p95)} ms)\n\`\`\`\n${f ? await explainView(database, ws, f) : await explainRunLog(database, long.runId)}\n\`\`\``);
+    for (const { t, f } of missed)
+      console.log(
+        `\n### EXPLAIN — ${t.name} (p95 ${fmt.ms(t.p95)} ms)\n\`\`\`\n${f ? await explainView(database, ws, f) : await explainRunLog(database, long.runId)}\n\`\`\``,
+      );
     if (!missed.length) console.log("\nEvery view met the aim.");
   } finally {
     await database.close();

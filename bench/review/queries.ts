@@ -1,7 +1,14 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import type { RunFilter } from "@/lib/protocol";
-import { countReviewRuns, countStatement, directoryOf, listReviewRuns, listStatement, runEventBodies } from "@/lib/queries/review";
+import {
+  countReviewRuns,
+  countStatement,
+  directoryOf,
+  listReviewRuns,
+  listStatement,
+  runEventBodies,
+} from "@/lib/queries/review";
 import { listShares } from "@/lib/queries/shares";
 import { getRun, receiptsOf } from "@/lib/queries/runs";
 import { percentile } from "../stats";
@@ -44,7 +51,12 @@ export function runPage(database: Database, ws: string, runId: string, reps: num
   return time("run page of the long run", reps, async () => {
     const run = await getRun(db, runId);
     if (!run) throw new Error(`no run ${runId}`);
-    const [bodies] = await Promise.all([runEventBodies(db, run.id), receiptsOf(db, [run.id]), directoryOf(db, ws), listShares(db, ws, run.id)]);
+    const [bodies] = await Promise.all([
+      runEventBodies(db, run.id),
+      receiptsOf(db, [run.id]),
+      directoryOf(db, ws),
+      listShares(db, ws, run.id),
+    ]);
     const evs = bodies.map((b) => JSON.parse(b) as unknown);
     return { rows: evs.length, count: evs.length };
   });
@@ -67,13 +79,21 @@ export async function explainView(database: Database, ws: string, f: RunFilter):
 /** The run page's log read, explained. */
 export async function explainRunLog(database: Database, runId: string): Promise<string> {
   const opts = database.kind === "postgres" ? sql.raw("(analyze, buffers)") : sql.raw("(analyze)");
-  const rows = await database.query<{ "QUERY PLAN": string }>(sql`explain ${opts} select body from events where run_id = ${runId} order by seq`);
+  const rows = await database.query<{ "QUERY PLAN": string }>(
+    sql`explain ${opts} select body from events where run_id = ${runId} order by seq`,
+  );
   return rows.map((r) => r["QUERY PLAN"]).join("\n");
 }
 
 /** The most common value of a run_index column in the workspace (the common filter's worst case). */
-export async function commonest(database: Database, ws: string, column: "harness_id" | "agent" | "person_id" | "space_id"): Promise<string> {
-  const rows = await database.query<{ v: string }>(sql`select ${sql.identifier(column)} as v from run_index where workspace_id = ${ws} and ${sql.identifier(column)} is not null group by 1 order by count(*) desc limit 1`);
+export async function commonest(
+  database: Database,
+  ws: string,
+  column: "harness_id" | "agent" | "person_id" | "space_id",
+): Promise<string> {
+  const rows = await database.query<{ v: string }>(
+    sql`select ${sql.identifier(column)} as v from run_index where workspace_id = ${ws} and ${sql.identifier(column)} is not null group by 1 order by count(*) desc limit 1`,
+  );
   if (!rows[0]) throw new Error(`no ${column} in the seeded runs`);
   return rows[0].v;
 }

@@ -27,7 +27,11 @@ export interface Seeded {
  * that the time budget would not fit (judged by the slowest chunk so far). Then settles the
  * review index and reports the time of each part.
  */
-export async function seedBig(svc: ChipsServices, ws: string, o: { runs: number; events: number; chunkRuns: number; budgetMs: number; log: (s: string) => void }): Promise<Seeded> {
+export async function seedBig(
+  svc: ChipsServices,
+  ws: string,
+  o: { runs: number; events: number; chunkRuns: number; budgetMs: number; log: (s: string) => void },
+): Promise<Seeded> {
   const chunks = Math.ceil(o.runs / o.chunkRuns);
   const perChunkEvents = Math.round(o.events / chunks);
   const t0 = performance.now();
@@ -39,19 +43,30 @@ export async function seedBig(svc: ChipsServices, ws: string, o: { runs: number;
     const elapsed = performance.now() - t0;
     if (k > 0 && elapsed + slowest > o.budgetMs) {
       cut = true;
-      o.log(`  time budget (${Math.round(o.budgetMs / 60000)} min) reached after ${k} of ${chunks} chunks: stopping at ${runs} runs, ${events} events`);
+      o.log(
+        `  time budget (${Math.round(o.budgetMs / 60000)} min) reached after ${k} of ${chunks} chunks: stopping at ${runs} runs, ${events} events`,
+      );
       break;
     }
     const c0 = performance.now();
     const chunkRuns = Math.min(o.chunkRuns, o.runs - runs);
-    const h = seedHistory({ runs: chunkRuns, events: perChunkEvents, seed: 2 + k, cast: CAST, start: new Date(START + (k * DAYS * 86_400_000) / chunks).toISOString(), days: DAYS / chunks });
+    const h = seedHistory({
+      runs: chunkRuns,
+      events: perChunkEvents,
+      seed: 2 + k,
+      cast: CAST,
+      start: new Date(START + (k * DAYS * 86_400_000) / chunks).toISOString(),
+      days: DAYS / chunks,
+    });
     const r = await seedInto(svc, ws, h.doc, { parallel: 16 });
     runs += r.runs.length;
     events += r.stored;
     const ms = performance.now() - c0;
     slowest = Math.max(slowest, ms);
     const total = performance.now() - t0;
-    o.log(`  chunk ${k + 1}/${chunks}: ${r.runs.length} runs, ${r.stored} events in ${(ms / 1000).toFixed(1)} s (${Math.round(r.stored / (ms / 1000))} events/s); so far ${runs} runs, ${events} events, ${Math.round(events / (total / 1000))} events/s`);
+    o.log(
+      `  chunk ${k + 1}/${chunks}: ${r.runs.length} runs, ${r.stored} events in ${(ms / 1000).toFixed(1)} s (${Math.round(r.stored / (ms / 1000))} events/s); so far ${runs} runs, ${events} events, ${Math.round(events / (total / 1000))} events/s`,
+    );
   }
   const writeMs = performance.now() - t0;
   const t1 = performance.now();
@@ -59,13 +74,36 @@ export async function seedBig(svc: ChipsServices, ws: string, o: { runs: number;
   const indexMs = performance.now() - t1;
   const day = (t: number) => new Date(t).toISOString().slice(0, 10);
   const seededChunks = Math.ceil(runs / o.chunkRuns);
-  return { runs, events, writeMs, indexMs, cut, firstDay: day(START), lastDay: day(START + (seededChunks * DAYS * 86_400_000) / chunks) };
+  return {
+    runs,
+    events,
+    writeMs,
+    indexMs,
+    cut,
+    firstDay: day(START),
+    lastDay: day(START + (seededChunks * DAYS * 86_400_000) / chunks),
+  };
 }
 
 /** One run of about `events` events (of three, the first is finished; the others stay live), through the writer too. */
-export async function seedLongRun(svc: ChipsServices, ws: string, events: number): Promise<{ runId: string; events: number; ms: number }> {
+export async function seedLongRun(
+  svc: ChipsServices,
+  ws: string,
+  events: number,
+): Promise<{ runId: string; events: number; ms: number }> {
   const t0 = performance.now();
-  const h = seedHistory({ runs: 3, events: events * 3, seed: 1, cast: CAST, start: new Date(START).toISOString(), days: 1 });
-  const r = await seedInto(svc, ws, { ...h.doc, runs: h.doc.runs.slice(0, 1), objects: (h.doc.objects ?? []).filter((x) => x.run_id === String(h.doc.runs[0].run.id)) });
+  const h = seedHistory({
+    runs: 3,
+    events: events * 3,
+    seed: 1,
+    cast: CAST,
+    start: new Date(START).toISOString(),
+    days: 1,
+  });
+  const r = await seedInto(svc, ws, {
+    ...h.doc,
+    runs: h.doc.runs.slice(0, 1),
+    objects: (h.doc.objects ?? []).filter((x) => x.run_id === String(h.doc.runs[0].run.id)),
+  });
   return { runId: r.runs[0].to, events: r.stored, ms: performance.now() - t0 };
 }

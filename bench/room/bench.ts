@@ -66,22 +66,59 @@ const row = (name: string, v: Visit) => [
 function medianVisit(vs: Visit[]): Visit {
   const m = (f: (v: Visit) => number) => median(vs.map(f));
   return {
-    ttfb: m((v) => v.ttfb), fcp: m((v) => v.fcp), domContentLoaded: m((v) => v.domContentLoaded), newestInDom: m((v) => v.newestInDom),
-    newestVisible: m((v) => v.newestVisible), newestPainted: m((v) => v.newestPainted), live: m((v) => v.live), redirects: vs[0].redirects,
-    loadLongest: m((v) => v.loadLongest), olderLoaded: m((v) => v.olderLoaded), historyPages: m((v) => v.historyPages), scrolledSeqs: m((v) => v.scrolledSeqs),
-    scrollMs: m((v) => v.scrollMs), scrollLongest: m((v) => v.scrollLongest), scrollOver100: m((v) => v.scrollOver100), scrollLongTasks: m((v) => v.scrollLongTasks),
-    prependLongest: m((v) => v.prependLongest), prependOver100: m((v) => v.prependOver100), otherLongest: m((v) => v.otherLongest), otherOver100: m((v) => v.otherOver100),
+    ttfb: m((v) => v.ttfb),
+    fcp: m((v) => v.fcp),
+    domContentLoaded: m((v) => v.domContentLoaded),
+    newestInDom: m((v) => v.newestInDom),
+    newestVisible: m((v) => v.newestVisible),
+    newestPainted: m((v) => v.newestPainted),
+    live: m((v) => v.live),
+    redirects: vs[0].redirects,
+    loadLongest: m((v) => v.loadLongest),
+    olderLoaded: m((v) => v.olderLoaded),
+    historyPages: m((v) => v.historyPages),
+    scrolledSeqs: m((v) => v.scrolledSeqs),
+    scrollMs: m((v) => v.scrollMs),
+    scrollLongest: m((v) => v.scrollLongest),
+    scrollOver100: m((v) => v.scrollOver100),
+    scrollLongTasks: m((v) => v.scrollLongTasks),
+    prependLongest: m((v) => v.prependLongest),
+    prependOver100: m((v) => v.prependOver100),
+    otherLongest: m((v) => v.otherLongest),
+    otherOver100: m((v) => v.otherOver100),
     reachedTarget: vs.every((v) => v.reachedTarget),
   };
 }
 
 export function printRoom(r: RoomDbResult, o: RoomOpts) {
   const med = medianVisit(r.visits);
-  console.log(`\n## Room in the browser, ${r.db}: ${o.events} events${o.shortTexts ? " (two-word messages)" : ""}, scroll back through ${o.older} older (ms from navigation start)`);
+  console.log(
+    `\n## Room in the browser, ${r.db}: ${o.events} events${o.shortTexts ? " (two-word messages)" : ""}, scroll back through ${o.older} older (ms from navigation start)`,
+  );
   console.log(
     table(
-      ["visit", "TTFB", "FCP", "newest in DOM", "newest visible", "newest painted", "socket live", "longest task (load)", "older loaded", "older items seen", "scroll time", "longest task (scroll)", ">100 ms / long tasks", "after a history page: longest (>100)", "plain scrolling: longest (>100)"],
-      [row("warm-up (not counted)", r.warmup), ...r.visits.map((v, i) => row(`visit ${i + 1}`, v)), row(`median of ${r.visits.length}`, med)],
+      [
+        "visit",
+        "TTFB",
+        "FCP",
+        "newest in DOM",
+        "newest visible",
+        "newest painted",
+        "socket live",
+        "longest task (load)",
+        "older loaded",
+        "older items seen",
+        "scroll time",
+        "longest task (scroll)",
+        ">100 ms / long tasks",
+        "after a history page: longest (>100)",
+        "plain scrolling: longest (>100)",
+      ],
+      [
+        row("warm-up (not counted)", r.warmup),
+        ...r.visits.map((v, i) => row(`visit ${i + 1}`, v)),
+        row(`median of ${r.visits.length}`, med),
+      ],
     ),
   );
   console.log(`\n## Aims, room, ${r.db}`);
@@ -92,7 +129,12 @@ function aimsOf(vs: Visit[], o: RoomOpts): Aim[] {
   const med = medianVisit(vs);
   const worst = Math.max(...vs.map((v) => v.scrollLongest));
   return [
-    { what: `newest events painted (room of ${o.events})`, aim: "≤ 1,500 ms from navigation", got: `${ms(med.newestPainted)} ms (median)`, met: med.newestPainted <= 1500 },
+    {
+      what: `newest events painted (room of ${o.events})`,
+      aim: "≤ 1,500 ms from navigation",
+      got: `${ms(med.newestPainted)} ms (median)`,
+      met: med.newestPainted <= 1500,
+    },
     {
       what: `scroll back through ${o.older} older events`,
       aim: "no long task > 100 ms",
@@ -104,7 +146,11 @@ function aimsOf(vs: Visit[], o: RoomOpts): Aim[] {
 
 async function oneDb(db: DbKind, databaseUrl: string | undefined, o: RoomOpts): Promise<RoomDbResult> {
   const port = await freePort();
-  const env: Record<string, string> = { CHIPS_WEB: "1", PORT: String(port), CHIPS_PUBLIC_URL: `http://localhost:${port}` };
+  const env: Record<string, string> = {
+    CHIPS_WEB: "1",
+    PORT: String(port),
+    CHIPS_PUBLIC_URL: `http://localhost:${port}`,
+  };
   if (databaseUrl) env.DATABASE_URL = databaseUrl;
   const srv = await spawnNode({ script: "server.ts", env, profileDir: o.profileDir });
   const agent = keepAlive(16);
@@ -114,10 +160,18 @@ async function oneDb(db: DbKind, databaseUrl: string | undefined, o: RoomOpts): 
     const ws: Workspace = await createWorkspace(agent, srv.url, admin);
     log(`${db}: seeding ${o.events} events`);
     const seeded = await seedRoom(agent, srv.url, ws, o.events, o.shortTexts);
-    const page = await request(agent, `${srv.url}/api/v1/workspaces/${ws.workspace_id}/events?after=${seeded.newestSeq - 100}&space=${ws.space_id}&limit=1000`, "GET", ws.person_token);
+    const page = await request(
+      agent,
+      `${srv.url}/api/v1/workspaces/${ws.workspace_id}/events?after=${seeded.newestSeq - 100}&space=${ws.space_id}&limit=1000`,
+      "GET",
+      ws.person_token,
+    );
     const firstPageOldest = (JSON.parse(page.body) as { events: { seq: number }[] }).events[0].seq;
     const link = async () => {
-      const r = await request(agent, `${srv.url}/api/v1/admin/login-links`, "POST", admin, { workspace_id: ws.workspace_id, space_id: ws.space_id });
+      const r = await request(agent, `${srv.url}/api/v1/admin/login-links`, "POST", admin, {
+        workspace_id: ws.workspace_id,
+        space_id: ws.space_id,
+      });
       return (JSON.parse(r.body) as { url: string }).url;
     };
     log(`${db}: ${seeded.total} events, ${seeded.runs} runs, newest seq ${seeded.newestSeq}; warm-up visit`);
@@ -134,11 +188,15 @@ async function oneDb(db: DbKind, databaseUrl: string | undefined, o: RoomOpts): 
       await srv.profileStart();
       const t = await visit(browser, await link(), seeded.newestSeq, firstPageOldest, o.older, o.timeoutS * 1000, true);
       const f = await srv.profileStop(`chips-room-${db}`);
-      console.log(`\n${db} room, traced visit (not counted): newest painted ${ms(t.newestPainted)} ms, scroll longest task ${ms(t.scrollLongest)} ms`);
+      console.log(
+        `\n${db} room, traced visit (not counted): newest painted ${ms(t.newestPainted)} ms, scroll longest task ${ms(t.scrollLongest)} ms`,
+      );
       console.log(`load phase: ${t.traces?.load}\nscroll-back phase: ${t.traces?.scroll}`);
       if (f) console.log(`Chips server during the traced visit: ${summarizeProfile(f)}`);
       const mc = markdownCost();
-      console.log(`Markdown of one timeline item (react-markdown + gfm + sanitize, rendered in Node): ${mc.perItem.toFixed(2)} ms; the same text in a plain div: ${mc.plain.toFixed(3)} ms`);
+      console.log(
+        `Markdown of one timeline item (react-markdown + gfm + sanitize, rendered in Node): ${mc.perItem.toFixed(2)} ms; the same text in a plain div: ${mc.plain.toFixed(3)} ms`,
+      );
     }
     return { db, warmup, visits, aims: aimsOf(visits, o) };
   } finally {

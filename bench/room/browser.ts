@@ -2,11 +2,22 @@ import fs from "node:fs";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { longTaskBreakdown, TRACE_CATEGORIES } from "./trace";
 
-export const CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"];
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+];
 
 export function launch(): Promise<Browser> {
   const systemChromium = "/usr/bin/chromium";
-  return chromium.launch({ executablePath: fs.existsSync(systemChromium) ? systemChromium : undefined, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({
+    executablePath: fs.existsSync(systemChromium) ? systemChromium : undefined,
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
 }
 
 export interface Visit {
@@ -141,16 +152,32 @@ export async function visit(
     const traces = { load: "", scroll: "" };
     if (traced) await browser.startTracing(page, { categories: TRACE_CATEGORIES });
     await page.goto(roomUrl, { waitUntil: "commit", timeout: timeoutMs });
-    await page.waitForFunction(() => {
-      const b = (window as any).__bench;
-      return b && b.painted >= 0 && b.live >= 0;
-    }, null, { timeout: timeoutMs, polling: 50 });
+    await page.waitForFunction(
+      () => {
+        const b = (window as any).__bench;
+        return b && b.painted >= 0 && b.live >= 0;
+      },
+      null,
+      { timeout: timeoutMs, polling: 50 },
+    );
     if (traced) traces.load = longTaskBreakdown(await browser.stopTracing());
     const load = await page.evaluate(() => {
       const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming;
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? -1;
       const b = (window as any).__bench;
-      return { ttfb: nav.responseStart, dcl: nav.domContentLoadedEventEnd, redirects: nav.redirectCount, fcp, b: { inDom: b.inDom, visible: b.visible, painted: b.painted, live: b.live, long: b.longtasks.map((t: any) => t.dur) } };
+      return {
+        ttfb: nav.responseStart,
+        dcl: nav.domContentLoadedEventEnd,
+        redirects: nav.redirectCount,
+        fcp,
+        b: {
+          inDom: b.inDom,
+          visible: b.visible,
+          painted: b.painted,
+          live: b.live,
+          long: b.longtasks.map((t: any) => t.dur),
+        },
+      };
     });
 
     // Scroll-back.
@@ -182,7 +209,8 @@ export async function visit(
       { from: t0, oldest: firstPageOldest },
     );
     // A task holding an ack's arrival, or starting within 300 ms after one (React's commit of the prepend).
-    const afterAck = (t: { start: number; dur: number }) => raw.acks.some((a) => (a >= t.start - 5 && a <= t.start + t.dur + 5) || (t.start >= a && t.start - a <= 300));
+    const afterAck = (t: { start: number; dur: number }) =>
+      raw.acks.some((a) => (a >= t.start - 5 && a <= t.start + t.dur + 5) || (t.start >= a && t.start - a <= 300));
     const scroll = {
       ms: raw.ms,
       seqs: raw.seqs,

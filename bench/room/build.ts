@@ -4,7 +4,16 @@ import path from "node:path";
 import { ROOT } from "../realtime/proc";
 
 /** What the production bundle is built from: newer than `.next/BUILD_ID` means stale. */
-const SOURCES = ["app", "components", "lib/client", "lib/protocol", "lib/server", "db", "next.config.ts", "postcss.config.mjs"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib/client",
+  "lib/protocol",
+  "lib/server",
+  "db",
+  "next.config.ts",
+  "postcss.config.mjs",
+];
 
 function newest(p: string, since: number): string | null {
   const full = path.join(ROOT, p);
@@ -33,7 +42,12 @@ export function ensureBuild(opts: { force?: boolean; skip?: boolean } = {}): str
   if (opts.skip) return stale ? `build is stale (${stale}) but --no-build was given` : "production build is current";
   if (!stale && !opts.force) return "production build is current";
   process.stderr.write(`[room] next build (${opts.force ? "--build" : `stale: ${stale}`})…\n`);
-  const r = spawnSync("npx", ["next", "build"], { cwd: ROOT, stdio: ["ignore", 2, 2], env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" }, timeout: 600_000 });
+  const r = spawnSync("npx", ["next", "build"], {
+    cwd: ROOT,
+    stdio: ["ignore", 2, 2],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    timeout: 600_000,
+  });
   if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
   return `built now (${opts.force ? "--build" : `stale: ${stale}`})`;
 }

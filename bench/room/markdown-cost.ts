@@ -33,5 +33,7 @@ export function markdownCost(rounds = 300): { perItem: number; plain: number } {
 
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename) {
   const c = markdownCost();
-  console.log(`Markdown item render: ${c.perItem.toFixed(3)} ms each (plain text in a div: ${c.plain.toFixed(3)} ms) — median of 5 rounds over the seeded texts`);
+  console.log(
+    `Markdown item render: ${c.perItem.toFixed(3)} ms each (plain text in a div: ${c.plain.toFixed(3)} ms) — median of 5 rounds over the seeded texts`,
+  );
 }

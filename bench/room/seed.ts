@@ -12,9 +12,12 @@ export interface SeededRoom {
 
 export const TEXTS = [
   (i: number) => `Checked the build, item ${i}: all green.`,
-  (i: number) => `Looking at **module ${i % 37}** next. The tests for it are in \`test/mod-${i % 37}.test.ts\`; two are flaky and I will note which.`,
-  (i: number) => `Here is what changed in step ${i}:\n\n- renamed the helper\n- moved the parser into its own file\n- added a test for the empty case\n\nNothing else moved.`,
-  (i: number) => `Patch for ${i}:\n\n\`\`\`ts\nexport function add(a: number, b: number) {\n  return a + b; // ${i}\n}\n\`\`\``,
+  (i: number) =>
+    `Looking at **module ${i % 37}** next. The tests for it are in \`test/mod-${i % 37}.test.ts\`; two are flaky and I will note which.`,
+  (i: number) =>
+    `Here is what changed in step ${i}:\n\n- renamed the helper\n- moved the parser into its own file\n- added a test for the empty case\n\nNothing else moved.`,
+  (i: number) =>
+    `Patch for ${i}:\n\n\`\`\`ts\nexport function add(a: number, b: number) {\n  return a + b; // ${i}\n}\n\`\`\``,
   (i: number) => `ok ${i}`,
   (i: number) => `A longer note (${i}): ${"the quick brown fox jumps over the lazy dog, ".repeat(8)}and that is all.`,
 ];
@@ -23,15 +26,30 @@ export const TEXTS = [
 function runEvents(ws: Workspace, n: number, open: boolean) {
   const run_id = newId("run");
   const r = (type: string, f: Record<string, unknown>) => harnessEvent(ws, type, { run_id, ...f });
-  const plan = ["Read the brief", "Survey the code", "Write the change", "Run the tests"].map((title, i) => ({ step_id: `s${i + 1}`, title }));
+  const plan = ["Read the brief", "Survey the code", "Write the change", "Run the tests"].map((title, i) => ({
+    step_id: `s${i + 1}`,
+    title,
+  }));
   const out: unknown[] = [r("run.started", { goal: `Bench run ${n}: tidy module ${n % 37}`, plan })];
   plan.forEach((s, i) => {
     out.push(r("run.step", { step_id: s.step_id, state: "active" }));
     out.push(r("run.status", { phase: "working", verb_phrase: `${s.title}…`, progress: (i + 0.5) / plan.length }));
-    out.push(r("run.status", { phase: "working", verb_phrase: `Still ${s.title.toLowerCase()}…`, progress: (i + 0.9) / plan.length }));
+    out.push(
+      r("run.status", {
+        phase: "working",
+        verb_phrase: `Still ${s.title.toLowerCase()}…`,
+        progress: (i + 0.9) / plan.length,
+      }),
+    );
     if (!open || i < plan.length - 1) out.push(r("run.step", { step_id: s.step_id, state: "done" }));
   });
-  if (!open) out.push(r("run.finished", { outcome: n % 5 === 0 ? "failed" : "succeeded", summary: `Run ${n} done: ${n % 3} files changed.` }));
+  if (!open)
+    out.push(
+      r("run.finished", {
+        outcome: n % 5 === 0 ? "failed" : "succeeded",
+        summary: `Run ${n} done: ${n % 3} files changed.`,
+      }),
+    );
   return out;
 }
 
@@ -41,7 +59,13 @@ function runEvents(ws: Workspace, n: number, open: boolean) {
  * (the last two left running). The newest event is a message. `short`: every message is
  * two words (an A/B for what the texts' Markdown costs the timeline).
  */
-export async function seedRoom(agent: http.Agent, url: string, ws: Workspace, total = 10_000, short = false): Promise<SeededRoom> {
+export async function seedRoom(
+  agent: http.Agent,
+  url: string,
+  ws: Workspace,
+  total = 10_000,
+  short = false,
+): Promise<SeededRoom> {
   const texts = short ? [(i: number) => `ok ${i}`] : TEXTS;
   let stored = 0;
   let runs = 0;

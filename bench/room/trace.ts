@@ -10,7 +10,13 @@ interface TraceEvent {
   args?: { name?: string };
 }
 
-export const TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8", "blink.user_timing", "loading"];
+export const TRACE_CATEGORIES = [
+  "devtools.timeline",
+  "disabled-by-default-devtools.timeline",
+  "v8",
+  "blink.user_timing",
+  "loading",
+];
 
 /**
  * Where the renderer's long tasks (≥ 50 ms) spent their time: self time by trace event name
@@ -27,10 +33,16 @@ export function longTaskBreakdown(json: Buffer, minMs = 50): string {
     if (!best || n > best.n) best = { pid: m.pid, tid: m.tid, n };
   }
   if (!best) return "(no renderer main thread in the trace)";
-  const xs = events.filter((e) => e.pid === best!.pid && e.tid === best!.tid && e.ph === "X" && typeof e.dur === "number").sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
-  const tasks = xs.filter((e) => (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && e.dur! >= minMs * 1000);
+  const xs = events
+    .filter((e) => e.pid === best!.pid && e.tid === best!.tid && e.ph === "X" && typeof e.dur === "number")
+    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  const tasks = xs.filter(
+    (e) => (e.name === "RunTask" || e.name === "ThreadControllerImpl::RunTask") && e.dur! >= minMs * 1000,
+  );
   // Keep only outermost tasks (RunTask can nest).
-  const outer = tasks.filter((t, i) => !tasks.some((o, j) => j !== i && o.ts <= t.ts && o.ts + o.dur! >= t.ts + t.dur! && o.dur! > t.dur!));
+  const outer = tasks.filter(
+    (t, i) => !tasks.some((o, j) => j !== i && o.ts <= t.ts && o.ts + o.dur! >= t.ts + t.dur! && o.dur! > t.dur!),
+  );
   const self = new Map<string, number>();
   let total = 0;
   for (const t of outer) {

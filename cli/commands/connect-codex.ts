@@ -16,13 +16,29 @@ export async function connectCodex(ctx: CommandContext): Promise<void> {
   const { url, token, me, space } = await harnessAndRoom(ctx);
   const root = privateDir(connectionDir(chipsHome(ctx.env), "codex", project));
   writeAtomic(path.join(root, "token"), token + "\n", 0o600);
-  const conn: Connection = { agent: "codex", url, workspace_id: me.workspace_id, space_id: space.id, harness_id: me.id, project, created_at: new Date().toISOString() };
+  const conn: Connection = {
+    agent: "codex",
+    url,
+    workspace_id: me.workspace_id,
+    space_id: space.id,
+    harness_id: me.id,
+    project,
+    created_at: new Date().toISOString(),
+  };
   writeAtomic(path.join(root, "connection.json"), JSON.stringify(conn, null, 2) + "\n", 0o600);
   const codexHome = path.resolve(ctx.env.CODEX_HOME || path.join(os.homedir(), ".codex"));
   const { CodexWatcher } = await import("@/lib/connect/codex/watch");
-  const watcher = new CodexWatcher({ conn, token, codexHome, stateDir: path.join(root, "state"), log: (l) => ctx.io.err(`${l}\n`) });
+  const watcher = new CodexWatcher({
+    conn,
+    token,
+    codexHome,
+    stateDir: path.join(root, "state"),
+    log: (l) => ctx.io.err(`${l}\n`),
+  });
   watcher.start();
-  ctx.io.out(`Mirroring the Codex sessions in ${project} (from ${codexHome}/sessions) into room "${space.name}" (${space.id}); runs are watch-only. Ctrl-C stops.\n`);
+  ctx.io.out(
+    `Mirroring the Codex sessions in ${project} (from ${codexHome}/sessions) into room "${space.name}" (${space.id}); runs are watch-only. Ctrl-C stops.\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => void watcher.stop().then(resolve, resolve);
     process.once("SIGINT", stop);

@@ -20,13 +20,23 @@ interface Me {
 }
 
 /** The harness behind the token, and the room chosen by --space (id or name; default the first). */
-export async function harnessAndRoom(ctx: CommandContext): Promise<{ url: string; token: string; me: Me; space: { id: string; name: string } }> {
+export async function harnessAndRoom(
+  ctx: CommandContext,
+): Promise<{ url: string; token: string; me: Me; space: { id: string; name: string } }> {
   const url = resolveUrl(ctx.opts, ctx.env);
   const token = resolveToken(ctx.opts, ctx.env);
   const me = await call<Me>({ url, token }, "GET", "/api/v1/me");
-  if (me.kind !== "harness") throw new CliError([`error: this token is a ${me.kind}'s; connect needs a harness token (chips init prints one)`]);
+  if (me.kind !== "harness")
+    throw new CliError([`error: this token is a ${me.kind}'s; connect needs a harness token (chips init prints one)`]);
   const want = ctx.opts.space;
-  const space = want ? me.spaces.find((s) => s.id.toUpperCase() === want.toUpperCase() || s.name === want) : me.spaces[0];
-  if (!space) throw new CliError([want ? `error: no room "${want}" in ${me.workspace_id} (rooms: ${me.spaces.map((s) => s.name).join(", ") || "none"})` : `error: ${me.workspace_id} has no room yet`]);
+  const space = want
+    ? me.spaces.find((s) => s.id.toUpperCase() === want.toUpperCase() || s.name === want)
+    : me.spaces[0];
+  if (!space)
+    throw new CliError([
+      want
+        ? `error: no room "${want}" in ${me.workspace_id} (rooms: ${me.spaces.map((s) => s.name).join(", ") || "none"})`
+        : `error: ${me.workspace_id} has no room yet`,
+    ]);
   return { url, token, me, space };
 }

@@ -35,7 +35,8 @@ export async function connect(ctx: CommandContext): Promise<void> {
   if (rest.length) throw new UsageError(`connect claude takes options only (got "${rest[0]}")`);
   const o = ctx.opts as ConnectOptions;
   const hold = Number(o["hold-seconds"] ?? 600);
-  if (!Number.isInteger(hold) || hold < 1 || hold > 86_400) throw new UsageError("--hold-seconds is a whole number from 1 to 86400");
+  if (!Number.isInteger(hold) || hold < 1 || hold > 86_400)
+    throw new UsageError("--hold-seconds is a whole number from 1 to 86400");
   const { url, token, me, space } = await harnessAndRoom(ctx);
   const settings = claudeSettingsFile(o, ctx.env);
   const root = privateDir(connectionDir(chipsHome(ctx.env), "claude", settings));
@@ -93,23 +94,30 @@ export async function connect(ctx: CommandContext): Promise<void> {
 export async function disconnect(ctx: CommandContext): Promise<void> {
   const [agent, ...rest] = ctx.args;
   if (agent === "codex") return (await import("./connect-codex")).connectCodex(ctx);
-  if (agent !== "claude") throw new UsageError(`disconnect takes claude (got "${agent ?? ""}"); a Codex watcher stops with Ctrl-C`);
+  if (agent !== "claude")
+    throw new UsageError(`disconnect takes claude (got "${agent ?? ""}"); a Codex watcher stops with Ctrl-C`);
   if (rest.length) throw new UsageError(`disconnect claude takes options only (got "${rest[0]}")`);
   const settings = claudeSettingsFile(ctx.opts as ConnectOptions, ctx.env);
   const root = connectionDir(chipsHome(ctx.env), "claude", settings);
-  if (!fs.existsSync(root)) throw new CliError([`error: ${settings} is not connected (nothing in ${root})`], EXIT.failed);
+  if (!fs.existsSync(root))
+    throw new CliError([`error: ${settings} is not connected (nothing in ${root})`], EXIT.failed);
   const { removeHooks } = await import("@/lib/connect/claude/settings");
   const r = removeHooks(path.join(root, "settings-backup.json"), path.join(root, "hook.sh"));
   if (r.restored === "exact") ctx.io.out(`${r.file} is back exactly as it was before chips connect.\n`);
-  else if (r.restored === "entries-only") ctx.io.out(`${r.file} was changed since chips connect: only Chips' hooks were taken out.\n`);
+  else if (r.restored === "entries-only")
+    ctx.io.out(`${r.file} was changed since chips connect: only Chips' hooks were taken out.\n`);
   const { pending } = await import("@/lib/connect/spool");
   const { DurableStore } = await import("@/lib/connect/outbox");
   const stateDir = path.join(root, "state");
-  const store = fs.existsSync(stateDir) ? new DurableStore(stateDir, { workspaceId: "", actor: { kind: "harness", id: "" } }) : null;
+  const store = fs.existsSync(stateDir)
+    ? new DurableStore(stateDir, { workspaceId: "", actor: { kind: "harness", id: "" } })
+    : null;
   const owed = store ? store.keys().reduce((n, k) => n + (store.load(k)?.outbox.length ?? 0), 0) : 0;
   const queued = pending(path.join(root, "spool")).length + owed;
   if (queued) {
-    ctx.io.out(`${queued} event(s) are still on their way to Chips; the token stays in ${root} until they are sent (run this again later to remove it).\n`);
+    ctx.io.out(
+      `${queued} event(s) are still on their way to Chips; the token stays in ${root} until they are sent (run this again later to remove it).\n`,
+    );
     return;
   }
   fs.rmSync(root, { recursive: true, force: true });

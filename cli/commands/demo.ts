@@ -22,7 +22,11 @@ function intOption(name: string, raw: string | undefined, dflt: number, min: num
 export function demoFailure(err: unknown, url: string): CliError {
   if (err instanceof DemoError) return new CliError([`demo: error: ${err.message}`], EXIT.failed);
   if (isChipsError(err)) {
-    if (err.code === "network_error") return new CliError([`demo: cannot reach Chips at ${url} — is the server running (npm start)?`, `  (${err.detail})`], EXIT.usage);
+    if (err.code === "network_error")
+      return new CliError(
+        [`demo: cannot reach Chips at ${url} — is the server running (npm start)?`, `  (${err.detail})`],
+        EXIT.usage,
+      );
     return new CliError(["demo: the server refused:", ...problemLines(err.status, err, null)], EXIT.failed);
   }
   return new CliError([`demo: unexpected failure: ${(err as Error)?.stack ?? String(err)}`], EXIT.failed);
@@ -39,7 +43,11 @@ export async function demo({ opts, args, env, io }: CommandContext): Promise<voi
   const steps = intOption("steps", o.steps, 5, 1, 200);
   const stepMs = intOption("step-ms", o["step-ms"], 2000, 20, 3_600_000);
   const url = resolveUrl(opts, env);
-  const client = new ChipsClient({ url, token: resolveToken(opts, env), retry: { attempts: 6, baseMs: 250, maxMs: 4000, totalMs: 30_000 } });
+  const client = new ChipsClient({
+    url,
+    token: resolveToken(opts, env),
+    retry: { attempts: 6, baseMs: 250, maxMs: 4000, totalMs: 30_000 },
+  });
   const harness = new Demo({ client, spaceId: o.space, steps, stepMs, log: (line) => io.out(line + "\n") });
 
   let signal: string | null = null;
@@ -61,5 +69,6 @@ export async function demo({ opts, args, env, io }: CommandContext): Promise<voi
     process.off("SIGTERM", onSignal);
     client.close();
   }
-  if (end.outcome === "stopped") throw new CliError([`demo: stopped by ${signal ?? "a signal"}`], SIGNAL_EXIT[signal ?? ""] ?? EXIT.failed);
+  if (end.outcome === "stopped")
+    throw new CliError([`demo: stopped by ${signal ?? "a signal"}`], SIGNAL_EXIT[signal ?? ""] ?? EXIT.failed);
 }

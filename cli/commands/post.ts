@@ -15,14 +15,17 @@ function toBody(text: string, source: string): unknown {
   }
   if (Array.isArray(value)) return { events: value };
   if (value === null || typeof value !== "object") {
-    throw new CliError([`error invalid_json: ${source} must hold an event object, {"events": [...]} or an array of events`]);
+    throw new CliError([
+      `error invalid_json: ${source} must hold an event object, {"events": [...]} or an array of events`,
+    ]);
   }
   return value;
 }
 
 /** `chips post FILE|-`: send one event or a batch, print each stored event as a JSON line. */
 export async function post({ opts, args, env, io, stdin }: CommandContext): Promise<void> {
-  if (args.length !== 1) throw new UsageError(args.length ? "post takes one FILE (or - for stdin)" : "post needs a FILE (or - for stdin)");
+  if (args.length !== 1)
+    throw new UsageError(args.length ? "post takes one FILE (or - for stdin)" : "post needs a FILE (or - for stdin)");
   const file = args[0];
   let text: string;
   if (file === "-") {

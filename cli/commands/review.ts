@@ -19,7 +19,8 @@ export async function exportRuns({ opts, args, env, io }: CommandContext & { opt
   const client = { url: resolveUrl(opts, env), token: resolvePersonToken(opts, env) };
   let path: string;
   if (args.length === 1) path = `/api/v1/runs/${encodeURIComponent(args[0])}/export?format=${format}`;
-  else if (opts.workspace) path = `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/review/export?format=${format}${opts.filter ? `&${opts.filter.replace(/^\?/, "")}` : ""}`;
+  else if (opts.workspace)
+    path = `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/review/export?format=${format}${opts.filter ? `&${opts.filter.replace(/^\?/, "")}` : ""}`;
   else throw new UsageError("export needs a run id, or --workspace WS [--filter QUERY]");
   const text = await getText(client, path);
   if (opts.output) {
@@ -68,7 +69,12 @@ export async function importRuns({ opts, args, env, io }: CommandContext): Promi
   } catch {
     doc = fromNdjson(text);
   }
-  const r = await call<{ runs: { from: string; to: string }[]; stored: number; replayed: number }>(client, "POST", `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/import`, JSON.stringify(doc));
+  const r = await call<{ runs: { from: string; to: string }[]; stored: number; replayed: number }>(
+    client,
+    "POST",
+    `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/import`,
+    JSON.stringify(doc),
+  );
   for (const x of r.runs) io.out(`${x.from} → ${x.to}`);
   io.out(`stored ${r.stored} events, ${r.replayed} already there`);
 }

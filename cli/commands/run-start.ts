@@ -22,7 +22,8 @@ export type RunStartOptions = Options & {
  */
 export async function runStart({ opts, args, env, io }: CommandContext): Promise<void> {
   const o = opts as RunStartOptions;
-  if (args.length) throw new UsageError(`run start takes options only (got "${args[0]}"; quote the prompt: --prompt "…")`);
+  if (args.length)
+    throw new UsageError(`run start takes options only (got "${args[0]}"; quote the prompt: --prompt "…")`);
   if (o.repo && o.repo.length > 1) throw new UsageError("run start takes one --repo");
   const repo = o.repo?.[0];
   if (!repo) throw new UsageError("run start needs --repo NAME (a repository on a runner's allowlist)");
@@ -49,5 +50,7 @@ export async function runStart({ opts, args, env, io }: CommandContext): Promise
     return;
   }
   io.out(`${r.run_id}\n`);
-  io.out(`queued: it starts when a runner with "${repo}" on its allowlist takes it — watch it at ${client.url}/w/${me.workspace_id}/r/${space}\n`);
+  io.out(
+    `queued: it starts when a runner with "${repo}" on its allowlist takes it — watch it at ${client.url}/w/${me.workspace_id}/r/${space}\n`,
+  );
 }

@@ -32,11 +32,15 @@ export async function runCommand(ctx: CommandContext): Promise<void> {
   if (args[0] === "start") return (await import("./run-start")).runStart({ ...ctx, args: args.slice(1) });
   const [command, runId, ...rest] = args;
   if (!command) throw new UsageError("run needs a command: start, pause, resume, cancel or steer");
-  if (!CommandName.safeParse(command).success) throw new UsageError(`unknown run command "${command}" (start, pause, resume, cancel or steer)`);
+  if (!CommandName.safeParse(command).success)
+    throw new UsageError(`unknown run command "${command}" (start, pause, resume, cancel or steer)`);
   if (!runId) throw new UsageError(`run ${command} needs a RUN id`);
   const text = command === "steer" ? rest.shift() : undefined;
   if (command === "steer" && !text) throw new UsageError('run steer needs the guidance: chips run steer RUN "text"');
-  if (rest.length) throw new UsageError(`run ${command} takes ${command === "steer" ? "RUN and TEXT" : "only RUN"} (got "${rest[0]}"; quote the text)`);
+  if (rest.length)
+    throw new UsageError(
+      `run ${command} takes ${command === "steer" ? "RUN and TEXT" : "only RUN"} (got "${rest[0]}"; quote the text)`,
+    );
   const timeout = timeoutOption((opts as RunCliOptions).timeout);
 
   const client: Client = { url: resolveUrl(opts, env), token: resolvePersonToken(opts, env) };
@@ -73,7 +77,10 @@ export async function runCommand(ctx: CommandContext): Promise<void> {
     }
     const left = deadline - Date.now();
     if (left <= 0) {
-      throw new CliError([`timed out after ${timeout} s: the ${command} is still ${shown} (is the run's harness connected?)`], EXIT.usage);
+      throw new CliError(
+        [`timed out after ${timeout} s: the ${command} is still ${shown} (is the run's harness connected?)`],
+        EXIT.usage,
+      );
     }
     await sleep(Math.min(POLL_MS, left));
   }

@@ -35,8 +35,22 @@ interface RunnerFile {
   capacity?: number;
   cleanup?: "keep" | "remove";
   secretsFile?: string;
-  codex?: { bin?: string; config?: string[]; env?: Record<string, string>; model?: string; profiles?: ("read-only" | "workspace-write")[] };
-  claude?: { bin?: string; baseUrl?: string; env?: Record<string, string>; args?: string[]; model?: string; bwrap?: string; profiles?: ("read-only" | "workspace-write")[] };
+  codex?: {
+    bin?: string;
+    config?: string[];
+    env?: Record<string, string>;
+    model?: string;
+    profiles?: ("read-only" | "workspace-write")[];
+  };
+  claude?: {
+    bin?: string;
+    baseUrl?: string;
+    env?: Record<string, string>;
+    args?: string[];
+    model?: string;
+    bwrap?: string;
+    profiles?: ("read-only" | "workspace-write")[];
+  };
 }
 
 function pairs(list: string[] | undefined, what: string): Record<string, string> {
@@ -75,13 +89,16 @@ export async function runner(ctx: CommandContext): Promise<void> {
 
   const file: RunnerFile = o.config ? JSON.parse(fs.readFileSync(o.config, "utf8")) : {};
   const repositories = { ...(file.repositories ?? {}), ...pairs(o.repo, "--repo") };
-  if (!Object.keys(repositories).length) throw new UsageError("runner needs at least one --repo NAME=PATH (its allowlist)");
+  if (!Object.keys(repositories).length)
+    throw new UsageError("runner needs at least one --repo NAME=PATH (its allowlist)");
   for (const [name, dir] of Object.entries(repositories)) {
     repositories[name] = path.resolve(dir);
-    if (!fs.existsSync(path.join(repositories[name], ".git"))) throw new UsageError(`--repo ${name}: ${repositories[name]} is not a git repository`);
+    if (!fs.existsSync(path.join(repositories[name], ".git")))
+      throw new UsageError(`--repo ${name}: ${repositories[name]} is not a git repository`);
   }
   const capacity = Number(o.capacity ?? file.capacity ?? 2);
-  if (!Number.isInteger(capacity) || capacity < 1 || capacity > 100) throw new UsageError("--capacity must be a whole number from 1 to 100");
+  if (!Number.isInteger(capacity) || capacity < 1 || capacity > 100)
+    throw new UsageError("--capacity must be a whole number from 1 to 100");
   const cleanup = (o.cleanup ?? file.cleanup ?? "keep") as "keep" | "remove";
   if (cleanup !== "keep" && cleanup !== "remove") throw new UsageError("--cleanup is keep or remove");
   const secretsFile = o["secrets-file"] ?? file.secretsFile;
@@ -122,7 +139,9 @@ export async function runner(ctx: CommandContext): Promise<void> {
     r.close().catch(() => {});
     throw new CliError([`error: ${(e as Error).message}`], EXIT.failed);
   }
-  io.out(`taking work for ${Object.keys(repositories).join(", ")}; Ctrl-C stops (running jobs are stopped, their worktrees kept)\n`);
+  io.out(
+    `taking work for ${Object.keys(repositories).join(", ")}; Ctrl-C stops (running jobs are stopped, their worktrees kept)\n`,
+  );
   await new Promise<void>((resolve) => {
     const stop = () => void r.close().then(resolve, resolve);
     process.once("SIGINT", stop);

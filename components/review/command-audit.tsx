@@ -13,17 +13,36 @@ export function CommandAuditTable({ audit, dir }: { audit: CommandAudit[]; dir: 
       <caption className="sr-only">Commands</caption>
       <thead>
         <tr className={`text-left text-xs uppercase tracking-wide ${muted}`}>
-          <th scope="col" className="py-1 pr-2 font-medium">Command</th>
-          <th scope="col" className="py-1 pr-2 font-medium">By · at</th>
-          <th scope="col" className="py-1 pr-2 font-medium">To delivered</th>
-          <th scope="col" className="py-1 pr-2 font-medium">To answer</th>
-          <th scope="col" className="py-1 pr-2 font-medium">Answer</th>
-          <th scope="col" className="py-1 pr-2 font-medium">Meanwhile</th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Command
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            By · at
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            To delivered
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            To answer
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Answer
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Meanwhile
+          </th>
         </tr>
       </thead>
       <tbody className="align-top">
         {audit.map(({ receipt: r, to_delivered_ms, to_answer_ms, between }) => (
-          <tr key={r.command_id} data-testid="audit-row" data-command-id={r.command_id} data-receipt={r.receipt} data-to-delivered-ms={to_delivered_ms ?? ""} data-to-answer-ms={to_answer_ms ?? ""}>
+          <tr
+            key={r.command_id}
+            data-testid="audit-row"
+            data-command-id={r.command_id}
+            data-receipt={r.receipt}
+            data-to-delivered-ms={to_delivered_ms ?? ""}
+            data-to-answer-ms={to_answer_ms ?? ""}
+          >
             <td className="py-1 pr-2">
               <span className="font-medium">{r.command}</span>
               {r.text && <q className="ml-1 italic">{r.text}</q>}
@@ -34,7 +53,17 @@ export function CommandAuditTable({ audit, dir }: { audit: CommandAudit[]; dir: 
             <td className="py-1 pr-2 tabular-nums">{took(to_delivered_ms)}</td>
             <td className="py-1 pr-2 tabular-nums">{took(to_answer_ms)}</td>
             <td className="py-1 pr-2">
-              <span className={r.receipt === "applied" ? "text-green-800 dark:text-green-300" : r.receipt === "rejected" ? "text-red-800 dark:text-red-300" : ""}>{r.receipt}</span>
+              <span
+                className={
+                  r.receipt === "applied"
+                    ? "text-green-800 dark:text-green-300"
+                    : r.receipt === "rejected"
+                      ? "text-red-800 dark:text-red-300"
+                      : ""
+                }
+              >
+                {r.receipt}
+              </span>
               {r.reason && <span className={`block text-xs ${muted}`}>{r.reason}</span>}
             </td>
             <td className="py-1 pr-2 text-xs">
@@ -42,7 +71,10 @@ export function CommandAuditTable({ audit, dir }: { audit: CommandAudit[]; dir: 
                 <span className={muted}>nothing</span>
               ) : (
                 <details>
-                  <summary className="cursor-pointer">{between.length} {between.length === 1 ? "event" : "events"} (seq {between[0].seq}–{between[between.length - 1].seq})</summary>
+                  <summary className="cursor-pointer">
+                    {between.length} {between.length === 1 ? "event" : "events"} (seq {between[0].seq}–
+                    {between[between.length - 1].seq})
+                  </summary>
                   <ul className="mt-1 space-y-0.5">
                     {between.map((b) => (
                       <li key={b.seq}>

@@ -31,9 +31,14 @@ export const STATUS_TONE: Record<string, string> = {
   queued: "bg-zinc-100 text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300",
 };
 
-export const VERDICT_TEXT: Record<string, string> = { approved: "approved", needs_work: "needs work", rejected: "rejected" };
+export const VERDICT_TEXT: Record<string, string> = {
+  approved: "approved",
+  needs_work: "needs work",
+  rejected: "rejected",
+};
 
-export const link = "text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300";
+export const link =
+  "text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300";
 export const field =
   "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
 export const button =

@@ -18,10 +18,18 @@ export function PlanVsActual({ lines }: { lines: PlanLine[] }) {
       <caption className="sr-only">Plan against what happened</caption>
       <thead>
         <tr className={`text-left text-xs uppercase tracking-wide ${muted}`}>
-          <th scope="col" className="py-1 pr-2 font-medium">Planned</th>
-          <th scope="col" className="py-1 pr-2 font-medium">Begun</th>
-          <th scope="col" className="py-1 pr-2 font-medium">Step</th>
-          <th scope="col" className="py-1 pr-2 font-medium">What happened</th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Planned
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Begun
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            Step
+          </th>
+          <th scope="col" className="py-1 pr-2 font-medium">
+            What happened
+          </th>
         </tr>
       </thead>
       <tbody>

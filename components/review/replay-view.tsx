@@ -24,8 +24,26 @@ const noAction = async () => "This is a replay: nothing can be sent from it.";
  * applyEvents → lib/projection). The scrubber moves over the seqs; play runs at 1×–20× the
  * log's own pace; the URL keeps the seq, so a link can point at one.
  */
-export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: { run: Run; events: StoredEvent[]; dir: Directory; statusTtlSeconds: number; initialSeq: number | null }) {
-  const start = initialSeq === null ? events.length - 1 : Math.max(0, events.findLastIndex((e) => e.seq <= initialSeq));
+export function ReplayView({
+  run,
+  events,
+  dir,
+  statusTtlSeconds,
+  initialSeq,
+}: {
+  run: Run;
+  events: StoredEvent[];
+  dir: Directory;
+  statusTtlSeconds: number;
+  initialSeq: number | null;
+}) {
+  const start =
+    initialSeq === null
+      ? events.length - 1
+      : Math.max(
+          0,
+          events.findLastIndex((e) => e.seq <= initialSeq),
+        );
   const [at, setAt] = useState(start);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<(typeof SPEEDS)[number]>(5);
@@ -44,7 +62,7 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
       }
     }
     // Fold on from the nearest checkpoint, keeping new checkpoints on the way.
-    for (let i = from + 1; i <= at; ) {
+    for (let i = from + 1; i <= at;) {
       const stop = Math.min(at, Math.floor((i + CHECKPOINT) / CHECKPOINT) * CHECKPOINT - 1);
       state = applyEvents(state, events.slice(i, stop + 1));
       if ((stop + 1) % CHECKPOINT === 0) cps.set(stop, state);
@@ -74,7 +92,16 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
     return () => clearTimeout(t);
   }, [playing, at, speed, events]);
 
-  const actions = useMemo<RoomActions>(() => ({ receipts: room.receipts, presenceOf: () => undefined, send: noAction, forceFinish: noAction, canAct: false }), [room.receipts]);
+  const actions = useMemo<RoomActions>(
+    () => ({
+      receipts: room.receipts,
+      presenceOf: () => undefined,
+      send: noAction,
+      forceFinish: noAction,
+      canAct: false,
+    }),
+    [room.receipts],
+  );
   const typing = typingRuns(Object.values(room.runs), now, statusTtlSeconds * 1000, () => false);
 
   return (
@@ -82,12 +109,23 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
       <div className="flex min-h-0 flex-1 flex-col" data-testid="replay" data-seq={here?.seq ?? 0}>
         <section aria-label="Replay controls" className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <button type="button" className={button} onClick={() => setPlaying(!playing)} data-testid="replay-play" aria-pressed={playing}>
+            <button
+              type="button"
+              className={button}
+              onClick={() => setPlaying(!playing)}
+              data-testid="replay-play"
+              aria-pressed={playing}
+            >
               {playing ? "Pause" : "Play"}
             </button>
             <label className="flex items-center gap-1 text-xs">
               Speed
-              <select className={field} value={speed} onChange={(e) => setSpeed(Number(e.target.value) as (typeof SPEEDS)[number])} data-testid="replay-speed">
+              <select
+                className={field}
+                value={speed}
+                onChange={(e) => setSpeed(Number(e.target.value) as (typeof SPEEDS)[number])}
+                data-testid="replay-speed"
+              >
                 {SPEEDS.map((s) => (
                   <option key={s} value={s}>
                     {s}×
@@ -95,10 +133,22 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
                 ))}
               </select>
             </label>
-            <button type="button" className={button} onClick={() => setAt((i) => Math.max(0, i - 1))} disabled={at <= 0} aria-label="One event back">
+            <button
+              type="button"
+              className={button}
+              onClick={() => setAt((i) => Math.max(0, i - 1))}
+              disabled={at <= 0}
+              aria-label="One event back"
+            >
               ←
             </button>
-            <button type="button" className={button} onClick={() => setAt((i) => Math.min(events.length - 1, i + 1))} disabled={at >= events.length - 1} aria-label="One event on">
+            <button
+              type="button"
+              className={button}
+              onClick={() => setAt((i) => Math.min(events.length - 1, i + 1))}
+              disabled={at >= events.length - 1}
+              aria-label="One event on"
+            >
               →
             </button>
             <span className="tabular-nums" data-testid="replay-position">
@@ -125,7 +175,14 @@ export function ReplayView({ run, events, dir, statusTtlSeconds, initialSeq }: {
         </section>
         <main className="flex min-h-0 flex-1 flex-col" aria-label="The room as it was">
           <h2 className="sr-only">The room as it was at seq {here?.seq ?? 0}</h2>
-          <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={false} loadOlder={async () => 0} focusRun={null} />
+          <Timeline
+            items={room.items}
+            runs={room.runs}
+            dir={dir}
+            hasOlder={false}
+            loadOlder={async () => 0}
+            focusRun={null}
+          />
           <TypingIndicators runs={typing} now={now} dir={dir} />
         </main>
       </div>

@@ -2,7 +2,15 @@ import Link from "next/link";
 import { link } from "./format";
 
 /** The review pages' way back to the workspace and between each other. */
-export function ReviewNav({ ws, here, children }: { ws: string; here: "runs" | "run" | "replay" | "compare" | "rollups"; children?: React.ReactNode }) {
+export function ReviewNav({
+  ws,
+  here,
+  children,
+}: {
+  ws: string;
+  here: "runs" | "run" | "replay" | "compare" | "rollups";
+  children?: React.ReactNode;
+}) {
   return (
     <nav aria-label="Review" className="flex flex-wrap items-center gap-x-4 gap-y-1 text-sm">
       <Link className={link} href={`/w/${ws}`}>

@@ -21,7 +21,11 @@ interface Series {
 
 const CHARTS: { title: string; unit: string; series: Series[] }[] = [
   { title: "Runs", unit: "", series: [{ key: "runs", name: "runs", color: "#2563eb" }] },
-  { title: "Failure rate", unit: "%", series: [{ key: "failure_pct", name: "failed of finished (%)", color: "#dc2626" }] },
+  {
+    title: "Failure rate",
+    unit: "%",
+    series: [{ key: "failure_pct", name: "failed of finished (%)", color: "#dc2626" }],
+  },
   {
     title: "Duration",
     unit: " s",

@@ -36,7 +36,11 @@ export type RunRecordProps = Pick<RunPageData, "run" | "events" | "receipts" | "
 export function RunRecord({ run, events, receipts, names, now, canAct, shared = false }: RunRecordProps) {
   const status = statusText(run);
   const queued = events.find((e) => e.type === "run.queued");
-  const askedBy = queued ? actorName(names, queued.actor) : run.goal_from === "harness" ? `a person at ${runHarnessName(names, run)}` : null;
+  const askedBy = queued
+    ? actorName(names, queued.actor)
+    : run.goal_from === "harness"
+      ? `a person at ${runHarnessName(names, run)}`
+      : null;
   const bars = stepBars(run, receipts, now);
   const from = run.started_at ?? run.created_at;
   const to = run.finished_at ?? now;
@@ -46,7 +50,10 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
   return (
     <>
       <div className="mt-4 flex flex-wrap items-center gap-2">
-        <span data-testid="run-status" className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status] ?? ""}`}>
+        <span
+          data-testid="run-status"
+          className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status] ?? ""}`}
+        >
           {status}
         </span>
         <h1 className="text-xl font-semibold" data-testid="run-page-goal">
@@ -82,7 +89,9 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
         <div>
           <dt className={dt}>Tokens · cost</dt>
           <dd className="tabular-nums" data-testid="run-usage">
-            {run.usage ? `${tokens(run.usage.input_tokens)} in · ${tokens(run.usage.output_tokens)} out${run.usage.cached_input_tokens ? ` · ${tokens(run.usage.cached_input_tokens)} cached` : ""} · ${usd(run.usage.cost_usd ?? null)}` : "not reported"}
+            {run.usage
+              ? `${tokens(run.usage.input_tokens)} in · ${tokens(run.usage.output_tokens)} out${run.usage.cached_input_tokens ? ` · ${tokens(run.usage.cached_input_tokens)} cached` : ""} · ${usd(run.usage.cost_usd ?? null)}`
+              : "not reported"}
           </dd>
         </div>
         {run.request && (
@@ -90,7 +99,9 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
             <dt className={dt}>Asked of the runner</dt>
             <dd>
               {run.request.repository} @ {run.request.base_branch} · {run.request.profile}
-              {run.request.required_commands.length > 0 && <span className={muted}> · checks: {run.request.required_commands.join(", ")}</span>}
+              {run.request.required_commands.length > 0 && (
+                <span className={muted}> · checks: {run.request.required_commands.join(", ")}</span>
+              )}
             </dd>
           </div>
         )}
@@ -101,9 +112,17 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
           </div>
         )}
       </dl>
-      {run.request?.task && !shared && <TaskSnapshotView task={run.request.task} personName={(id) => names.persons[id] ?? "someone"} />}
+      {run.request?.task && !shared && (
+        <TaskSnapshotView task={run.request.task} personName={(id) => names.persons[id] ?? "someone"} />
+      )}
       <Section title="Review" id="review">
-        <Annotations runId={run.id} events={events} dir={names} files={changeSet?.files.map((f) => f.path) ?? []} canAct={canAct} />
+        <Annotations
+          runId={run.id}
+          events={events}
+          dir={names}
+          files={changeSet?.files.map((f) => f.path) ?? []}
+          canAct={canAct}
+        />
       </Section>
       <Section title="Plan timeline" id="gantt">
         <StepGantt bars={bars} from={from} to={to} />

@@ -18,7 +18,9 @@ export function StatusHistory({ events, dir }: { events: StoredEvent[]; dir: Dir
           <span className={muted}>{actorName(dir, s.actor)}</span>
           <span>{s.verb_phrase}</span>
           {s.progress !== undefined && <span className={`tabular-nums ${muted}`}>{Math.round(s.progress * 100)}%</span>}
-          {s.estimate_seconds !== undefined && <span className={`tabular-nums ${muted}`}>~{s.estimate_seconds} s left</span>}
+          {s.estimate_seconds !== undefined && (
+            <span className={`tabular-nums ${muted}`}>~{s.estimate_seconds} s left</span>
+          )}
         </li>
       ))}
     </ol>
@@ -34,7 +36,8 @@ export function Messages({ events, dir }: { events: StoredEvent[]; dir: Director
       {messages.map((m) => (
         <li key={m.seq} data-seq={m.seq}>
           <p className="text-xs">
-            <span className="font-semibold">{actorName(dir, m.actor)}</span> <span className={`tabular-nums ${muted}`}>{when(m.ts)}</span>
+            <span className="font-semibold">{actorName(dir, m.actor)}</span>{" "}
+            <span className={`tabular-nums ${muted}`}>{when(m.ts)}</span>
           </p>
           <div className="text-sm">
             <Collapsible text={m.text}>
@@ -70,7 +73,8 @@ export function ChangeSetSummary({ cs }: { cs: ChangeSetPayload }) {
   return (
     <div data-testid="change-set-summary" className="text-sm">
       <p>
-        <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{cs.head_sha.slice(0, 7)}</code> on {cs.branch} · {cs.files.length} files · +{cs.additions} −{cs.deletions}
+        <code className="rounded bg-zinc-100 px-1 dark:bg-zinc-800">{cs.head_sha.slice(0, 7)}</code> on {cs.branch} ·{" "}
+        {cs.files.length} files · +{cs.additions} −{cs.deletions}
       </p>
       <ul className="mt-1 font-mono text-xs">
         {cs.files.map((f) => (

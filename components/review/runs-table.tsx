@@ -16,17 +16,39 @@ export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]
             <th scope="col" className={th}>
               <span className="sr-only">Compare</span>
             </th>
-            <th scope="col" className={th}>State</th>
-            <th scope="col" className={th}>Goal</th>
-            <th scope="col" className={th}>Room</th>
-            <th scope="col" className={th}>Harness · agent</th>
-            <th scope="col" className={th}>Started by</th>
-            <th scope="col" className={th}>Started</th>
-            <th scope="col" className={th}>Duration</th>
-            <th scope="col" className={th}>Steps</th>
-            <th scope="col" className={th}>Tokens · cost</th>
-            <th scope="col" className={th}>Changes</th>
-            <th scope="col" className={th}>Review</th>
+            <th scope="col" className={th}>
+              State
+            </th>
+            <th scope="col" className={th}>
+              Goal
+            </th>
+            <th scope="col" className={th}>
+              Room
+            </th>
+            <th scope="col" className={th}>
+              Harness · agent
+            </th>
+            <th scope="col" className={th}>
+              Started by
+            </th>
+            <th scope="col" className={th}>
+              Started
+            </th>
+            <th scope="col" className={th}>
+              Duration
+            </th>
+            <th scope="col" className={th}>
+              Steps
+            </th>
+            <th scope="col" className={th}>
+              Tokens · cost
+            </th>
+            <th scope="col" className={th}>
+              Changes
+            </th>
+            <th scope="col" className={th}>
+              Review
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-zinc-100 dark:divide-zinc-900">
@@ -35,10 +57,18 @@ export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]
             return (
               <tr key={r.id} data-testid="run-row" data-run-id={r.id} data-status={status} className="align-top">
                 <td className="px-2 py-2">
-                  <input type="checkbox" name="run" value={r.id} aria-label={`Compare: ${r.goal}`} data-testid="compare-pick" />
+                  <input
+                    type="checkbox"
+                    name="run"
+                    value={r.id}
+                    aria-label={`Compare: ${r.goal}`}
+                    data-testid="compare-pick"
+                  />
                 </td>
                 <td className="px-2 py-2">
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status] ?? ""}`}>{status}</span>
+                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[status] ?? ""}`}>
+                    {status}
+                  </span>
                 </td>
                 <td className="max-w-80 px-2 py-2">
                   <Link className={`${link} line-clamp-2 break-words`} href={`/w/${ws}/runs/${r.id}`}>
@@ -47,12 +77,24 @@ export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]
                 </td>
                 <td className="px-2 py-2">{names.rooms[r.space_id] ?? "—"}</td>
                 <td className="px-2 py-2">
-                  {r.harness_id ? (names.harnesses[r.harness_id] ?? r.harness_id) : <span className={muted}>waiting for a runner</span>}
+                  {r.harness_id ? (
+                    (names.harnesses[r.harness_id] ?? r.harness_id)
+                  ) : (
+                    <span className={muted}>waiting for a runner</span>
+                  )}
                   {r.agent && <span className={muted}> · {r.agent}</span>}
                 </td>
-                <td className="px-2 py-2">{r.person_id ? (names.persons[r.person_id] ?? "someone") : <span className={muted}>at the harness</span>}</td>
+                <td className="px-2 py-2">
+                  {r.person_id ? (
+                    (names.persons[r.person_id] ?? "someone")
+                  ) : (
+                    <span className={muted}>at the harness</span>
+                  )}
+                </td>
                 <td className="whitespace-nowrap px-2 py-2 tabular-nums">{when(r.started_at ?? r.created_at)}</td>
-                <td className="whitespace-nowrap px-2 py-2 tabular-nums" data-testid="run-duration">{took(r.duration_ms)}</td>
+                <td className="whitespace-nowrap px-2 py-2 tabular-nums" data-testid="run-duration">
+                  {took(r.duration_ms)}
+                </td>
                 <td className="px-2 py-2 tabular-nums">
                   {r.steps_planned ? `${r.steps_done}/${r.steps_planned}` : "—"}
                 </td>
@@ -64,12 +106,23 @@ export function RunsTable({ ws, runs, names }: { ws: string; runs: RunListItem[]
                     <span className={muted}>none</span>
                   ) : (
                     <>
-                      {r.files} files <span className="text-green-800 dark:text-green-300">+{r.additions}</span> <span className="text-red-800 dark:text-red-300">−{r.deletions}</span>
-                      {!!r.failed_checks && <span className="ml-1 text-red-800 dark:text-red-300">· {r.failed_checks} failed</span>}
+                      {r.files} files <span className="text-green-800 dark:text-green-300">+{r.additions}</span>{" "}
+                      <span className="text-red-800 dark:text-red-300">−{r.deletions}</span>
+                      {!!r.failed_checks && (
+                        <span className="ml-1 text-red-800 dark:text-red-300">· {r.failed_checks} failed</span>
+                      )}
                     </>
                   )}
                 </td>
-                <td className="px-2 py-2">{r.verdict ? VERDICT_TEXT[r.verdict] : r.annotations ? `${r.annotations} notes` : <span className={muted}>—</span>}</td>
+                <td className="px-2 py-2">
+                  {r.verdict ? (
+                    VERDICT_TEXT[r.verdict]
+                  ) : r.annotations ? (
+                    `${r.annotations} notes`
+                  ) : (
+                    <span className={muted}>—</span>
+                  )}
+                </td>
               </tr>
             );
           })}

@@ -53,7 +53,14 @@ export function SavedViews({ ws, views, query }: { ws: string; views: SavedView[
         <label htmlFor="view-name" className="sr-only">
           Name for this view
         </label>
-        <input id="view-name" data-testid="view-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="Name this view" className={field} />
+        <input
+          id="view-name"
+          data-testid="view-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder="Name this view"
+          className={field}
+        />
         <button type="submit" className={button} disabled={busy || !name.trim()} data-testid="view-save">
           Save view
         </button>

@@ -14,7 +14,8 @@ const LIFETIMES = [
   { label: "30 days", seconds: 30 * 86_400 },
 ];
 
-const stateOf = (s: ShareLink, now: number) => (s.revoked_at ? "revoked" : Date.parse(s.expires_at) <= now ? "expired" : "live");
+const stateOf = (s: ShareLink, now: number) =>
+  s.revoked_at ? "revoked" : Date.parse(s.expires_at) <= now ? "expired" : "live";
 
 /**
  * A run's share links ([SHR1]): members and owners make one (a lifetime, optionally a seq
@@ -61,7 +62,8 @@ export function ShareLinks({
                 <span className="font-medium">{stateOf(s, now)}</span>{" "}
                 <span className={muted}>
                   by {dir.persons[s.created_by] ?? "someone"} · made {when(s.created_at)} · until {when(s.expires_at)}
-                  {(s.from_seq !== null || s.to_seq !== null) && ` · seqs ${s.from_seq ?? "start"}–${s.to_seq ?? "end"}`}
+                  {(s.from_seq !== null || s.to_seq !== null) &&
+                    ` · seqs ${s.from_seq ?? "start"}–${s.to_seq ?? "end"}`}
                   {s.revoked_at && ` · revoked ${when(s.revoked_at)}`}
                 </span>
                 {!s.revoked_at && (s.created_by === me || isOwner) && (
@@ -80,7 +82,9 @@ export function ShareLinks({
                 )}
               </p>
               <p className={`text-xs ${muted}`} data-testid="share-opens">
-                {s.opens.length === 0 ? "Not opened yet." : `Opened ${s.opens.length} ${s.opens.length === 1 ? "time" : "times"}:`}
+                {s.opens.length === 0
+                  ? "Not opened yet."
+                  : `Opened ${s.opens.length} ${s.opens.length === 1 ? "time" : "times"}:`}
               </p>
               {s.opens.length > 0 && (
                 <ol className={`text-xs ${muted}`}>
@@ -103,7 +107,11 @@ export function ShareLinks({
           onSubmit={async (e) => {
             e.preventDefault();
             setBusy(true);
-            const r = await createShare(runId, { expires_in_seconds: Number(seconds), ...(from ? { from_seq: Number(from) } : {}), ...(to ? { to_seq: Number(to) } : {}) });
+            const r = await createShare(runId, {
+              expires_in_seconds: Number(seconds),
+              ...(from ? { from_seq: Number(from) } : {}),
+              ...(to ? { to_seq: Number(to) } : {}),
+            });
             setBusy(false);
             if (!r.ok) return setError(r.detail);
             setError(null);
@@ -113,7 +121,12 @@ export function ShareLinks({
         >
           <label className="flex flex-col gap-0.5 text-xs font-medium">
             Good for
-            <select className={field} value={seconds} onChange={(e) => setSeconds(e.target.value)} data-testid="share-lifetime">
+            <select
+              className={field}
+              value={seconds}
+              onChange={(e) => setSeconds(e.target.value)}
+              data-testid="share-lifetime"
+            >
               {LIFETIMES.map((l) => (
                 <option key={l.seconds} value={l.seconds}>
                   {l.label}
@@ -123,11 +136,25 @@ export function ShareLinks({
           </label>
           <label className="flex flex-col gap-0.5 text-xs font-medium">
             From seq (optional)
-            <input className={field} type="number" min={1} value={from} onChange={(e) => setFrom(e.target.value)} data-testid="share-from" />
+            <input
+              className={field}
+              type="number"
+              min={1}
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              data-testid="share-from"
+            />
           </label>
           <label className="flex flex-col gap-0.5 text-xs font-medium">
             To seq (optional)
-            <input className={field} type="number" min={1} value={to} onChange={(e) => setTo(e.target.value)} data-testid="share-to" />
+            <input
+              className={field}
+              type="number"
+              min={1}
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              data-testid="share-to"
+            />
           </label>
           <button type="submit" className={button} disabled={busy} data-testid="share-create">
             Make a share link

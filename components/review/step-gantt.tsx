@@ -22,29 +22,43 @@ export function StepGantt({ bars, from, to }: { bars: StepBar[]; from: string; t
   return (
     <ol className="space-y-1.5" aria-label="Plan timeline">
       {bars.map((b) => (
-        <li key={b.step_id} data-testid="gantt-step" data-step-id={b.step_id} data-state={b.state} data-duration-ms={b.duration_ms ?? ""} data-waiting-ms={b.waiting_ms} className="grid grid-cols-[minmax(8rem,14rem)_1fr_7rem] items-center gap-2 text-sm">
+        <li
+          key={b.step_id}
+          data-testid="gantt-step"
+          data-step-id={b.step_id}
+          data-state={b.state}
+          data-duration-ms={b.duration_ms ?? ""}
+          data-waiting-ms={b.waiting_ms}
+          className="grid grid-cols-[minmax(8rem,14rem)_1fr_7rem] items-center gap-2 text-sm"
+        >
           <span className="truncate" title={b.title}>
             {b.title}
           </span>
           <span className="relative block h-4 rounded bg-zinc-100 dark:bg-zinc-900" aria-hidden>
             {b.start && b.end && (
-              <span className={`absolute top-0 block h-4 rounded ${BAR[b.state]}`} style={{ left: pct(b.start), width: width(b.start, b.end) }}>
+              <span
+                className={`absolute top-0 block h-4 rounded ${BAR[b.state]}`}
+                style={{ left: pct(b.start), width: width(b.start, b.end) }}
+              >
                 {b.waiting.map((w) => (
                   <span
                     key={w.from}
                     className="gantt-waiting absolute top-0 block h-4"
-                    style={{ left: `${((Date.parse(w.from) - Date.parse(b.start!)) / Math.max(1, Date.parse(b.end!) - Date.parse(b.start!))) * 100}%`, width: `${((Date.parse(w.to) - Date.parse(w.from)) / Math.max(1, Date.parse(b.end!) - Date.parse(b.start!))) * 100}%` }}
+                    style={{
+                      left: `${((Date.parse(w.from) - Date.parse(b.start!)) / Math.max(1, Date.parse(b.end!) - Date.parse(b.start!))) * 100}%`,
+                      width: `${((Date.parse(w.to) - Date.parse(w.from)) / Math.max(1, Date.parse(b.end!) - Date.parse(b.start!))) * 100}%`,
+                    }}
                   />
                 ))}
               </span>
             )}
           </span>
           <span className="tabular-nums text-xs">
-            <span data-testid="gantt-duration">{b.start ? took(b.duration_ms) : b.state === "skipped" ? "skipped" : "not begun"}</span>
-            {b.waiting_ms > 0 && <span className={`block ${muted}`}>{took(b.waiting_ms)} paused</span>}
-            <span className="sr-only">
-              {b.start ? ` from ${when(b.start)} to ${when(b.end)}` : ""}
+            <span data-testid="gantt-duration">
+              {b.start ? took(b.duration_ms) : b.state === "skipped" ? "skipped" : "not begun"}
             </span>
+            {b.waiting_ms > 0 && <span className={`block ${muted}`}>{took(b.waiting_ms)} paused</span>}
+            <span className="sr-only">{b.start ? ` from ${when(b.start)} to ${when(b.end)}` : ""}</span>
           </span>
         </li>
       ))}

@@ -11,8 +11,16 @@ const dt = "text-xs font-medium text-zinc-600 dark:text-zinc-400";
  */
 export function TaskSnapshotView({ task, personName }: { task: TaskSnapshot; personName: (id: string) => string }) {
   return (
-    <section aria-labelledby="task-snapshot" data-testid="run-task-snapshot" data-task-id={task.task_id} className="mt-8">
-      <h2 id="task-snapshot" className="mb-2 text-sm font-semibold tracking-wide text-zinc-700 uppercase dark:text-zinc-300">
+    <section
+      aria-labelledby="task-snapshot"
+      data-testid="run-task-snapshot"
+      data-task-id={task.task_id}
+      className="mt-8"
+    >
+      <h2
+        id="task-snapshot"
+        className="mb-2 text-sm font-semibold tracking-wide text-zinc-700 uppercase dark:text-zinc-300"
+      >
         Task snapshot
       </h2>
       <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-2">
@@ -26,11 +34,23 @@ export function TaskSnapshotView({ task, personName }: { task: TaskSnapshot; per
         </div>
         <div>
           <dt className={dt}>Intent</dt>
-          <dd data-testid="run-task-intent">{task.room.intent ? <Markdown text={task.room.intent} /> : <span className="text-zinc-600 dark:text-zinc-400">none</span>}</dd>
+          <dd data-testid="run-task-intent">
+            {task.room.intent ? (
+              <Markdown text={task.room.intent} />
+            ) : (
+              <span className="text-zinc-600 dark:text-zinc-400">none</span>
+            )}
+          </dd>
         </div>
         <div>
           <dt className={dt}>Outcome</dt>
-          <dd data-testid="run-task-outcome">{task.room.outcome ? <Markdown text={task.room.outcome} /> : <span className="text-zinc-600 dark:text-zinc-400">none</span>}</dd>
+          <dd data-testid="run-task-outcome">
+            {task.room.outcome ? (
+              <Markdown text={task.room.outcome} />
+            ) : (
+              <span className="text-zinc-600 dark:text-zinc-400">none</span>
+            )}
+          </dd>
         </div>
         <div>
           <dt className={dt}>Write scope</dt>
@@ -40,7 +60,9 @@ export function TaskSnapshotView({ task, personName }: { task: TaskSnapshot; per
         </div>
         <div>
           <dt className={dt}>Prerequisites</dt>
-          <dd data-testid="run-task-prerequisites">{task.prerequisites.length ? task.prerequisites.join(", ") : "none"}</dd>
+          <dd data-testid="run-task-prerequisites">
+            {task.prerequisites.length ? task.prerequisites.join(", ") : "none"}
+          </dd>
         </div>
         <div className="sm:col-span-2">
           <dt className={dt}>Active decisions ({task.decisions.length})</dt>
@@ -66,7 +88,8 @@ export function TaskSnapshotView({ task, personName }: { task: TaskSnapshot; per
           <div className="sm:col-span-2">
             <dt className={dt}>Override</dt>
             <dd data-testid="run-task-override" className="text-amber-800 dark:text-amber-300">
-              Started by {personName(task.override.by)} although its write scope overlapped running tasks: {task.override.overlaps.join(", ")}
+              Started by {personName(task.override.by)} although its write scope overlapped running tasks:{" "}
+              {task.override.overlaps.join(", ")}
             </dd>
           </div>
         )}

@@ -5,7 +5,9 @@ import type { Budget, BudgetLimit, Run } from "@/lib/protocol";
 import { budgets as readBudgets } from "@/lib/client/api";
 
 const figure = (l: BudgetLimit) =>
-  l.metric === "tokens" ? `${l.spent.toLocaleString("en")} / ${l.limit.toLocaleString("en")} tokens per ${l.period}` : `$${l.spent.toFixed(2)} / $${l.limit.toFixed(2)} per ${l.period}`;
+  l.metric === "tokens"
+    ? `${l.spent.toLocaleString("en")} / ${l.limit.toLocaleString("en")} tokens per ${l.period}`
+    : `$${l.spent.toFixed(2)} / $${l.limit.toFixed(2)} per ${l.period}`;
 
 const tone: Record<Budget["state"], string> = {
   ok: "border-zinc-300 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300",
@@ -22,7 +24,10 @@ const tone: Record<Budget["state"], string> = {
 export function BudgetStrip({ workspaceId, runs }: { workspaceId: string; runs: Run[] }) {
   const [budgets, setBudgets] = useState<Budget[]>([]);
   // Every usage report changes this sum: a new figure to show.
-  const used = runs.reduce((n, r) => n + (r.usage ? r.usage.input_tokens + r.usage.output_tokens + (r.usage.cost_usd ?? 0) : 0), 0);
+  const used = runs.reduce(
+    (n, r) => n + (r.usage ? r.usage.input_tokens + r.usage.output_tokens + (r.usage.cost_usd ?? 0) : 0),
+    0,
+  );
   useEffect(() => {
     let live = true;
     readBudgets(workspaceId).then(
@@ -37,7 +42,12 @@ export function BudgetStrip({ workspaceId, runs }: { workspaceId: string; runs: 
   return (
     <ul aria-label="Budgets" className="flex flex-wrap gap-1.5">
       {budgets.map((b) => (
-        <li key={b.subject} data-testid={`budget-${b.subject}`} data-state={b.state} className={`rounded-full border px-2 py-0.5 text-xs ${tone[b.state]}`}>
+        <li
+          key={b.subject}
+          data-testid={`budget-${b.subject}`}
+          data-state={b.state}
+          className={`rounded-full border px-2 py-0.5 text-xs ${tone[b.state]}`}
+        >
           <span className="font-medium">{b.name}</span>
           {b.limit ? `: ${figure(b.limit)}` : ": no limits"}
           {b.state === "warning" && " · nearing the limit"}

@@ -28,7 +28,19 @@ interface Draft {
  * the server with the newer text: the person sees theirs beside their own draft (and the
  * diff), keeps editing, and saves on top — nothing is lost either way ([ROOM1]).
  */
-export function RoomBrief({ workspaceId, spaceId, room, dir, canEdit = true }: { workspaceId: string; spaceId: string; room: RoomRevision; dir: Directory; canEdit?: boolean }) {
+export function RoomBrief({
+  workspaceId,
+  spaceId,
+  room,
+  dir,
+  canEdit = true,
+}: {
+  workspaceId: string;
+  spaceId: string;
+  room: RoomRevision;
+  dir: Directory;
+  canEdit?: boolean;
+}) {
   const [draft, setDraft] = useState<Draft | null>(null);
   const [conflict, setConflict] = useState<RoomRevision | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -52,9 +64,16 @@ export function RoomBrief({ workspaceId, spaceId, room, dir, canEdit = true }: {
 
   const newer = draft && !conflict && room.revision > draft.base ? room : null;
   return (
-    <section data-testid="room-brief" data-revision={room.revision} aria-label="Intent and outcome" className="space-y-3">
+    <section
+      data-testid="room-brief"
+      data-revision={room.revision}
+      aria-label="Intent and outcome"
+      className="space-y-3"
+    >
       <p className="text-xs text-zinc-600 dark:text-zinc-400" data-testid="room-revision-meta">
-        {room.revision === 0 ? "Nobody has written the room's intent yet." : `Revision ${room.revision} · ${actorName(dir, room.actor)} · ${room.ts ? new Date(room.ts).toLocaleString() : ""}`}
+        {room.revision === 0
+          ? "Nobody has written the room's intent yet."
+          : `Revision ${room.revision} · ${actorName(dir, room.actor)} · ${room.ts ? new Date(room.ts).toLocaleString() : ""}`}
       </p>
       {!draft ? (
         <>
@@ -72,11 +91,22 @@ export function RoomBrief({ workspaceId, spaceId, room, dir, canEdit = true }: {
           </div>
           <div className="flex gap-2">
             {canEdit && (
-              <button type="button" data-testid="room-edit" className={primary} onClick={() => setDraft({ intent: room.intent, outcome: room.outcome, base: room.revision })}>
+              <button
+                type="button"
+                data-testid="room-edit"
+                className={primary}
+                onClick={() => setDraft({ intent: room.intent, outcome: room.outcome, base: room.revision })}
+              >
                 Edit
               </button>
             )}
-            <button type="button" data-testid="room-history-toggle" aria-expanded={history} className={plain} onClick={() => setHistory(!history)}>
+            <button
+              type="button"
+              data-testid="room-history-toggle"
+              aria-expanded={history}
+              className={plain}
+              onClick={() => setHistory(!history)}
+            >
               {history ? "Hide history" : "History"}
             </button>
           </div>
@@ -92,26 +122,48 @@ export function RoomBrief({ workspaceId, spaceId, room, dir, canEdit = true }: {
           <label className="block text-sm font-medium" htmlFor="room-intent-input">
             Intent <span className="font-normal text-zinc-600 dark:text-zinc-400">(what we want, markdown)</span>
           </label>
-          <textarea id="room-intent-input" data-testid="room-intent-input" className={area} value={draft.intent} onChange={(e) => setDraft({ ...draft, intent: e.target.value })} />
+          <textarea
+            id="room-intent-input"
+            data-testid="room-intent-input"
+            className={area}
+            value={draft.intent}
+            onChange={(e) => setDraft({ ...draft, intent: e.target.value })}
+          />
           <label className="block text-sm font-medium" htmlFor="room-outcome-input">
             Outcome <span className="font-normal text-zinc-600 dark:text-zinc-400">(what done looks like)</span>
           </label>
-          <textarea id="room-outcome-input" data-testid="room-outcome-input" className={area} value={draft.outcome} onChange={(e) => setDraft({ ...draft, outcome: e.target.value })} />
+          <textarea
+            id="room-outcome-input"
+            data-testid="room-outcome-input"
+            className={area}
+            value={draft.outcome}
+            onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}
+          />
           {newer && (
             <p data-testid="room-newer" role="status" className="text-sm text-amber-800 dark:text-amber-300">
-              {actorName(dir, newer.actor)} saved revision {newer.revision} while you were editing: saving will show you theirs first.
+              {actorName(dir, newer.actor)} saved revision {newer.revision} while you were editing: saving will show you
+              theirs first.
             </p>
           )}
           {conflict && (
-            <div data-testid="room-conflict" data-revision={conflict.revision} role="alert" className="space-y-2 rounded-md border border-amber-400 bg-amber-50 p-3 dark:border-amber-600 dark:bg-amber-950">
+            <div
+              data-testid="room-conflict"
+              data-revision={conflict.revision}
+              role="alert"
+              className="space-y-2 rounded-md border border-amber-400 bg-amber-50 p-3 dark:border-amber-600 dark:bg-amber-950"
+            >
               <p className="text-sm">
-                {actorName(dir, conflict.actor)} saved revision {conflict.revision} while you were editing. Your text is still here; theirs is below. Merge what you
-                want, then save on top of theirs — or keep theirs.
+                {actorName(dir, conflict.actor)} saved revision {conflict.revision} while you were editing. Your text is
+                still here; theirs is below. Merge what you want, then save on top of theirs — or keep theirs.
               </p>
               <div data-testid="room-conflict-theirs" className="rounded bg-white p-2 text-sm dark:bg-zinc-900">
                 <Markdown text={revisionText(conflict)} />
               </div>
-              <TextDiff before={revisionText(conflict)} after={revisionText(draft)} label="From their revision to your draft" />
+              <TextDiff
+                before={revisionText(conflict)}
+                after={revisionText(draft)}
+                label="From their revision to your draft"
+              />
             </div>
           )}
           {error && (

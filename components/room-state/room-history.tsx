@@ -6,7 +6,8 @@ import { roomRevisions } from "@/lib/client/room-api";
 import { actorName, type Directory } from "../room/names";
 import { revisionText, TextDiff } from "./text-diff";
 
-const select = "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
+const select =
+  "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
 
 /** Every revision of the room (who, when), and the diff between any two of them. */
 export function RoomHistory({ spaceId, head, dir }: { spaceId: string; head: number; dir: Directory }) {
@@ -28,7 +29,12 @@ export function RoomHistory({ spaceId, head, dir }: { spaceId: string; head: num
   }, [spaceId, head]);
   useEffect(() => setTo(head), [head]);
 
-  if (error) return <p role="alert" className="text-sm text-red-700 dark:text-red-400">{error}</p>;
+  if (error)
+    return (
+      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+        {error}
+      </p>
+    );
   if (!revisions) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading the history…</p>;
   const empty = { intent: "", outcome: "" };
   const at = (n: number) => (n === 0 ? empty : (revisions.find((r) => r.revision === n) ?? empty));
@@ -47,12 +53,28 @@ export function RoomHistory({ spaceId, head, dir }: { spaceId: string; head: num
         <RevisionPicker label="Compare" testId="room-diff-from" options={options} value={from} onChange={setFrom} />
         <RevisionPicker label="with" testId="room-diff-to" options={options} value={to} onChange={setTo} />
       </div>
-      <TextDiff before={revisionText(at(from))} after={revisionText(at(to))} label={`Changes from revision ${from} to revision ${to}`} />
+      <TextDiff
+        before={revisionText(at(from))}
+        after={revisionText(at(to))}
+        label={`Changes from revision ${from} to revision ${to}`}
+      />
     </div>
   );
 }
 
-function RevisionPicker({ label, testId, options, value, onChange }: { label: string; testId: string; options: number[]; value: number; onChange: (n: number) => void }) {
+function RevisionPicker({
+  label,
+  testId,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  testId: string;
+  options: number[];
+  value: number;
+  onChange: (n: number) => void;
+}) {
   return (
     <label>
       {label}{" "}

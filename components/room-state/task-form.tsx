@@ -14,13 +14,30 @@ export const quiet = `${button} border border-zinc-300 hover:bg-zinc-100 dark:bo
 function FieldError({ id, message }: { id: string; message?: string }) {
   if (!message) return null;
   return (
-    <span id={id} data-testid={id} role="alert" className="mt-0.5 block text-xs font-normal text-red-700 dark:text-red-400">
+    <span
+      id={id}
+      data-testid={id}
+      role="alert"
+      className="mt-0.5 block text-xs font-normal text-red-700 dark:text-red-400"
+    >
       {message}
     </span>
   );
 }
 
-function Labelled({ label, hint, error, name, children }: { label: string; hint?: string; error?: string; name: string; children: ReactNode }) {
+function Labelled({
+  label,
+  hint,
+  error,
+  name,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string;
+  name: string;
+  children: ReactNode;
+}) {
   return (
     <div>
       <label className="block text-sm font-medium">
@@ -39,7 +56,17 @@ function Labelled({ label, hint, error, name, children }: { label: string; hint?
  * refusal shows beside its field; an edit on a stale prompt version shows the prompt as it now is
  * and saves on top of it next time.
  */
-export function TaskForm({ spaceId, task, others, onDone }: { spaceId: string; task?: Task; others: Task[]; onDone: () => void }) {
+export function TaskForm({
+  spaceId,
+  task,
+  others,
+  onDone,
+}: {
+  spaceId: string;
+  task?: Task;
+  others: Task[];
+  onDone: () => void;
+}) {
   const [title, setTitle] = useState(task?.title ?? "");
   const [prompt, setPrompt] = useState(task?.prompt ?? "");
   const [scope, setScope] = useState((task?.write_scope ?? ["**"]).join("\n"));
@@ -50,7 +77,8 @@ export function TaskForm({ spaceId, task, others, onDone }: { spaceId: string; t
   const [refused, setRefused] = useState<TaskRefusal | null>(null);
   const [busy, setBusy] = useState(false);
   const err = refused?.fields ?? {};
-  const described = (name: string) => (err[name] ? { "aria-invalid": true, "aria-describedby": `task-error-${name}` } : {});
+  const described = (name: string) =>
+    err[name] ? { "aria-invalid": true, "aria-describedby": `task-error-${name}` } : {};
 
   return (
     <form
@@ -82,13 +110,38 @@ export function TaskForm({ spaceId, task, others, onDone }: { spaceId: string; t
       }}
     >
       <Labelled label="Title" name="title" error={err.title}>
-        <input data-testid="task-title-input" className={field} value={title} onChange={(e) => setTitle(e.target.value)} required {...described("title")} />
+        <input
+          data-testid="task-title-input"
+          className={field}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          required
+          {...described("title")}
+        />
       </Labelled>
-      <Labelled label="Prompt" hint={task ? `now version ${task.prompt_version}` : "what the agent is asked"} name="prompt" error={err.prompt}>
-        <textarea data-testid="task-prompt-input" className={`${field} min-h-20`} value={prompt} onChange={(e) => setPrompt(e.target.value)} required {...described("prompt")} />
+      <Labelled
+        label="Prompt"
+        hint={task ? `now version ${task.prompt_version}` : "what the agent is asked"}
+        name="prompt"
+        error={err.prompt}
+      >
+        <textarea
+          data-testid="task-prompt-input"
+          className={`${field} min-h-20`}
+          value={prompt}
+          onChange={(e) => setPrompt(e.target.value)}
+          required
+          {...described("prompt")}
+        />
       </Labelled>
       <Labelled label="Write scope" hint="path globs, one per line" name="write_scope" error={err.write_scope}>
-        <textarea data-testid="task-scope-input" className={`${field} min-h-12 font-mono`} value={scope} onChange={(e) => setScope(e.target.value)} {...described("write_scope")} />
+        <textarea
+          data-testid="task-scope-input"
+          className={`${field} min-h-12 font-mono`}
+          value={scope}
+          onChange={(e) => setScope(e.target.value)}
+          {...described("write_scope")}
+        />
       </Labelled>
       <fieldset className="text-sm" {...(err.prerequisites ? { "aria-describedby": "task-error-prerequisites" } : {})}>
         <legend className="font-medium">Prerequisites</legend>
@@ -100,7 +153,9 @@ export function TaskForm({ spaceId, task, others, onDone }: { spaceId: string; t
               data-testid="task-prereq"
               data-task-id={o.task_id}
               checked={prereqs.includes(o.task_id)}
-              onChange={(e) => setPrereqs(e.target.checked ? [...prereqs, o.task_id] : prereqs.filter((p) => p !== o.task_id))}
+              onChange={(e) =>
+                setPrereqs(e.target.checked ? [...prereqs, o.task_id] : prereqs.filter((p) => p !== o.task_id))
+              }
             />
             {o.title}
           </label>
@@ -108,14 +163,29 @@ export function TaskForm({ spaceId, task, others, onDone }: { spaceId: string; t
         <FieldError id="task-error-prerequisites" message={err.prerequisites} />
       </fieldset>
       <label className="flex items-center gap-2 text-sm">
-        <input type="checkbox" data-testid="task-auto-start" checked={autoStart} onChange={(e) => setAutoStart(e.target.checked)} />
+        <input
+          type="checkbox"
+          data-testid="task-auto-start"
+          checked={autoStart}
+          onChange={(e) => setAutoStart(e.target.checked)}
+        />
         Start by itself when its prerequisites succeed
       </label>
       <Labelled label="Repository" hint="its runs' default" name="repository" error={err.repository}>
-        <input data-testid="task-repository-input" className={field} value={repository} onChange={(e) => setRepository(e.target.value)} {...described("repository")} />
+        <input
+          data-testid="task-repository-input"
+          className={field}
+          value={repository}
+          onChange={(e) => setRepository(e.target.value)}
+          {...described("repository")}
+        />
       </Labelled>
       {refused?.current && (
-        <div data-testid="task-conflict" role="alert" className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950">
+        <div
+          data-testid="task-conflict"
+          role="alert"
+          className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950"
+        >
           <p>Someone saved this task meanwhile (prompt version {refused.current.prompt_version}). Their prompt:</p>
           <pre className="mt-1 text-xs whitespace-pre-wrap">{refused.current.prompt}</pre>
           <p className="mt-1">Your text is kept above; saving again saves it on top of theirs.</p>
@@ -127,7 +197,12 @@ export function TaskForm({ spaceId, task, others, onDone }: { spaceId: string; t
         </p>
       )}
       <div className="flex gap-2">
-        <button type="submit" data-testid="task-save" disabled={busy} className={`${button} bg-blue-700 text-white hover:bg-blue-800`}>
+        <button
+          type="submit"
+          data-testid="task-save"
+          disabled={busy}
+          className={`${button} bg-blue-700 text-white hover:bg-blue-800`}
+        >
           {task ? "Save task" : "Create task"}
         </button>
         <button type="button" onClick={onDone} className={quiet}>

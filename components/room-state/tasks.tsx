@@ -9,7 +9,11 @@ import { button, quiet, TaskForm } from "./task-form";
 
 const GROUPS: { status: TaskStatus; label: string; badge: string }[] = [
   { status: "ready", label: "Ready", badge: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200" },
-  { status: "waiting", label: "Waiting for prerequisites", badge: "bg-zinc-100 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200" },
+  {
+    status: "waiting",
+    label: "Waiting for prerequisites",
+    badge: "bg-zinc-100 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200",
+  },
   { status: "running", label: "Running", badge: "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200" },
   { status: "failed", label: "Failed", badge: "bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200" },
   { status: "done", label: "Done", badge: "bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200" },
@@ -21,14 +25,28 @@ const GROUPS: { status: TaskStatus; label: string; badge: string }[] = [
  * make or edit one, and Start on each. A refused start says why beside its task; an overlapping
  * write scope asks the person to confirm, and a confirmed start records the override.
  */
-export function TaskBoard({ workspaceId, spaceId, tasks, runs, canEdit = true }: { workspaceId: string; spaceId: string; tasks: Tasks; runs: Run[]; canEdit?: boolean }) {
+export function TaskBoard({
+  workspaceId,
+  spaceId,
+  tasks,
+  runs,
+  canEdit = true,
+}: {
+  workspaceId: string;
+  spaceId: string;
+  tasks: Tasks;
+  runs: Run[];
+  canEdit?: boolean;
+}) {
   const views = useMemo(() => taskViews(tasks, runs), [tasks, runs]);
   const [form, setForm] = useState<{ task?: TaskView } | null>(null);
   const titles = Object.fromEntries(views.map((t) => [t.task_id, t.title]));
   return (
     <section data-testid="task-board" aria-label="Tasks" className="space-y-2">
       <div className="flex items-center">
-        <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">Tasks ({views.length})</h3>
+        <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+          Tasks ({views.length})
+        </h3>
         {canEdit && !form && (
           <button type="button" data-testid="task-new" className={`${quiet} ml-auto`} onClick={() => setForm({})}>
             New task
@@ -55,7 +73,15 @@ export function TaskBoard({ workspaceId, spaceId, tasks, runs, canEdit = true }:
             </h4>
             <ul className="mt-1 space-y-2">
               {inGroup.map((t) => (
-                <TaskItem key={t.task_id} t={t} badge={g.badge} titles={titles} workspaceId={workspaceId} spaceId={spaceId} onEdit={canEdit ? () => setForm({ task: t }) : undefined} />
+                <TaskItem
+                  key={t.task_id}
+                  t={t}
+                  badge={g.badge}
+                  titles={titles}
+                  workspaceId={workspaceId}
+                  spaceId={spaceId}
+                  onEdit={canEdit ? () => setForm({ task: t }) : undefined}
+                />
               ))}
             </ul>
           </div>
@@ -67,21 +93,46 @@ export function TaskBoard({ workspaceId, spaceId, tasks, runs, canEdit = true }:
 
 type StartState = { busy: boolean; error?: string; overlaps?: Overlap[] };
 
-function TaskItem({ t, badge, titles, workspaceId, spaceId, onEdit }: { t: TaskView; badge: string; titles: Record<string, string>; workspaceId: string; spaceId: string; onEdit?: () => void }) {
+function TaskItem({
+  t,
+  badge,
+  titles,
+  workspaceId,
+  spaceId,
+  onEdit,
+}: {
+  t: TaskView;
+  badge: string;
+  titles: Record<string, string>;
+  workspaceId: string;
+  spaceId: string;
+  onEdit?: () => void;
+}) {
   const [start, setStart] = useState<StartState>({ busy: false });
   const go = async (override: boolean) => {
     setStart({ busy: true });
     const r = await startTask(spaceId, t.task_id, override);
     if (r.ok) return setStart({ busy: false });
     if (r.code === "prerequisites_unmet" && r.unmet) {
-      return setStart({ busy: false, error: `Cannot start yet: ${r.unmet.map((id) => titles[id] ?? id).join(", ")} must succeed first.` });
+      return setStart({
+        busy: false,
+        error: `Cannot start yet: ${r.unmet.map((id) => titles[id] ?? id).join(", ")} must succeed first.`,
+      });
     }
     if (r.code === "scope_overlap" && r.overlaps) return setStart({ busy: false, overlaps: r.overlaps });
-    setStart({ busy: false, error: r.fields.repository ? `Repository: ${r.fields.repository} — edit the task to name one.` : r.error });
+    setStart({
+      busy: false,
+      error: r.fields.repository ? `Repository: ${r.fields.repository} — edit the task to name one.` : r.error,
+    });
   };
   const errorId = `task-start-error-${t.task_id}`;
   return (
-    <li data-testid="task" data-task-id={t.task_id} data-status={t.status} className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800">
+    <li
+      data-testid="task"
+      data-task-id={t.task_id}
+      data-status={t.status}
+      className="rounded-md border border-zinc-200 p-2 dark:border-zinc-800"
+    >
       <div className="flex items-start gap-2">
         <p className="min-w-0 flex-1 text-sm font-medium" data-testid="task-title">
           {t.title}
@@ -97,7 +148,11 @@ function TaskItem({ t, badge, titles, workspaceId, spaceId, onEdit }: { t: TaskV
         {t.run_id && (
           <>
             {" · "}
-            <Link data-testid="task-run" href={`/w/${workspaceId}/runs/${t.run_id}`} className="text-blue-700 underline dark:text-blue-300">
+            <Link
+              data-testid="task-run"
+              href={`/w/${workspaceId}/runs/${t.run_id}`}
+              className="text-blue-700 underline dark:text-blue-300"
+            >
               newest run
             </Link>
           </>
@@ -123,18 +178,35 @@ function TaskItem({ t, badge, titles, workspaceId, spaceId, onEdit }: { t: TaskV
         </div>
       )}
       {start.error && (
-        <p id={errorId} role="alert" data-testid="task-start-error" className="mt-1 text-sm text-red-700 dark:text-red-400">
+        <p
+          id={errorId}
+          role="alert"
+          data-testid="task-start-error"
+          className="mt-1 text-sm text-red-700 dark:text-red-400"
+        >
           {start.error}
         </p>
       )}
       {start.overlaps && (
-        <div role="alertdialog" aria-label="Overlapping write scope" data-testid="task-overlap" className="mt-1 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950">
+        <div
+          role="alertdialog"
+          aria-label="Overlapping write scope"
+          data-testid="task-overlap"
+          className="mt-1 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950"
+        >
           <p>
             Its write scope overlaps {start.overlaps.length === 1 ? "a running task" : "running tasks"}:{" "}
-            {start.overlaps.map((o) => `${o.title} (${o.write_scope.join(", ")})`).join("; ")}. Start anyway? The override is recorded with the run.
+            {start.overlaps.map((o) => `${o.title} (${o.write_scope.join(", ")})`).join("; ")}. Start anyway? The
+            override is recorded with the run.
           </p>
           <div className="mt-1 flex gap-2">
-            <button type="button" data-testid="task-start-anyway" disabled={start.busy} onClick={() => go(true)} className={`${button} bg-amber-700 px-2 py-0.5 text-xs text-white hover:bg-amber-800`}>
+            <button
+              type="button"
+              data-testid="task-start-anyway"
+              disabled={start.busy}
+              onClick={() => go(true)}
+              className={`${button} bg-amber-700 px-2 py-0.5 text-xs text-white hover:bg-amber-800`}
+            >
               Start anyway
             </button>
             <button type="button" onClick={() => setStart({ busy: false })} className={`${quiet} px-2 py-0.5 text-xs`}>

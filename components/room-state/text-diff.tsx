@@ -17,7 +17,11 @@ export function TextDiff({ before, after, label }: { before: string; after: stri
   }
   const changed = rows.some((r) => r.change !== "same");
   return (
-    <figure data-testid="text-diff" aria-label={label} className="overflow-x-auto rounded-md border border-zinc-200 font-mono text-[13px] leading-5 dark:border-zinc-800">
+    <figure
+      data-testid="text-diff"
+      aria-label={label}
+      className="overflow-x-auto rounded-md border border-zinc-200 font-mono text-[13px] leading-5 dark:border-zinc-800"
+    >
       {!changed && <p className="px-2 py-1 text-zinc-600 dark:text-zinc-400">No difference.</p>}
       {rows.map((r, i) => (
         <div
@@ -31,8 +35,12 @@ export function TextDiff({ before, after, label }: { before: string; after: stri
                 : "px-2 text-zinc-700 dark:text-zinc-300"
           }
         >
-          <span aria-hidden className="mr-2 select-none">{r.change === "added" ? "+" : r.change === "removed" ? "−" : " "}</span>
-          <span className="sr-only">{r.change === "added" ? "added: " : r.change === "removed" ? "removed: " : ""}</span>
+          <span aria-hidden className="mr-2 select-none">
+            {r.change === "added" ? "+" : r.change === "removed" ? "−" : " "}
+          </span>
+          <span className="sr-only">
+            {r.change === "added" ? "added: " : r.change === "removed" ? "removed: " : ""}
+          </span>
           {r.text || "\u00a0"}
         </div>
       ))}
@@ -41,4 +49,5 @@ export function TextDiff({ before, after, label }: { before: string; after: stri
 }
 
 /** The one text a revision's diff compares: its intent and its outcome under headings. */
-export const revisionText = (r: { intent: string; outcome: string }) => `# Intent\n${r.intent}\n\n# Outcome\n${r.outcome}\n`;
+export const revisionText = (r: { intent: string; outcome: string }) =>
+  `# Intent\n${r.intent}\n\n# Outcome\n${r.outcome}\n`;

@@ -28,7 +28,8 @@ function formatDuration(ms: number): string {
 function Delta({ add, del }: { add: number; del: number }) {
   return (
     <span className="whitespace-nowrap font-mono">
-      <span className="text-green-800 dark:text-green-300">+{add}</span> <span className="text-red-800 dark:text-red-300">−{del}</span>
+      <span className="text-green-800 dark:text-green-300">+{add}</span>{" "}
+      <span className="text-red-800 dark:text-red-300">−{del}</span>
       <span className="sr-only">
         {" "}
         ({add} added, {del} removed lines)
@@ -37,7 +38,8 @@ function Delta({ add, del }: { add: number; del: number }) {
   );
 }
 
-type Loaded = { state: "idle" } | { state: "loading" } | { state: "ready"; text: string } | { state: "error"; message: string };
+type Loaded =
+  { state: "idle" } | { state: "loading" } | { state: "ready"; text: string } | { state: "error"; message: string };
 
 /** Load an artifact on demand (a fresh signed URL each time), and drop it when closed. */
 function useArtifact(runId: string, ref: { sha256: string; bytes: number }, what: string) {
@@ -45,7 +47,11 @@ function useArtifact(runId: string, ref: { sha256: string; bytes: number }, what
   const generation = useRef(0); // an answer that arrives after a close (or a newer open) is dropped
   const open = async () => {
     const mine = ++generation.current;
-    if (ref.bytes > MAX_OBJECT_BYTES) return setLoaded({ state: "error", message: `The ${what} is ${formatBytes(ref.bytes)}, too large to show here.` });
+    if (ref.bytes > MAX_OBJECT_BYTES)
+      return setLoaded({
+        state: "error",
+        message: `The ${what} is ${formatBytes(ref.bytes)}, too large to show here.`,
+      });
     setLoaded({ state: "loading" });
     let next: Loaded;
     try {
@@ -71,14 +77,23 @@ function CheckRow({ runId, check }: { runId: string; check: CheckResult }) {
   return (
     <li data-testid="check" data-command={check.command} data-passed={String(check.passed)} className="py-1">
       <div className="flex flex-wrap items-center gap-x-2 gap-y-1">
-        <span className={`font-medium ${check.passed ? "text-green-800 dark:text-green-300" : "text-red-800 dark:text-red-300"}`}>
+        <span
+          className={`font-medium ${check.passed ? "text-green-800 dark:text-green-300" : "text-red-800 dark:text-red-300"}`}
+        >
           <span aria-hidden>{check.passed ? "✓" : "✗"}</span> {check.passed ? "passed" : "failed"}
         </span>
         <code className="min-w-0 break-all rounded bg-zinc-100 px-1 dark:bg-zinc-800">{check.command}</code>
         <span className="text-zinc-600 dark:text-zinc-400">
           exit {check.exit_code ?? "none"} · {formatDuration(check.duration_ms)}
         </span>
-        <button type="button" data-testid="check-output-toggle" className={toggle} aria-expanded={expanded} aria-controls={id} onClick={() => (expanded ? close() : void open())}>
+        <button
+          type="button"
+          data-testid="check-output-toggle"
+          className={toggle}
+          aria-expanded={expanded}
+          aria-controls={id}
+          onClick={() => (expanded ? close() : void open())}
+        >
           output
         </button>
       </div>
@@ -91,7 +106,11 @@ function CheckRow({ runId, check }: { runId: string; check: CheckResult }) {
         )}
         {loaded.state === "ready" && (
           <>
-            {cut && <p className="mt-1 text-zinc-600 dark:text-zinc-400">The last {formatBytes(OUTPUT_TAIL)} of {formatBytes(check.output.bytes)}:</p>}
+            {cut && (
+              <p className="mt-1 text-zinc-600 dark:text-zinc-400">
+                The last {formatBytes(OUTPUT_TAIL)} of {formatBytes(check.output.bytes)}:
+              </p>
+            )}
             <pre
               data-testid="check-output"
               tabIndex={0}
@@ -134,7 +153,13 @@ export function ChangeSet({ runId, cs }: { runId: string; cs: ChangeSetPayload }
       {cs.files.length > 0 && (
         <ul aria-label="Changed files" className="mt-1.5 max-h-60 overflow-y-auto">
           {cs.files.map((f) => (
-            <li key={f.path} data-testid="change-set-file" data-path={f.path} data-status={f.status} className="flex items-baseline gap-2 py-0.5">
+            <li
+              key={f.path}
+              data-testid="change-set-file"
+              data-path={f.path}
+              data-status={f.status}
+              className="flex items-baseline gap-2 py-0.5"
+            >
               <span aria-hidden className={`w-3 shrink-0 font-mono font-semibold ${STATUS[f.status]?.tone ?? ""}`}>
                 {STATUS[f.status]?.letter ?? "?"}
               </span>
@@ -162,7 +187,8 @@ export function ChangeSet({ runId, cs }: { runId: string; cs: ChangeSetPayload }
         </>
       )}
       <p data-testid="change-set-cleanup" className="mt-2 text-zinc-600 dark:text-zinc-400">
-        Worktree <code className="break-all">{cs.cleanup.worktree}</code> {cs.cleanup.policy === "keep" ? "is kept" : "is removed after the run"}.
+        Worktree <code className="break-all">{cs.cleanup.worktree}</code>{" "}
+        {cs.cleanup.policy === "keep" ? "is kept" : "is removed after the run"}.
       </p>
       <div className="mt-2 flex items-center gap-2">
         <button

@@ -6,7 +6,15 @@ import { useEffect, useRef, useState } from "react";
  * The composer: markdown, Enter sends, Shift+Enter for a new line, `/` anywhere focuses it.
  * The draft lives here (and in sessionStorage), so a reconnect or a reload keeps it.
  */
-export function Composer({ roomName, draftKey, onSend }: { roomName: string; draftKey: string; onSend: (text: string) => Promise<string | null> }) {
+export function Composer({
+  roomName,
+  draftKey,
+  onSend,
+}: {
+  roomName: string;
+  draftKey: string;
+  onSend: (text: string) => Promise<string | null>;
+}) {
   const [draft, setDraft] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -22,7 +30,14 @@ export function Composer({ roomName, draftKey, onSend }: { roomName: string; dra
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
-      if (e.key === "/" && !e.metaKey && !e.ctrlKey && t && !["INPUT", "TEXTAREA"].includes(t.tagName) && !t.isContentEditable) {
+      if (
+        e.key === "/" &&
+        !e.metaKey &&
+        !e.ctrlKey &&
+        t &&
+        !["INPUT", "TEXTAREA"].includes(t.tagName) &&
+        !t.isContentEditable
+      ) {
         e.preventDefault();
         box.current?.focus();
       }

@@ -58,11 +58,22 @@ function parseGitDiff(text: string, binaries: Set<string> = new Set()): DiffFile
   return files.map((f) => {
     const path = pathOf(f);
     const isBinary = !!f.isBinary || binary.has(path) || (binaries.has(path) && f.hunks.length === 0);
-    return { path, type: f.type, binary: isBinary, ...(isBinary ? { hunks: [], lines: 0, truncated: false } : clip(f.hunks, MAX_LINES_PER_FILE)) };
+    return {
+      path,
+      type: f.type,
+      binary: isBinary,
+      ...(isBinary ? { hunks: [], lines: 0, truncated: false } : clip(f.hunks, MAX_LINES_PER_FILE)),
+    };
   });
 }
 
-const TYPE: Record<FileData["type"], string> = { add: "added", delete: "deleted", modify: "modified", rename: "renamed", copy: "copied" };
+const TYPE: Record<FileData["type"], string> = {
+  add: "added",
+  delete: "deleted",
+  modify: "modified",
+  rename: "renamed",
+  copy: "copied",
+};
 
 // react-diff-view's colours, set per scheme so text keeps AA contrast in light and dark.
 const THEME =
@@ -87,7 +98,13 @@ export function DiffView({ text, binaries }: { text: string; binaries?: Set<stri
   return (
     <div data-testid="diff" className={`mt-2 space-y-3 text-xs ${THEME}`}>
       {shown.map((f, i) => (
-        <section key={`${i}:${f.path}`} data-testid="diff-file" data-path={f.path} aria-label={`Diff of ${f.path}`} className="overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-800">
+        <section
+          key={`${i}:${f.path}`}
+          data-testid="diff-file"
+          data-path={f.path}
+          aria-label={`Diff of ${f.path}`}
+          className="overflow-hidden rounded-md border border-zinc-200 dark:border-zinc-800"
+        >
           <h5 className="flex flex-wrap items-baseline gap-x-2 border-b border-zinc-200 bg-zinc-50 px-2 py-1 font-mono text-[12px] dark:border-zinc-800 dark:bg-zinc-900">
             <span className="min-w-0 break-all font-medium">{f.path}</span>
             <span className="font-sans text-zinc-600 dark:text-zinc-400">{TYPE[f.type] ?? f.type}</span>
@@ -106,8 +123,12 @@ export function DiffView({ text, binaries }: { text: string; binaries?: Set<stri
             </div>
           )}
           {f.truncated && (
-            <p data-testid="diff-truncated" className="border-t border-zinc-200 px-2 py-1 text-amber-900 dark:border-zinc-800 dark:text-amber-200">
-              Diff truncated: the first {MAX_LINES_PER_FILE.toLocaleString("en-US")} of {f.lines.toLocaleString("en-US")} changed lines are shown.
+            <p
+              data-testid="diff-truncated"
+              className="border-t border-zinc-200 px-2 py-1 text-amber-900 dark:border-zinc-800 dark:text-amber-200"
+            >
+              Diff truncated: the first {MAX_LINES_PER_FILE.toLocaleString("en-US")} of{" "}
+              {f.lines.toLocaleString("en-US")} changed lines are shown.
             </p>
           )}
         </section>

@@ -13,7 +13,10 @@ export function harnessName(dir: Directory, id: string | null | undefined): stri
 }
 
 /** Who works a run: its runner once one took it, its harness, or for a queued run "a runner". */
-export function runHarnessName(dir: Directory, run: Pick<Run, "harness_id" | "runner" | "request"> | undefined): string {
+export function runHarnessName(
+  dir: Directory,
+  run: Pick<Run, "harness_id" | "runner" | "request"> | undefined,
+): string {
   if (run?.runner) return run.runner.name;
   if (!run?.harness_id && run?.request) return "a runner";
   return harnessName(dir, run?.harness_id);
@@ -35,6 +38,9 @@ export function actorName(dir: Directory, a: Actor | null | undefined): string {
 }
 
 export function initials(name: string): string {
-  const parts = name.replace(/[^\p{L}\p{N} ]/gu, " ").trim().split(/\s+/);
+  const parts = name
+    .replace(/[^\p{L}\p{N} ]/gu, " ")
+    .trim()
+    .split(/\s+/);
   return ((parts[0]?.[0] ?? "?") + (parts[1]?.[0] ?? "")).toUpperCase();
 }

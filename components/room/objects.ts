@@ -10,7 +10,8 @@ export const MAX_OBJECT_BYTES = 20 * 1024 * 1024;
 
 export class ObjectError extends Error {}
 
-const refusedAs = (e: unknown, unreachable: string, what: string) => new ObjectError(failureLine(e, unreachable, (s) => `Could not load the ${what} (${s}).`));
+const refusedAs = (e: unknown, unreachable: string, what: string) =>
+  new ObjectError(failureLine(e, unreachable, (s) => `Could not load the ${what} (${s}).`));
 
 /** The artifact `sha256` of run `runId`, as text. Throws an ObjectError with a sentence to show. */
 export async function readObject(runId: string, sha256: string, what: string): Promise<string> {
@@ -23,7 +24,8 @@ export async function readObject(runId: string, sha256: string, what: string): P
   if (typeof url !== "string" || !url) throw new ObjectError(`Chips gave no address for the ${what}.`);
   // Same origin only: the signed URL is ours; anything else is not followed.
   const target = new URL(url, window.location.href);
-  if (target.origin !== window.location.origin) throw new ObjectError(`The ${what} is stored elsewhere; it is not loaded here.`);
+  if (target.origin !== window.location.origin)
+    throw new ObjectError(`The ${what} is stored elsewhere; it is not loaded here.`);
   try {
     return await downloadText(target);
   } catch (e) {

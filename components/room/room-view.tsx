@@ -43,7 +43,13 @@ export interface RoomViewProps {
 
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
-  const [room, setRoom] = useState(() => roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, { room: p.initialRoom, decisions: p.initialDecisions, tasks: p.initialTasks }));
+  const [room, setRoom] = useState(() =>
+    roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, {
+      room: p.initialRoom,
+      decisions: p.initialDecisions,
+      tasks: p.initialTasks,
+    }),
+  );
   const [panelOpen, setPanelOpen] = useState(false);
   const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
@@ -83,7 +89,11 @@ export function RoomView(p: RoomViewProps) {
 
   const send = useCallback(
     async (text: string) => {
-      return refusalOf(postEvent(p.workspaceId, { type: "message.posted", space_id: p.spaceId, text }, "msg"), "Could not reach Chips; your message is kept here.", (s) => `Could not send (${s}).`);
+      return refusalOf(
+        postEvent(p.workspaceId, { type: "message.posted", space_id: p.spaceId, text }, "msg"),
+        "Could not reach Chips; your message is kept here.",
+        (s) => `Could not send (${s}).`,
+      );
     },
     [p.workspaceId, p.spaceId],
   );
@@ -115,7 +125,9 @@ export function RoomView(p: RoomViewProps) {
     .map((r) => `${r.runner!.id}=${r.runner!.name}`)
     .join("|");
   const dir = useMemo<Directory>(() => {
-    const extra = Object.fromEntries(runs.filter((r) => r.runner && !p.dir.harnesses[r.runner.id]).map((r) => [r.runner!.id, r.runner!.name]));
+    const extra = Object.fromEntries(
+      runs.filter((r) => r.runner && !p.dir.harnesses[r.runner.id]).map((r) => [r.runner!.id, r.runner!.name]),
+    );
     return Object.keys(extra).length ? { ...p.dir, harnesses: { ...p.dir.harnesses, ...extra } } : p.dir;
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [p.dir, runnerKey]);
@@ -124,61 +136,88 @@ export function RoomView(p: RoomViewProps) {
 
   return (
     <RoomActionsContext.Provider value={actions}>
-    <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
-      <RoomHeader
-        runsHref={`/w/${p.workspaceId}/runs?space=${p.spaceId}`}
-        roomName={p.roomName}
-        workspaceName={p.workspaceName}
-        status={status}
-        active={active}
-        present={present}
-        actions={
-          <>
-            <BudgetStrip workspaceId={p.workspaceId} runs={runs} />
-            <button
-              type="button"
-              data-testid="room-state-open"
-              aria-expanded={panelOpen}
-              onClick={() => setPanelOpen(!panelOpen)}
-              className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
-            >
-              Intent &amp; outcome{room.room.revision ? ` · r${room.room.revision}` : ""}
-            </button>
-            {canAct ? (
-              <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
-            ) : (
-              <span data-testid="viewer-badge" className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300">
-                viewer
-              </span>
-            )}
-          </>
-        }
-      />
-      <div className="relative flex min-h-0 flex-1">
-        <main className="flex min-w-0 flex-1 flex-col">
-          <Timeline items={room.items} runs={room.runs} dir={dir} hasOlder={hasOlder(room)} loadOlder={loadOlder} focusRun={focusRun} />
-          <TypingIndicators runs={typing} now={now} dir={dir} />
-          <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
-            <button type="button" aria-expanded={railOpen} onClick={() => setRailOpen(!railOpen)} className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300">
-              {railOpen ? "Hide" : "Show"} active runs ({active.length})
-            </button>
-            {railOpen && <RunsRail runs={active} dir={dir} onPick={setFocusRun} />}
-          </div>
-          {canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
-        </main>
-        {panelOpen ? (
-          <RoomPanel onClose={() => setPanelOpen(false)}>
-            <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={canAct} />
-            <DecisionsView workspaceId={p.workspaceId} spaceId={p.spaceId} decisions={room.decisions} dir={dir} canEdit={canAct} />
-            <TaskBoard workspaceId={p.workspaceId} spaceId={p.spaceId} tasks={room.tasks} runs={runs} canEdit={canAct} />
-          </RoomPanel>
-        ) : (
-          <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
-            <RunsRail runs={active} dir={dir} onPick={setFocusRun} />
-          </div>
-        )}
+      <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
+        <RoomHeader
+          runsHref={`/w/${p.workspaceId}/runs?space=${p.spaceId}`}
+          roomName={p.roomName}
+          workspaceName={p.workspaceName}
+          status={status}
+          active={active}
+          present={present}
+          actions={
+            <>
+              <BudgetStrip workspaceId={p.workspaceId} runs={runs} />
+              <button
+                type="button"
+                data-testid="room-state-open"
+                aria-expanded={panelOpen}
+                onClick={() => setPanelOpen(!panelOpen)}
+                className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
+              >
+                Intent &amp; outcome{room.room.revision ? ` · r${room.room.revision}` : ""}
+              </button>
+              {canAct ? (
+                <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
+              ) : (
+                <span
+                  data-testid="viewer-badge"
+                  className="rounded-full bg-zinc-100 px-2 py-0.5 text-xs text-zinc-700 dark:bg-zinc-800 dark:text-zinc-300"
+                >
+                  viewer
+                </span>
+              )}
+            </>
+          }
+        />
+        <div className="relative flex min-h-0 flex-1">
+          <main className="flex min-w-0 flex-1 flex-col">
+            <Timeline
+              items={room.items}
+              runs={room.runs}
+              dir={dir}
+              hasOlder={hasOlder(room)}
+              loadOlder={loadOlder}
+              focusRun={focusRun}
+            />
+            <TypingIndicators runs={typing} now={now} dir={dir} />
+            <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
+              <button
+                type="button"
+                aria-expanded={railOpen}
+                onClick={() => setRailOpen(!railOpen)}
+                className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
+              >
+                {railOpen ? "Hide" : "Show"} active runs ({active.length})
+              </button>
+              {railOpen && <RunsRail runs={active} dir={dir} onPick={setFocusRun} />}
+            </div>
+            {canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
+          </main>
+          {panelOpen ? (
+            <RoomPanel onClose={() => setPanelOpen(false)}>
+              <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={canAct} />
+              <DecisionsView
+                workspaceId={p.workspaceId}
+                spaceId={p.spaceId}
+                decisions={room.decisions}
+                dir={dir}
+                canEdit={canAct}
+              />
+              <TaskBoard
+                workspaceId={p.workspaceId}
+                spaceId={p.spaceId}
+                tasks={room.tasks}
+                runs={runs}
+                canEdit={canAct}
+              />
+            </RoomPanel>
+          ) : (
+            <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">
+              <RunsRail runs={active} dir={dir} onPick={setFocusRun} />
+            </div>
+          )}
+        </div>
       </div>
-    </div>
     </RoomActionsContext.Provider>
   );
 }

@@ -16,7 +16,17 @@ const danger = `${btn} border-red-300 bg-white text-red-700 hover:bg-red-50 dark
  * command is pending. Pause/Resume is one toggle; Steer opens a text box; Cancel asks once;
  * Force-finish only for an unresponsive harness.
  */
-export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run; unresponsive: boolean; send: SendCommand; forceFinish: (runId: string) => Promise<string | null> }) {
+export function RunControls({
+  run,
+  unresponsive,
+  send,
+  forceFinish,
+}: {
+  run: Run;
+  unresponsive: boolean;
+  send: SendCommand;
+  forceFinish: (runId: string) => Promise<string | null>;
+}) {
   const [steering, setSteering] = useState(false);
   const [guidance, setGuidance] = useState("");
   const [confirming, setConfirming] = useState(false);
@@ -38,22 +48,47 @@ export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run
     <div className="mt-3">
       <div className="flex flex-wrap items-center gap-2">
         {live && obeys("steer") && (
-          <button type="button" data-testid="run-steer" aria-expanded={steering} className={neutral} disabled={busy} onClick={() => setSteering(!steering)}>
+          <button
+            type="button"
+            data-testid="run-steer"
+            aria-expanded={steering}
+            className={neutral}
+            disabled={busy}
+            onClick={() => setSteering(!steering)}
+          >
             Steer
           </button>
         )}
         {obeys("pause") && (run.state === "running" || run.pending === "pausing") && (
-          <button type="button" data-testid="run-pause" className={neutral} disabled={busy || !!run.pending} onClick={() => act(() => send(run.id, "pause"))}>
+          <button
+            type="button"
+            data-testid="run-pause"
+            className={neutral}
+            disabled={busy || !!run.pending}
+            onClick={() => act(() => send(run.id, "pause"))}
+          >
             {run.pending === "pausing" ? "Pausing…" : "Pause"}
           </button>
         )}
         {obeys("resume") && (run.state === "paused" || run.pending === "resuming") && (
-          <button type="button" data-testid="run-resume" className={neutral} disabled={busy || !!run.pending} onClick={() => act(() => send(run.id, "resume"))}>
+          <button
+            type="button"
+            data-testid="run-resume"
+            className={neutral}
+            disabled={busy || !!run.pending}
+            onClick={() => act(() => send(run.id, "resume"))}
+          >
             {run.pending === "resuming" ? "Resuming…" : "Resume"}
           </button>
         )}
         {live && obeys("cancel") && !confirming && (
-          <button type="button" data-testid="run-cancel" className={danger} disabled={busy || !!run.pending} onClick={() => setConfirming(true)}>
+          <button
+            type="button"
+            data-testid="run-cancel"
+            className={danger}
+            disabled={busy || !!run.pending}
+            onClick={() => setConfirming(true)}
+          >
             {run.pending === "cancelling" ? "Cancelling…" : "Cancel"}
           </button>
         )}
@@ -83,7 +118,13 @@ export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run
           </span>
         )}
         {unresponsive && (
-          <button type="button" data-testid="run-force-finish" className={danger} disabled={busy} onClick={() => act(() => forceFinish(run.id))}>
+          <button
+            type="button"
+            data-testid="run-force-finish"
+            className={danger}
+            disabled={busy}
+            onClick={() => act(() => forceFinish(run.id))}
+          >
             Force-finish
           </button>
         )}
@@ -134,12 +175,20 @@ export function RunControls({ run, unresponsive, send, forceFinish }: { run: Run
 function absentNote(run: Run): string | null {
   const obeyed = run.commands;
   if (!obeyed) return null;
-  if (!obeyed.length) return run.goal_from === "harness" ? "Watch-only: started from a terminal" : "Watch-only: its harness takes no commands";
+  if (!obeyed.length)
+    return run.goal_from === "harness"
+      ? "Watch-only: started from a terminal"
+      : "Watch-only: its harness takes no commands";
   const missing = (["steer", "pause", "cancel"] as const).filter((c) => !obeyed.includes(c));
   return missing.length ? `Its harness does not take ${missing.join(" or ")}` : null;
 }
 
-const VERB = { pause: "paused the run", resume: "resumed the run", cancel: "cancelled the run", steer: "steered" } as const;
+const VERB = {
+  pause: "paused the run",
+  resume: "resumed the run",
+  cancel: "cancelled the run",
+  steer: "steered",
+} as const;
 const STEPS = ["accepted", "delivered"] as const;
 
 /** Each command as a line that advances live: who sent it · accepted → delivered → applied / rejected (why). */
@@ -151,7 +200,12 @@ export function Receipts({ receipts, dir }: { receipts: Receipt[]; dir: Director
         const who = dir.persons[r.person_id] ?? "Someone";
         const reached = r.receipt === "applied" || r.receipt === "rejected" ? 2 : STEPS.indexOf(r.receipt) + 1;
         return (
-          <li key={r.command_id} data-command-id={r.command_id} data-receipt={r.receipt} className="flex flex-wrap items-center gap-x-1.5 text-zinc-700 dark:text-zinc-300">
+          <li
+            key={r.command_id}
+            data-command-id={r.command_id}
+            data-receipt={r.receipt}
+            className="flex flex-wrap items-center gap-x-1.5 text-zinc-700 dark:text-zinc-300"
+          >
             <span className="font-medium">{who}</span>
             <span>{VERB[r.command]}</span>
             {r.command === "steer" && r.text && <q className="max-w-full truncate italic">{r.text}</q>}
@@ -168,7 +222,9 @@ export function Receipts({ receipts, dir }: { receipts: Receipt[]; dir: Director
             {r.receipt === "rejected" && (
               <>
                 <span aria-hidden>·</span>
-                <span className="font-medium text-red-700 dark:text-red-400">rejected{r.reason ? `: ${r.reason}` : ""}</span>
+                <span className="font-medium text-red-700 dark:text-red-400">
+                  rejected{r.reason ? `: ${r.reason}` : ""}
+                </span>
               </>
             )}
           </li>

@@ -18,7 +18,10 @@ export function RunnerLines({ run }: { run: Run }) {
             Starting on <span className="font-medium">{run.runner.name}</span>
           </p>
         ) : (
-          <p data-testid="run-waiting" className="mt-1.5 flex items-center gap-1.5 text-sm text-zinc-800 dark:text-zinc-200">
+          <p
+            data-testid="run-waiting"
+            className="mt-1.5 flex items-center gap-1.5 text-sm text-zinc-800 dark:text-zinc-200"
+          >
             <span aria-hidden className="typing-dots" />
             Waiting for a runner
           </p>
@@ -64,12 +67,19 @@ export function RunnerLines({ run }: { run: Run }) {
         </p>
       )}
       {live && run.last_log && (
-        <p data-testid="run-last-log" className="mt-1 truncate font-mono text-xs text-zinc-600 dark:text-zinc-400" title={run.last_log}>
+        <p
+          data-testid="run-last-log"
+          className="mt-1 truncate font-mono text-xs text-zinc-600 dark:text-zinc-400"
+          title={run.last_log}
+        >
           {run.last_log}
         </p>
       )}
       {run.runner_error && (
-        <p data-testid="run-runner-error" className="mt-1.5 whitespace-pre-wrap break-words rounded-md bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+        <p
+          data-testid="run-runner-error"
+          className="mt-1.5 whitespace-pre-wrap break-words rounded-md bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950 dark:text-red-200"
+        >
           <span className="font-medium">Runner failed:</span> {run.runner_error}
         </p>
       )}

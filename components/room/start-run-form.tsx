@@ -43,7 +43,15 @@ const names = (s: string) =>
  * cookie. A problem's detail shows next to the field its pointer names. A retry of the
  * same request reuses its idempotency key, so a lost answer never starts a run twice.
  */
-export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string; workspaceId?: string; onStarted?: (runId: string) => void }) {
+export function StartRun({
+  spaceId,
+  workspaceId,
+  onStarted,
+}: {
+  spaceId: string;
+  workspaceId?: string;
+  onStarted?: (runId: string) => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const form = useRef<HTMLFormElement>(null);
   const last = useRef<{ body: string; key: string } | null>(null);
@@ -67,10 +75,16 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
   }
 
   const fid = (f: Field) => `${id}-${f}`;
-  const described = (f: Field, ...more: string[]) => [...more, errors[f] ? `${fid(f)}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const described = (f: Field, ...more: string[]) =>
+    [...more, errors[f] ? `${fid(f)}-error` : ""].filter(Boolean).join(" ") || undefined;
   const fieldError = (f: Field) =>
     errors[f] ? (
-      <p id={`${fid(f)}-error`} data-testid="start-run-error" data-field={f} className="mt-1 text-xs text-red-700 dark:text-red-400">
+      <p
+        id={`${fid(f)}-error`}
+        data-testid="start-run-error"
+        data-field={f}
+        className="mt-1 text-xs text-red-700 dark:text-red-400"
+      >
         {errors[f]}
       </p>
     ) : null;
@@ -105,7 +119,8 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
       setBusy(false);
       refused = e instanceof ApiError ? e : new ApiError(0, null);
     }
-    if (refused.unreachable) return setGeneral("Could not reach Chips. Try again: the same request will not start a second run.");
+    if (refused.unreachable)
+      return setGeneral("Could not reach Chips. Try again: the same request will not start a second run.");
     const detail = refused.detail ?? `Refused (${refused.status}).`;
     const found: Partial<Record<Field, string>> = {};
     for (const e of refused.errors) {
@@ -163,7 +178,17 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
             <label htmlFor={fid("prompt")} className={label}>
               Prompt
             </label>
-            <textarea id={fid("prompt")} data-testid="start-run-prompt" required rows={4} value={prompt} onChange={(e) => setPrompt(e.target.value)} aria-invalid={!!errors.prompt} aria-describedby={described("prompt", `${fid("prompt")}-hint`)} className={input} />
+            <textarea
+              id={fid("prompt")}
+              data-testid="start-run-prompt"
+              required
+              rows={4}
+              value={prompt}
+              onChange={(e) => setPrompt(e.target.value)}
+              aria-invalid={!!errors.prompt}
+              aria-describedby={described("prompt", `${fid("prompt")}-hint`)}
+              className={input}
+            />
             <p id={`${fid("prompt")}-hint`} className={hint}>
               Posted in this room as your message; the agent works from it.
             </p>
@@ -174,7 +199,18 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
               <label htmlFor={fid("repository")} className={label}>
                 Repository
               </label>
-              <input id={fid("repository")} data-testid="start-run-repository" required autoComplete="off" list={`${id}-repos`} value={repository} onChange={(e) => setRepository(e.target.value)} aria-invalid={!!errors.repository} aria-describedby={described("repository")} className={input} />
+              <input
+                id={fid("repository")}
+                data-testid="start-run-repository"
+                required
+                autoComplete="off"
+                list={`${id}-repos`}
+                value={repository}
+                onChange={(e) => setRepository(e.target.value)}
+                aria-invalid={!!errors.repository}
+                aria-describedby={described("repository")}
+                className={input}
+              />
               <datalist id={`${id}-repos`}>
                 {[...new Set((online ?? []).flatMap((r) => r.repositories))].map((r) => (
                   <option key={r} value={r} />
@@ -186,7 +222,16 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
               <label htmlFor={fid("base")} className={label}>
                 Base branch
               </label>
-              <input id={fid("base")} data-testid="start-run-base" autoComplete="off" value={base} onChange={(e) => setBase(e.target.value)} aria-invalid={!!errors.base} aria-describedby={described("base")} className={input} />
+              <input
+                id={fid("base")}
+                data-testid="start-run-base"
+                autoComplete="off"
+                value={base}
+                onChange={(e) => setBase(e.target.value)}
+                aria-invalid={!!errors.base}
+                aria-describedby={described("base")}
+                className={input}
+              />
               {fieldError("base")}
             </div>
           </div>
@@ -194,7 +239,15 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
             <label htmlFor={fid("agent")} className={label}>
               Agent
             </label>
-            <select id={fid("agent")} data-testid="start-run-agent" value={agent} onChange={(e) => setAgent(e.target.value)} aria-invalid={!!errors.agent} aria-describedby={described("agent")} className={input}>
+            <select
+              id={fid("agent")}
+              data-testid="start-run-agent"
+              value={agent}
+              onChange={(e) => setAgent(e.target.value)}
+              aria-invalid={!!errors.agent}
+              aria-describedby={described("agent")}
+              className={input}
+            >
               <option value="codex">codex</option>
               <option value="claude">claude</option>
             </select>
@@ -204,7 +257,14 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
             <legend className={label}>Permission profile</legend>
             {PROFILES.map((p) => (
               <label key={p} className="flex items-start gap-2 py-0.5 text-sm">
-                <input type="radio" name={`${id}-profile`} value={p} checked={profile === p} onChange={() => setProfile(p)} className="mt-1 focus-visible:outline-2 focus-visible:outline-blue-600" />
+                <input
+                  type="radio"
+                  name={`${id}-profile`}
+                  value={p}
+                  checked={profile === p}
+                  onChange={() => setProfile(p)}
+                  className="mt-1 focus-visible:outline-2 focus-visible:outline-blue-600"
+                />
                 <span>
                   <span className="font-medium">{p}</span>{" "}
                   <span data-testid="start-run-profile-text" className="text-zinc-600 dark:text-zinc-400">
@@ -219,7 +279,17 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
             <label htmlFor={fid("commands")} className={label}>
               Required commands <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
             </label>
-            <textarea id={fid("commands")} data-testid="start-run-commands" rows={2} value={commands} onChange={(e) => setCommands(e.target.value)} aria-invalid={!!errors.commands} aria-describedby={described("commands", `${fid("commands")}-hint`)} placeholder="npm test" className={`${input} font-mono`} />
+            <textarea
+              id={fid("commands")}
+              data-testid="start-run-commands"
+              rows={2}
+              value={commands}
+              onChange={(e) => setCommands(e.target.value)}
+              aria-invalid={!!errors.commands}
+              aria-describedby={described("commands", `${fid("commands")}-hint`)}
+              placeholder="npm test"
+              className={`${input} font-mono`}
+            />
             <p id={`${fid("commands")}-hint`} className={hint}>
               One per line; each must pass for the run's change-set to be green.
             </p>
@@ -229,7 +299,17 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
             <label htmlFor={fid("secrets")} className={label}>
               Secrets <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
             </label>
-            <input id={fid("secrets")} data-testid="start-run-secrets" autoComplete="off" value={secrets} onChange={(e) => setSecrets(e.target.value)} aria-invalid={!!errors.secrets} aria-describedby={described("secrets", `${fid("secrets")}-hint`)} placeholder="NPM_TOKEN, SENTRY_DSN" className={`${input} font-mono`} />
+            <input
+              id={fid("secrets")}
+              data-testid="start-run-secrets"
+              autoComplete="off"
+              value={secrets}
+              onChange={(e) => setSecrets(e.target.value)}
+              aria-invalid={!!errors.secrets}
+              aria-describedby={described("secrets", `${fid("secrets")}-hint`)}
+              placeholder="NPM_TOKEN, SENTRY_DSN"
+              className={`${input} font-mono`}
+            />
             <p id={`${fid("secrets")}-hint`} className={hint}>
               Names, comma separated. Their values stay with the runner.
             </p>
@@ -241,10 +321,19 @@ export function StartRun({ spaceId, workspaceId, onStarted }: { spaceId: string;
             </p>
           )}
           <div className="flex justify-end gap-2 pt-1">
-            <button type="button" onClick={() => dialog.current?.close()} className={`${button} border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800`}>
+            <button
+              type="button"
+              onClick={() => dialog.current?.close()}
+              className={`${button} border border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800`}
+            >
               Cancel
             </button>
-            <button type="submit" data-testid="start-run-submit" disabled={busy} className={`${button} bg-blue-700 text-white hover:bg-blue-800`}>
+            <button
+              type="submit"
+              data-testid="start-run-submit"
+              disabled={busy}
+              className={`${button} bg-blue-700 text-white hover:bg-blue-800`}
+            >
               {busy ? "Starting…" : "Start run"}
             </button>
           </div>

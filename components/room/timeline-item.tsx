@@ -8,22 +8,42 @@ import { RunPanel } from "./run-panel";
 const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
 function Avatar({ name, kind }: { name: string; kind: string }) {
-  const tone = kind === "person" ? "bg-violet-100 text-violet-900 dark:bg-violet-950 dark:text-violet-200" : "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200";
+  const tone =
+    kind === "person"
+      ? "bg-violet-100 text-violet-900 dark:bg-violet-950 dark:text-violet-200"
+      : "bg-zinc-200 text-zinc-800 dark:bg-zinc-800 dark:text-zinc-200";
   return (
-    <span aria-hidden className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${tone}`}>
+    <span
+      aria-hidden
+      className={`flex h-8 w-8 shrink-0 items-center justify-center rounded-full text-xs font-semibold ${tone}`}
+    >
       {initials(name)}
     </span>
   );
 }
 
-function Message({ item, author, badge, avatar }: { item: Extract<TimelineItem, { kind: "message" }>; author: string; badge?: string; avatar?: string }) {
+function Message({
+  item,
+  author,
+  badge,
+  avatar,
+}: {
+  item: Extract<TimelineItem, { kind: "message" }>;
+  author: string;
+  badge?: string;
+  avatar?: string;
+}) {
   return (
     <div className="flex gap-3">
       <Avatar name={avatar ?? author} kind={item.actor.kind} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
           <span className="font-semibold">{author}</span>
-          {badge && <span className="rounded bg-zinc-100 px-1.5 text-[11px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">{badge}</span>}
+          {badge && (
+            <span className="rounded bg-zinc-100 px-1.5 text-[11px] font-medium text-zinc-600 dark:bg-zinc-800 dark:text-zinc-300">
+              {badge}
+            </span>
+          )}
           <time dateTime={item.ts} className="text-xs text-zinc-600 dark:text-zinc-400">
             {time(item.ts)}
           </time>
@@ -42,7 +62,15 @@ function Message({ item, author, badge, avatar }: { item: Extract<TimelineItem, 
  * One entry of the timeline: a message, a run card (with its goal message first for
  * goal_from: harness), or a notice. Memoized: a scroll re-renders only the rows that entered.
  */
-export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { item: TimelineItem; run?: Run; dir: Directory }) {
+export const TimelineEntry = memo(function TimelineEntry({
+  item,
+  run,
+  dir,
+}: {
+  item: TimelineItem;
+  run?: Run;
+  dir: Directory;
+}) {
   switch (item.kind) {
     case "message": {
       const a = item.actor;
@@ -60,14 +88,22 @@ export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { i
             // [UI3] a person asked at the harness's own surface: the room shows their words as their message.
             <div data-goal-of={run.id} className="mb-2">
               <Message
-                item={{ kind: "message", seq: item.seq, id: `${item.id}-goal`, ts: item.ts, actor: { kind: "person", id: "" }, text: run.goal }}
+                item={{
+                  kind: "message",
+                  seq: item.seq,
+                  id: `${item.id}-goal`,
+                  ts: item.ts,
+                  actor: { kind: "person", id: "" },
+                  text: run.goal,
+                }}
                 author={`Asked at ${harnessName(dir, run.harness_id)}`}
                 avatar="Person"
               />
             </div>
           )}
           <p className="mb-1.5 text-xs text-zinc-600 dark:text-zinc-400">
-            {run?.request ? actorName(dir, run.actor) : harnessName(dir, run?.harness_id)} started a run · <time dateTime={item.ts}>{time(item.ts)}</time>
+            {run?.request ? actorName(dir, run.actor) : harnessName(dir, run?.harness_id)} started a run ·{" "}
+            <time dateTime={item.ts}>{time(item.ts)}</time>
           </p>
           {run ? <RunPanel run={run} dir={dir} /> : <p className="text-sm text-zinc-600">A run ({item.runId}).</p>}
         </div>
@@ -75,7 +111,8 @@ export const TimelineEntry = memo(function TimelineEntry({ item, run, dir }: { i
     case "notice":
       return (
         <p data-seq={item.seq} className="px-4 py-1.5 text-center text-xs text-zinc-600 dark:text-zinc-400">
-          <span className="font-medium">{actorName(dir, item.actor)}</span> {item.text} · <time dateTime={item.ts}>{time(item.ts)}</time>
+          <span className="font-medium">{actorName(dir, item.actor)}</span> {item.text} ·{" "}
+          <time dateTime={item.ts}>{time(item.ts)}</time>
         </p>
       );
   }

@@ -77,14 +77,39 @@ export function Timeline({ items, runs, dir, hasOlder, loadOlder, focusRun }: Pr
 
   return (
     <div className="relative min-h-0 flex-1">
-      <div ref={scroller} onScroll={onScroll} data-testid="timeline" role="log" aria-label="Timeline" tabIndex={0} className="h-full overflow-y-auto focus-visible:outline-2 focus-visible:outline-blue-600">
-        {hasOlder && <p className="py-2 text-center text-xs text-zinc-600 dark:text-zinc-400">Loading older messages…</p>}
-        {!hasOlder && items.length === 0 && <p className="px-4 py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">Nothing here yet. Say hello, or start a harness.</p>}
+      <div
+        ref={scroller}
+        onScroll={onScroll}
+        data-testid="timeline"
+        role="log"
+        aria-label="Timeline"
+        tabIndex={0}
+        className="h-full overflow-y-auto focus-visible:outline-2 focus-visible:outline-blue-600"
+      >
+        {hasOlder && (
+          <p className="py-2 text-center text-xs text-zinc-600 dark:text-zinc-400">Loading older messages…</p>
+        )}
+        {!hasOlder && items.length === 0 && (
+          <p className="px-4 py-10 text-center text-sm text-zinc-600 dark:text-zinc-400">
+            Nothing here yet. Say hello, or start a harness.
+          </p>
+        )}
         <div style={{ height: v.getTotalSize(), position: "relative" }}>
           {v.getVirtualItems().map((row) => {
             const item = items[row.index];
             return (
-              <div key={row.key} data-index={row.index} ref={v.measureElement} style={{ position: "absolute", top: 0, left: 0, width: "100%", transform: `translateY(${row.start}px)` }}>
+              <div
+                key={row.key}
+                data-index={row.index}
+                ref={v.measureElement}
+                style={{
+                  position: "absolute",
+                  top: 0,
+                  left: 0,
+                  width: "100%",
+                  transform: `translateY(${row.start}px)`,
+                }}
+              >
                 <TimelineEntry item={item} run={item.kind === "run" ? runs[item.runId] : undefined} dir={dir} />
               </div>
             );

@@ -27,9 +27,20 @@ export function TypingIndicators({ runs, now, dir }: { runs: Run[]; now: number;
         const s = run.status!;
         const pct = s.progress !== undefined ? Math.round(s.progress * 100) : null;
         // Never more than the estimate itself: the page's clock may trail the server's by the render's travel time.
-        const left = s.estimate_seconds !== undefined ? Math.min(Math.round(s.estimate_seconds), Math.max(0, Math.round(s.estimate_seconds - (now - Date.parse(s.ts)) / 1000))) : null;
+        const left =
+          s.estimate_seconds !== undefined
+            ? Math.min(
+                Math.round(s.estimate_seconds),
+                Math.max(0, Math.round(s.estimate_seconds - (now - Date.parse(s.ts)) / 1000)),
+              )
+            : null;
         return (
-          <div key={run.id} data-testid="typing-indicator" data-run-id={run.id} className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+          <div
+            key={run.id}
+            data-testid="typing-indicator"
+            data-run-id={run.id}
+            className="flex min-w-0 flex-wrap items-center gap-x-3 gap-y-1 text-sm"
+          >
             <span className="flex items-center gap-1.5 font-medium">
               <span aria-hidden className="typing-dots" />
               {actorName(dir, s.actor)}
@@ -48,13 +59,20 @@ export function TypingIndicators({ runs, now, dir }: { runs: Run[]; now: number;
                   aria-valuenow={pct}
                   className="block h-1.5 w-24 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
                 >
-                  <span className="block h-full rounded-full bg-blue-600 transition-[width] duration-500 dark:bg-blue-400" style={{ width: `${pct}%` }} />
+                  <span
+                    className="block h-full rounded-full bg-blue-600 transition-[width] duration-500 dark:bg-blue-400"
+                    style={{ width: `${pct}%` }}
+                  />
                 </span>
                 <span className="tabular-nums text-xs text-zinc-600 dark:text-zinc-400">{pct}%</span>
               </span>
             )}
             {left !== null && (
-              <span data-testid="typing-eta" data-seconds={left} className="tabular-nums text-xs text-zinc-600 dark:text-zinc-400">
+              <span
+                data-testid="typing-eta"
+                data-seconds={left}
+                className="tabular-nums text-xs text-zinc-600 dark:text-zinc-400"
+              >
                 {formatLeft(left)}
               </span>
             )}

@@ -31,7 +31,12 @@ function remarkHtmlAsText() {
 const components: Components = {
   a: ({ href, children }) =>
     href ? (
-      <a href={href} target="_blank" rel="noopener noreferrer nofollow ugc" className="text-blue-700 underline underline-offset-2 dark:text-blue-300">
+      <a
+        href={href}
+        target="_blank"
+        rel="noopener noreferrer nofollow ugc"
+        className="text-blue-700 underline underline-offset-2 dark:text-blue-300"
+      >
         {children}
       </a>
     ) : (
@@ -39,8 +44,16 @@ const components: Components = {
     ),
   // Images would make requests leave the page on an agent's say-so: shown as their text.
   img: ({ alt }) => <span className="text-zinc-500">[image{alt ? `: ${alt}` : ""}]</span>,
-  pre: ({ children }) => <pre className="my-2 overflow-x-auto rounded-md bg-zinc-100 p-3 text-[13px] leading-5 dark:bg-zinc-900">{children}</pre>,
-  code: ({ children, className }) => <code className={`${className ?? ""} rounded bg-zinc-100 px-1 py-0.5 text-[0.9em] dark:bg-zinc-800`}>{children}</code>,
+  pre: ({ children }) => (
+    <pre className="my-2 overflow-x-auto rounded-md bg-zinc-100 p-3 text-[13px] leading-5 dark:bg-zinc-900">
+      {children}
+    </pre>
+  ),
+  code: ({ children, className }) => (
+    <code className={`${className ?? ""} rounded bg-zinc-100 px-1 py-0.5 text-[0.9em] dark:bg-zinc-800`}>
+      {children}
+    </code>
+  ),
   table: ({ children }) => (
     <div className="my-2 overflow-x-auto">
       <table className="text-sm">{children}</table>
@@ -55,7 +68,12 @@ const components: Components = {
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
   return (
     <div className="markdown break-words [&_ol]:list-decimal [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_ol]:pl-5 [&_p]:my-1 [&_ul]:list-disc [&_ul]:pl-5">
-      <ReactMarkdown remarkPlugins={[remarkGfm, remarkHtmlAsText]} rehypePlugins={[rehypeSanitize]} urlTransform={safeUrl} components={components}>
+      <ReactMarkdown
+        remarkPlugins={[remarkGfm, remarkHtmlAsText]}
+        rehypePlugins={[rehypeSanitize]}
+        urlTransform={safeUrl}
+        components={components}
+      >
         {text}
       </ReactMarkdown>
     </div>
@@ -74,7 +92,9 @@ export function Collapsible({ text, children }: { text: string; children: React.
     <div>
       <div className={open ? "" : "relative max-h-72 overflow-hidden"}>
         {children}
-        {!open && <div className="pointer-events-none absolute inset-x-0 bottom-0 h-12 bg-gradient-to-t from-white dark:from-zinc-950" />}
+        {!open && (
+          <div className="pointer-events-none absolute inset-x-0 bottom-0 h-12 bg-gradient-to-t from-white dark:from-zinc-950" />
+        )}
       </div>
       <button
         type="button"

@@ -5,7 +5,8 @@ import { useState } from "react";
 import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/queries/people";
 import * as api from "@/lib/client/people-api";
 
-const button = "rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
+const button =
+  "rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
 const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 const muted = "text-xs text-zinc-600 dark:text-zinc-400";
 
@@ -17,11 +18,22 @@ function Tokens({ tokens, onRevoke }: { tokens: TokenRow[]; onRevoke: (id: strin
   return (
     <ul className="mt-1 w-full space-y-1 pl-4">
       {tokens.map((t) => (
-        <li key={t.id} data-testid="token" data-token-id={t.id} data-revoked={t.revoked} className={`flex items-center gap-2 ${muted}`}>
+        <li
+          key={t.id}
+          data-testid="token"
+          data-token-id={t.id}
+          data-revoked={t.revoked}
+          className={`flex items-center gap-2 ${muted}`}
+        >
           <span className="font-mono">{t.id.slice(0, 12)}…</span>
           <span>{t.revoked ? "revoked" : `last used ${when(t.last_used_at)}`}</span>
           {!t.revoked && (
-            <button type="button" data-testid="token-revoke" className={`ml-auto ${button}`} onClick={() => onRevoke(t.id)}>
+            <button
+              type="button"
+              data-testid="token-revoke"
+              className={`ml-auto ${button}`}
+              onClick={() => onRevoke(t.id)}
+            >
               Revoke token
             </button>
           )}
@@ -32,7 +44,14 @@ function Tokens({ tokens, onRevoke }: { tokens: TokenRow[]; onRevoke: (id: strin
 }
 
 /** People, invites, harnesses and runners of a workspace; an owner invites, re-roles and revokes (docs/ROLES.md). */
-export function PeoplePanel(p: { workspaceId: string; myId: string; people: PersonRow[]; harnesses: HarnessRow[]; invites: InviteRow[]; isOwner: boolean }) {
+export function PeoplePanel(p: {
+  workspaceId: string;
+  myId: string;
+  people: PersonRow[];
+  harnesses: HarnessRow[];
+  invites: InviteRow[];
+  isOwner: boolean;
+}) {
   const router = useRouter();
   const [role, setRole] = useState("member");
   const [link, setLink] = useState<string | null>(null);
@@ -58,7 +77,13 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
       )}
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {p.people.map((x) => (
-          <li key={x.id} data-testid="person" data-person-id={x.id} data-role={x.role} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+          <li
+            key={x.id}
+            data-testid="person"
+            data-person-id={x.id}
+            data-role={x.role}
+            className="flex flex-wrap items-center gap-2 py-2 text-sm"
+          >
             <span className="font-medium">{x.name}</span>
             {p.isOwner ? (
               <select
@@ -77,7 +102,12 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
             )}
             {p.isOwner && <span className={muted}>last seen {when(x.last_seen_at)}</span>}
             {p.isOwner && x.id !== p.myId && (
-              <button type="button" data-testid="person-revoke" className={`ml-auto ${button}`} onClick={() => void act(api.revokePerson(ws, x.id))}>
+              <button
+                type="button"
+                data-testid="person-revoke"
+                className={`ml-auto ${button}`}
+                onClick={() => void act(api.revokePerson(ws, x.id))}
+              >
                 Revoke
               </button>
             )}
@@ -99,16 +129,29 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
           <label className="text-sm" htmlFor="invite-role">
             Invite a
           </label>
-          <select id="invite-role" data-testid="invite-role" value={role} onChange={(e) => setRole(e.target.value)} className="rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900">
+          <select
+            id="invite-role"
+            data-testid="invite-role"
+            value={role}
+            onChange={(e) => setRole(e.target.value)}
+            className="rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
+          >
             <option value="viewer">viewer (watches and reviews)</option>
             <option value="member">member (posts, starts and steers runs)</option>
             <option value="owner">owner (manages people, harnesses, runners)</option>
           </select>
-          <button type="submit" data-testid="invite-create" className="rounded-md bg-blue-700 px-3 py-1 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-blue-600">
+          <button
+            type="submit"
+            data-testid="invite-create"
+            className="rounded-md bg-blue-700 px-3 py-1 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-blue-600"
+          >
             Make a link
           </button>
           {link && (
-            <output data-testid="invite-link" className="w-full break-all rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900">
+            <output
+              data-testid="invite-link"
+              className="w-full break-all rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900"
+            >
               {link}
             </output>
           )}
@@ -119,12 +162,22 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
           <h2 className={heading}>Open invites</h2>
           <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
             {p.invites.map((i) => (
-              <li key={i.id} data-testid="invite" data-invite-id={i.id} className="flex items-center gap-2 py-2 text-sm">
+              <li
+                key={i.id}
+                data-testid="invite"
+                data-invite-id={i.id}
+                className="flex items-center gap-2 py-2 text-sm"
+              >
                 <span>{i.role}</span>
                 <span className={muted}>
                   {i.single_use ? "single-use" : `${i.uses} uses so far`} · until {when(i.expires_at)}
                 </span>
-                <button type="button" data-testid="invite-withdraw" className={`ml-auto ${button}`} onClick={() => void act(api.withdrawInvite(ws, i.id))}>
+                <button
+                  type="button"
+                  data-testid="invite-withdraw"
+                  className={`ml-auto ${button}`}
+                  onClick={() => void act(api.withdrawInvite(ws, i.id))}
+                >
                   Withdraw
                 </button>
               </li>
@@ -136,7 +189,10 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
         <>
           <h2 className={heading}>Harnesses and runners</h2>
           {minted && (
-            <output data-testid="token-minted" className="mt-2 block break-all rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900">
+            <output
+              data-testid="token-minted"
+              className="mt-2 block break-all rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900"
+            >
               New token (shown once): {minted}
             </output>
           )}
@@ -144,7 +200,12 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
             {p.harnesses.map((h) => {
               const live = h.tokens.filter((t) => !t.revoked).length;
               return (
-                <li key={h.id} data-testid="harness" data-harness-id={h.id} className="flex flex-wrap items-center gap-2 py-2 text-sm">
+                <li
+                  key={h.id}
+                  data-testid="harness"
+                  data-harness-id={h.id}
+                  className="flex flex-wrap items-center gap-2 py-2 text-sm"
+                >
                   <span className="font-medium">{h.name}</span>
                   <span className={muted}>
                     {h.kind} · {live ? `${live} live token${live === 1 ? "" : "s"}` : "revoked"}
@@ -163,7 +224,12 @@ export function PeoplePanel(p: { workspaceId: string; myId: string; people: Pers
                     New token
                   </button>
                   {live > 0 && (
-                    <button type="button" data-testid="harness-revoke" className={button} onClick={() => void act(api.revokeHarness(ws, h.id))}>
+                    <button
+                      type="button"
+                      data-testid="harness-revoke"
+                      className={button}
+                      onClick={() => void act(api.revokeHarness(ws, h.id))}
+                    >
                       Revoke all
                     </button>
                   )}

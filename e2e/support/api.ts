@@ -49,7 +49,9 @@ export class Admin {
   }
 
   /** A fresh workspace with a room, a harness and its owner (names optional). */
-  async newWorkspace(names: { workspace?: string; space?: string; harness?: string; owner?: string } = {}): Promise<Workspace> {
+  async newWorkspace(
+    names: { workspace?: string; space?: string; harness?: string; owner?: string } = {},
+  ): Promise<Workspace> {
     const r = await this.request.post("/api/v1/admin/workspaces", { headers: this.auth(), data: names });
     expect(r.status(), await r.text()).toBe(201);
     return r.json();
@@ -109,7 +111,7 @@ export class Harness {
   /** Every stored event of the workspace, ascending (GET …/events, paged by 1000). */
   async events(): Promise<StoredEvent[]> {
     const all: StoredEvent[] = [];
-    for (let after = 0; ; ) {
+    for (let after = 0; ;) {
       const r = await this.request.get(`/api/v1/workspaces/${this.ws.workspace_id}/events?after=${after}&limit=1000`, {
         headers: { authorization: `Bearer ${this.ws.token}` },
       });

@@ -21,20 +21,39 @@ export async function seedBusyRoom(request: APIRequestContext, ws: Workspace, ha
   });
   await po.step("read", "done");
   await po.step("crm", "active");
-  await harness.post(harness.message("PO #4471 is for 1,200 units; the CRM shows Northwind's contact changed last week:\n\n```sh\ncrm lookup northwind --fields contact,terms\n```"));
+  await harness.post(
+    harness.message(
+      "PO #4471 is for 1,200 units; the CRM shows Northwind's contact changed last week:\n\n```sh\ncrm lookup northwind --fields contact,terms\n```",
+    ),
+  );
   const steer = await person.command(po.id, "steer", "Use the new contact, not the old one");
   await po.ack(steer.command_id);
   await po.status({ verb_phrase: "Checking the Northwind record in the CRM…", progress: 0.35, estimate_seconds: 95 });
 
   const flaky = new TestRun(harness, ws);
-  await flaky.start({ goal: "Fix the flaky checkout test", goal_from: "harness", session_ref: "claude://sessions/a7", plan: [{ step_id: "1", title: "Reproduce" }, { step_id: "2", title: "Find the race" }, { step_id: "3", title: "Patch and re-run 50×" }] });
+  await flaky.start({
+    goal: "Fix the flaky checkout test",
+    goal_from: "harness",
+    session_ref: "claude://sessions/a7",
+    plan: [
+      { step_id: "1", title: "Reproduce" },
+      { step_id: "2", title: "Find the race" },
+      { step_id: "3", title: "Patch and re-run 50×" },
+    ],
+  });
   await flaky.step("1", "done");
   await flaky.step("2", "failed");
   const pause = await person.command(flaky.id, "pause");
   await flaky.ack(pause.command_id);
 
   const audit = new TestRun(harness, ws);
-  await audit.start({ goal: "Nightly dependency audit", plan: [{ step_id: "x", title: "npm audit" }, { step_id: "y", title: "Open PRs" }] });
+  await audit.start({
+    goal: "Nightly dependency audit",
+    plan: [
+      { step_id: "x", title: "npm audit" },
+      { step_id: "y", title: "Open PRs" },
+    ],
+  });
   await audit.step("x", "done");
   await audit.step("y", "skipped");
   await audit.finish("succeeded", "No vulnerable dependencies.");

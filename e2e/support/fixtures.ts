@@ -28,7 +28,8 @@ async function guardCsp(context: BrowserContext, violations: string[]) {
     });
   });
   context.on("console", (m) => {
-    if (/Content Security Policy|Refused to (execute|load|apply|connect|frame|evaluate)/i.test(m.text())) violations.push(m.text());
+    if (/Content Security Policy|Refused to (execute|load|apply|connect|frame|evaluate)/i.test(m.text()))
+      violations.push(m.text());
   });
 }
 
@@ -45,7 +46,11 @@ export const test = base.extend<ChipsFixtures, WorkerFixtures>({
       const api = await playwright.request.newContext({ baseURL: baseURL() });
       const health = await (await api.get("/api/v1/health")).json();
       await api.dispose();
-      expect(health, "the e2e server's database").toMatchObject({ ok: true, ready: true, db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite" });
+      expect(health, "the e2e server's database").toMatchObject({
+        ok: true,
+        ready: true,
+        db: process.env.CHIPS_E2E_DATABASE_URL ? "postgres" : "pglite",
+      });
       await use(health.db);
     },
     { scope: "worker", auto: true },

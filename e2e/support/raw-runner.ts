@@ -26,8 +26,16 @@ export class RawRunner {
   ) {}
 
   /** A runner credential made with the admin token: `POST /api/v1/workspaces/:ws/harnesses {kind: "runner"}`. */
-  static async create(request: APIRequestContext, adminToken: string, ws: Workspace, name = "e2e runner"): Promise<RawRunner> {
-    const r = await request.post(`/api/v1/workspaces/${ws.workspace_id}/harnesses`, { headers: { authorization: `Bearer ${adminToken}` }, data: { name, kind: "runner" } });
+  static async create(
+    request: APIRequestContext,
+    adminToken: string,
+    ws: Workspace,
+    name = "e2e runner",
+  ): Promise<RawRunner> {
+    const r = await request.post(`/api/v1/workspaces/${ws.workspace_id}/harnesses`, {
+      headers: { authorization: `Bearer ${adminToken}` },
+      data: { name, kind: "runner" },
+    });
     expect(r.status(), await r.text()).toBe(201);
     const made = (await r.json()) as { id?: string; harness_id?: string; token: string };
     const id = made.id ?? made.harness_id ?? "";
@@ -37,7 +45,13 @@ export class RawRunner {
 
   /** Connect and say hello; answers the hello's ack (which must be ok). */
   async connect(hello: Partial<RunnerHello> = {}): Promise<RunnerHelloAck & { ok: true }> {
-    const socket = io(`${baseURL()}/harness`, { auth: { token: this.token }, transports: ["websocket"], forceNew: true, reconnection: false, timeout: 10_000 });
+    const socket = io(`${baseURL()}/harness`, {
+      auth: { token: this.token },
+      transports: ["websocket"],
+      forceNew: true,
+      reconnection: false,
+      timeout: 10_000,
+    });
     this.socket = socket;
     socket.on("runner.start", (req: StartRequest, ack?: (a: unknown) => void) => {
       this.starts.push(req);
@@ -85,12 +99,21 @@ export class RawRunner {
   runnerEvent(runId: string, kind: string, message: string, payload?: Record<string, unknown> | ChangeSetPayload) {
     const sequence = (this.sequence.get(runId) ?? 0) + 1;
     this.sequence.set(runId, sequence);
-    return this.event(runId, "runner.event", { sequence, kind, message, ...(payload ? { payload } : {}), occurred_at: new Date().toISOString() });
+    return this.event(runId, "runner.event", {
+      sequence,
+      kind,
+      message,
+      ...(payload ? { payload } : {}),
+      occurred_at: new Date().toISOString(),
+    });
   }
 
   /** `POST /api/v1/events {events}` with the runner token; expects 201. */
   async post(...events: Record<string, unknown>[]): Promise<StoredEvent[]> {
-    const r = await this.request.post("/api/v1/events", { headers: { authorization: `Bearer ${this.token}` }, data: { events } });
+    const r = await this.request.post("/api/v1/events", {
+      headers: { authorization: `Bearer ${this.token}` },
+      data: { events },
+    });
     expect(r.status(), await r.text()).toBe(201);
     return ((await r.json()) as { events: StoredEvent[] }).events;
   }
@@ -103,7 +126,11 @@ export class RawRunner {
     });
     expect(r.status(), await r.text()).toBe(201);
     const ref = (await r.json()) as ObjectRef;
-    expect(ref).toMatchObject({ key: expect.any(String), sha256: expect.stringMatching(/^[0-9a-f]{64}$/), bytes: Buffer.byteLength(body) });
+    expect(ref).toMatchObject({
+      key: expect.any(String),
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+      bytes: Buffer.byteLength(body),
+    });
     return ref;
   }
 

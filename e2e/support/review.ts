@@ -11,12 +11,20 @@ export interface Seeded extends SeedHistory {
 
 /** POST an export document to the workspace's import (as its owner). */
 export async function importDoc(request: APIRequestContext, ws: Workspace, doc: ExportDocument): Promise<ImportAnswer> {
-  const r = await request.post(`/api/v1/workspaces/${ws.workspace_id}/import`, { headers: { authorization: `Bearer ${ws.person_token}` }, data: doc, timeout: 120_000 });
+  const r = await request.post(`/api/v1/workspaces/${ws.workspace_id}/import`, {
+    headers: { authorization: `Bearer ${ws.person_token}` },
+    data: doc,
+    timeout: 120_000,
+  });
   expect([200, 201], await r.text()).toContain(r.status());
   return r.json();
 }
 
-export async function seedWorkspace(request: APIRequestContext, ws: Workspace, opts: { runs: number; events: number; seed: number }): Promise<Seeded> {
+export async function seedWorkspace(
+  request: APIRequestContext,
+  ws: Workspace,
+  opts: { runs: number; events: number; seed: number },
+): Promise<Seeded> {
   const h = seedHistory(opts);
   const answer = await importDoc(request, ws, h.doc);
   return { ...h, ids: new Map(answer.runs.map((r) => [r.from, r.to])) };
@@ -26,7 +34,10 @@ export async function seedWorkspace(request: APIRequestContext, ws: Workspace, o
 export class RunsPage {
   readonly count: Locator;
   readonly rows: Locator;
-  constructor(readonly page: Page, readonly ws: string) {
+  constructor(
+    readonly page: Page,
+    readonly ws: string,
+  ) {
     this.count = page.getByTestId("runs-count");
     this.rows = page.getByTestId("run-row");
   }
@@ -44,8 +55,10 @@ export class RunsPage {
   /** Set filters through the form (select options by their label, text fields by value) and apply. */
   async filter(f: { q?: string; selects?: Record<string, string>; fields?: Record<string, string> }): Promise<void> {
     if (f.q !== undefined) await this.page.getByTestId("filter-q").fill(f.q);
-    for (const [name, label] of Object.entries(f.selects ?? {})) await this.page.getByTestId(`filter-${name}`).selectOption({ label });
-    for (const [name, value] of Object.entries(f.fields ?? {})) await this.page.getByTestId(`filter-${name}`).fill(value);
+    for (const [name, label] of Object.entries(f.selects ?? {}))
+      await this.page.getByTestId(`filter-${name}`).selectOption({ label });
+    for (const [name, value] of Object.entries(f.fields ?? {}))
+      await this.page.getByTestId(`filter-${name}`).fill(value);
     await Promise.all([this.page.waitForURL(/\/runs\?/), this.page.getByTestId("filter-apply").click()]);
   }
 

@@ -15,10 +15,25 @@ export class TestRun {
   ) {}
 
   private event(type: string, fields: Record<string, unknown>) {
-    return { v: 1, type, id: newId("event"), workspace_id: this.ws.workspace_id, run_id: this.id, actor: { kind: "harness", id: this.ws.harness_id }, idempotency_key: key(), ...fields };
+    return {
+      v: 1,
+      type,
+      id: newId("event"),
+      workspace_id: this.ws.workspace_id,
+      run_id: this.id,
+      actor: { kind: "harness", id: this.ws.harness_id },
+      idempotency_key: key(),
+      ...fields,
+    };
   }
 
-  start(fields: { goal: string; plan?: { step_id: string; title: string }[]; goal_from?: "harness" | "chips"; session_ref?: string; commands?: CommandName[] }): Promise<StoredEvent[]> {
+  start(fields: {
+    goal: string;
+    plan?: { step_id: string; title: string }[];
+    goal_from?: "harness" | "chips";
+    session_ref?: string;
+    commands?: CommandName[];
+  }): Promise<StoredEvent[]> {
     return this.harness.post(this.event("run.started", { space_id: this.ws.space_id, ...fields }));
   }
   status(fields: { verb_phrase: string; phase?: string; progress?: number; estimate_seconds?: number }) {
@@ -45,13 +60,25 @@ export class Person {
   async message(text: string): Promise<StoredEvent> {
     const r = await this.request.post("/api/v1/events", {
       headers: { authorization: `Bearer ${this.ws.person_token}` },
-      data: { v: 1, type: "message.posted", id: newId("event"), workspace_id: this.ws.workspace_id, space_id: this.ws.space_id, idempotency_key: key(), text },
+      data: {
+        v: 1,
+        type: "message.posted",
+        id: newId("event"),
+        workspace_id: this.ws.workspace_id,
+        space_id: this.ws.space_id,
+        idempotency_key: key(),
+        text,
+      },
     });
     expect(r.status(), await r.text()).toBe(201);
     return ((await r.json()) as { events: StoredEvent[] }).events[0];
   }
 
-  async command(runId: string, command: "pause" | "resume" | "cancel" | "steer", text?: string): Promise<{ command_id: string; seq: number }> {
+  async command(
+    runId: string,
+    command: "pause" | "resume" | "cancel" | "steer",
+    text?: string,
+  ): Promise<{ command_id: string; seq: number }> {
     const r = await this.request.post(`/api/v1/runs/${runId}/commands`, {
       headers: { authorization: `Bearer ${this.ws.person_token}` },
       data: { command, ...(text ? { text } : {}), idempotency_key: key() },

@@ -16,7 +16,14 @@ export async function cookieHeader(context: BrowserContext): Promise<string> {
  * this socket its connection — and its headers, without our cookie.
  */
 export async function connectSocket(headers: Record<string, string>): Promise<{ socket: Socket } | { error: string }> {
-  const socket = io(baseURL(), { path: "/socket.io", transports: ["websocket"], forceNew: true, extraHeaders: headers, reconnection: false, timeout: 10_000 });
+  const socket = io(baseURL(), {
+    path: "/socket.io",
+    transports: ["websocket"],
+    forceNew: true,
+    extraHeaders: headers,
+    reconnection: false,
+    timeout: 10_000,
+  });
   return new Promise((resolve) => {
     socket.once("connect", () => resolve({ socket }));
     socket.once("connect_error", (e) => {
@@ -27,6 +34,10 @@ export async function connectSocket(headers: Record<string, string>): Promise<{ 
 }
 
 /** `join {v:1, space_id, after_seq}` and its ack. */
-export async function join(socket: Socket, spaceId: string, afterSeq = 0): Promise<{ ok?: boolean; head_seq?: number; error?: string }> {
+export async function join(
+  socket: Socket,
+  spaceId: string,
+  afterSeq = 0,
+): Promise<{ ok?: boolean; head_seq?: number; error?: string }> {
   return socket.timeout(10_000).emitWithAck("join", { v: 1, space_id: spaceId, after_seq: afterSeq });
 }

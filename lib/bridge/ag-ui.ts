@@ -24,7 +24,12 @@ const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its
 /** [RUN2] What the bridge declares on run.started: steer (abort and run again) and cancel (abort); no pause. */
 const AG_UI_COMMANDS: CommandName[] = ["steer", "cancel"];
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
-const slug = (s: string) => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 100) || "step";
+const slug = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 100) || "step";
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /**
@@ -43,7 +48,8 @@ function planFromState(state: unknown): PlanItem[] | null {
       const status = str(i.status) || str(i.state);
       return {
         text: str(i.title) || str(i.step) || str(i.content) || str(i.description) || str(i.name),
-        completed: ["completed", "done", "complete", "finished"].includes(status) || i.done === true || i.completed === true,
+        completed:
+          ["completed", "done", "complete", "finished"].includes(status) || i.done === true || i.completed === true,
         active: ["in_progress", "active", "running", "executing"].includes(status),
       };
     });
@@ -60,31 +66,48 @@ function planFromState(state: unknown): PlanItem[] | null {
  * thread with the guidance as the next user message (acked applied when that run starts);
  * a pause is refused (AG_UI_NO_PAUSE). Answers the outcome once the run is finished.
  */
-export async function bridgeAgUi(o: AgUiBridgeOptions): Promise<{ runId: string; outcome: "succeeded" | "failed" | "cancelled" }> {
+export async function bridgeAgUi(
+  o: AgUiBridgeOptions,
+): Promise<{ runId: string; outcome: "succeeded" | "failed" | "cancelled" }> {
   const log = o.log ?? ((l: string) => console.warn(`[chips ag-ui] ${l}`));
   const runId = newId("run");
   await o.client.whoami();
   const actor = { kind: "harness" as const, id: o.client.harnessId! };
   let chain: Promise<unknown> = Promise.resolve();
   const post = (events: EventInput[]) => {
-    const full = events.map((e) => ({ run_id: runId, ...(e.type === "message.posted" ? { space_id: o.spaceId } : {}), ...e }) as EventInput);
-    chain = chain.then(() => o.client.post(full)).catch((e) => log(`could not post ${full.map((x) => x.type).join(", ")}: ${(e as Error).message}`));
+    const full = events.map(
+      (e) => ({ run_id: runId, ...(e.type === "message.posted" ? { space_id: o.spaceId } : {}), ...e }) as EventInput,
+    );
+    chain = chain
+      .then(() => o.client.post(full))
+      .catch((e) => log(`could not post ${full.map((x) => x.type).join(", ")}: ${(e as Error).message}`));
     return chain;
   };
   const translator = new Translator({ post: (...e: EventInput[]) => post(e), runnerEvent: () => undefined }, actor);
 
-  await o.client.post({ type: "run.started", run_id: runId, space_id: o.spaceId, goal: clip(o.prompt.trim() || "(an empty prompt)", LIMITS.goal), goal_from: "harness", session_ref: o.agent.threadId, commands: AG_UI_COMMANDS });
+  await o.client.post({
+    type: "run.started",
+    run_id: runId,
+    space_id: o.spaceId,
+    goal: clip(o.prompt.trim() || "(an empty prompt)", LIMITS.goal),
+    goal_from: "harness",
+    session_ref: o.agent.threadId,
+    commands: AG_UI_COMMANDS,
+  });
   o.agent.addMessage({ id: newId("event"), role: "user", content: o.prompt });
 
   let cancel: Command | null = null;
   const steers: Command[] = [];
-  const sub = o.client.onCommand((cmd, controls) => {
-    if (cmd.run_id !== runId) return;
-    if (cmd.command === "pause" || cmd.command === "resume") return void controls.reject(AG_UI_NO_PAUSE);
-    if (cmd.command === "cancel") cancel = cmd;
-    else steers.push(cmd);
-    o.agent.abortRun();
-  }, { onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`) });
+  const sub = o.client.onCommand(
+    (cmd, controls) => {
+      if (cmd.run_id !== runId) return;
+      if (cmd.command === "pause" || cmd.command === "resume") return void controls.reject(AG_UI_NO_PAUSE);
+      if (cmd.command === "cancel") cancel = cmd;
+      else steers.push(cmd);
+      o.agent.abortRun();
+    },
+    { onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`) },
+  );
 
   const texts = new Map<string, string>();
   let error: string | null = null;
@@ -93,7 +116,14 @@ export async function bridgeAgUi(o: AgUiBridgeOptions): Promise<{ runId: string;
       const e = event as unknown as Record<string, unknown> & { type: string };
       switch (e.type) {
         case "STEP_STARTED":
-          void post([{ type: "run.step", step_id: `step-${slug(str(e.stepName))}`, state: "active", title: clip(str(e.stepName) || "Step", LIMITS.title) }]);
+          void post([
+            {
+              type: "run.step",
+              step_id: `step-${slug(str(e.stepName))}`,
+              state: "active",
+              title: clip(str(e.stepName) || "Step", LIMITS.title),
+            },
+          ]);
           break;
         case "STEP_FINISHED":
           void post([{ type: "run.step", step_id: `step-${slug(str(e.stepName))}`, state: "done" }]);
@@ -111,7 +141,13 @@ export async function bridgeAgUi(o: AgUiBridgeOptions): Promise<{ runId: string;
           break;
         }
         case "TOOL_CALL_START":
-          translator.handle({ type: "tool", id: str(e.toolCallId), phase: "started", verb: "Using", target: str(e.toolCallName) });
+          translator.handle({
+            type: "tool",
+            id: str(e.toolCallId),
+            phase: "started",
+            verb: "Using",
+            target: str(e.toolCallName),
+          });
           break;
         case "RUN_ERROR":
           error = str(e.message) || "the agent reported an error";
@@ -148,7 +184,13 @@ export async function bridgeAgUi(o: AgUiBridgeOptions): Promise<{ runId: string;
       for (const s of now) await o.client.ack(runId, s.command_id, "applied");
     }
     await chain;
-    if (outcome !== "cancelled") await o.client.post({ type: "run.finished", run_id: runId, outcome, ...(error ? { summary: clip(error, LIMITS.summary) } : {}) });
+    if (outcome !== "cancelled")
+      await o.client.post({
+        type: "run.finished",
+        run_id: runId,
+        outcome,
+        ...(error ? { summary: clip(error, LIMITS.summary) } : {}),
+      });
   } finally {
     sub.close();
   }

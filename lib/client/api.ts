@@ -53,7 +53,10 @@ export class ApiError extends Error {
 }
 
 const isFieldProblem = (x: unknown): x is FieldProblem =>
-  !!x && typeof x === "object" && typeof (x as FieldProblem).pointer === "string" && typeof (x as FieldProblem).message === "string";
+  !!x &&
+  typeof x === "object" &&
+  typeof (x as FieldProblem).pointer === "string" &&
+  typeof (x as FieldProblem).message === "string";
 
 /** A person-facing line for any failure: the server's detail, else `fallback(status)`. */
 export function failureLine(e: unknown, unreachable: string, fallback: (status: number) => string): string {
@@ -77,12 +80,17 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   } catch {
     parsed = undefined;
   }
-  if (!res.ok) throw new ApiError(res.status, parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : null);
+  if (!res.ok)
+    throw new ApiError(res.status, parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : null);
   return parsed as T;
 }
 
 /** Run `call`; null when it went through, else the line to show (see failureLine). */
-export async function refusalOf(call: Promise<unknown>, unreachable = "Could not reach Chips.", fallback = (s: number) => `Refused (${s}).`): Promise<string | null> {
+export async function refusalOf(
+  call: Promise<unknown>,
+  unreachable = "Could not reach Chips.",
+  fallback = (s: number) => `Refused (${s}).`,
+): Promise<string | null> {
   try {
     await call;
     return null;
@@ -95,12 +103,22 @@ const enc = encodeURIComponent;
 
 /** POST one event as the signed-in person; the server sets the actor. `keyPrefix` names where it came from. */
 export function postEvent(workspaceId: string, event: Record<string, unknown>, keyPrefix = "ui"): Promise<unknown> {
-  return request("POST", "/api/v1/events", { v: 1, id: `evt_${ulid()}`, idempotency_key: `${keyPrefix}_${ulid()}`, workspace_id: workspaceId, ...event });
+  return request("POST", "/api/v1/events", {
+    v: 1,
+    id: `evt_${ulid()}`,
+    idempotency_key: `${keyPrefix}_${ulid()}`,
+    workspace_id: workspaceId,
+    ...event,
+  });
 }
 
 /** A person's command to a run ([RUN1]); a fresh key per press. */
 export const sendCommand = (runId: string, command: CommandName, text?: string) =>
-  request("POST", `/api/v1/runs/${enc(runId)}/commands`, { command, ...(text ? { text } : {}), idempotency_key: `btn_${ulid()}` });
+  request("POST", `/api/v1/runs/${enc(runId)}/commands`, {
+    command,
+    ...(text ? { text } : {}),
+    idempotency_key: `btn_${ulid()}`,
+  });
 
 /** Finish a run whose harness is gone. */
 export const forceFinish = (runId: string) => request("POST", `/api/v1/runs/${enc(runId)}/force-finish`);
@@ -114,27 +132,35 @@ export interface OnlineRunner {
 }
 
 /** Who could take a run now. */
-export const onlineRunners = async (workspaceId: string) => (await request<{ runners?: OnlineRunner[] } | undefined>("GET", `/api/v1/workspaces/${enc(workspaceId)}/runners`))?.runners ?? null;
+export const onlineRunners = async (workspaceId: string) =>
+  (await request<{ runners?: OnlineRunner[] } | undefined>("GET", `/api/v1/workspaces/${enc(workspaceId)}/runners`))
+    ?.runners ?? null;
 
 /** Start a run (§5); the caller keeps the idempotency key so a retry never starts two. */
-export const startRun = (body: Record<string, unknown> & { idempotency_key: string }) => request<{ run_id?: string } | undefined>("POST", "/api/v1/runs", body);
+export const startRun = (body: Record<string, unknown> & { idempotency_key: string }) =>
+  request<{ run_id?: string } | undefined>("POST", "/api/v1/runs", body);
 
 /** Create a room in the workspace. */
-export const createRoom = (workspaceId: string, name: string) => request<{ id: string }>("POST", `/api/v1/workspaces/${enc(workspaceId)}/spaces`, { name });
+export const createRoom = (workspaceId: string, name: string) =>
+  request<{ id: string }>("POST", `/api/v1/workspaces/${enc(workspaceId)}/spaces`, { name });
 
 /** A signed, expiring URL for a run's artifact ([RN3]). */
-export const objectUrl = async (runId: string, sha256: string) => (await request<{ url?: unknown } | undefined>("GET", `/api/v1/runs/${enc(runId)}/objects/${enc(sha256)}`))?.url;
+export const objectUrl = async (runId: string, sha256: string) =>
+  (await request<{ url?: unknown } | undefined>("GET", `/api/v1/runs/${enc(runId)}/objects/${enc(sha256)}`))?.url;
 
 /** Download a same-origin URL as text (a signed artifact URL); refusals as ApiError. */
 export async function downloadText(url: URL): Promise<string> {
   const res = await fetch(url, { cache: "no-store", credentials: "same-origin" }).catch(() => null);
   if (!res) throw new ApiError(0, null);
-  if (!res.ok) throw new ApiError(res.status, ((await res.json().catch(() => null)) as Record<string, unknown> | null) ?? null);
+  if (!res.ok)
+    throw new ApiError(res.status, ((await res.json().catch(() => null)) as Record<string, unknown> | null) ?? null);
   return res.text();
 }
 
 /** Every revision of a room, oldest first. */
-export const roomRevisions = async (spaceId: string) => (await request<RoomRevisionsAnswer>("GET", `/api/v1/spaces/${enc(spaceId)}/revisions`)).revisions;
+export const roomRevisions = async (spaceId: string) =>
+  (await request<RoomRevisionsAnswer>("GET", `/api/v1/spaces/${enc(spaceId)}/revisions`)).revisions;
 
 /** The workspace's budgets with their spend now ([BUD2]). */
-export const budgets = async (workspaceId: string) => (await request<BudgetsAnswer>("GET", `/api/v1/workspaces/${enc(workspaceId)}/budgets`)).budgets;
+export const budgets = async (workspaceId: string) =>
+  (await request<BudgetsAnswer>("GET", `/api/v1/workspaces/${enc(workspaceId)}/budgets`)).budgets;

@@ -7,11 +7,16 @@ import { failureLine, refusalOf, request } from "./api";
 
 const base = (ws: string) => `/api/v1/workspaces/${encodeURIComponent(ws)}`;
 
-export const revokePerson = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/people/${encodeURIComponent(id)}`));
-export const revokeHarness = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/harnesses/${encodeURIComponent(id)}`));
-export const revokeToken = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/tokens/${encodeURIComponent(id)}`));
-export const withdrawInvite = (ws: string, id: string) => refusalOf(request("DELETE", `${base(ws)}/invites/${encodeURIComponent(id)}`));
-export const changeRole = (ws: string, id: string, role: string) => refusalOf(request("PATCH", `${base(ws)}/people/${encodeURIComponent(id)}`, { role }));
+export const revokePerson = (ws: string, id: string) =>
+  refusalOf(request("DELETE", `${base(ws)}/people/${encodeURIComponent(id)}`));
+export const revokeHarness = (ws: string, id: string) =>
+  refusalOf(request("DELETE", `${base(ws)}/harnesses/${encodeURIComponent(id)}`));
+export const revokeToken = (ws: string, id: string) =>
+  refusalOf(request("DELETE", `${base(ws)}/tokens/${encodeURIComponent(id)}`));
+export const withdrawInvite = (ws: string, id: string) =>
+  refusalOf(request("DELETE", `${base(ws)}/invites/${encodeURIComponent(id)}`));
+export const changeRole = (ws: string, id: string, role: string) =>
+  refusalOf(request("PATCH", `${base(ws)}/people/${encodeURIComponent(id)}`, { role }));
 
 const refused = (e: unknown) => ({ error: failureLine(e, "Could not reach Chips.", (s) => `Refused (${s}).`) });
 
@@ -27,7 +32,10 @@ export async function makeInvite(ws: string, role: string): Promise<{ url: strin
 /** Another token for a harness or runner: shown once. */
 export async function newHarnessToken(ws: string, id: string): Promise<{ token: string } | { error: string }> {
   try {
-    return { token: (await request<{ token: string }>("POST", `${base(ws)}/harnesses/${encodeURIComponent(id)}/tokens`, {})).token };
+    return {
+      token: (await request<{ token: string }>("POST", `${base(ws)}/harnesses/${encodeURIComponent(id)}/tokens`, {}))
+        .token,
+    };
   } catch (e) {
     return refused(e);
   }

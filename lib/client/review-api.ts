@@ -15,13 +15,27 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<Re
   }
 }
 
-export const saveView = (ws: string, name: string, query: string) => call<SavedView>("POST", `/api/v1/workspaces/${encodeURIComponent(ws)}/review/views`, { name, query });
-export const deleteView = (ws: string, id: string) => call<unknown>("DELETE", `/api/v1/workspaces/${encodeURIComponent(ws)}/review/views/${encodeURIComponent(id)}`);
+export const saveView = (ws: string, name: string, query: string) =>
+  call<SavedView>("POST", `/api/v1/workspaces/${encodeURIComponent(ws)}/review/views`, { name, query });
+export const deleteView = (ws: string, id: string) =>
+  call<unknown>("DELETE", `/api/v1/workspaces/${encodeURIComponent(ws)}/review/views/${encodeURIComponent(id)}`);
 
 /** A person's verdict and/or comment on a run, one of its events, or a line of its diff ([ANN1]); a fresh key per press. */
-export const annotate = (runId: string, body: { verdict?: string; comment?: string; target: { kind: "run" } | { kind: "event"; seq: number } | { kind: "diff"; path: string; line: number } }) =>
-  call<unknown>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/annotations`, { ...body, idempotency_key: `ann_${Date.now().toString(36)}_${Math.random().toString(36).slice(2)}` });
+export const annotate = (
+  runId: string,
+  body: {
+    verdict?: string;
+    comment?: string;
+    target: { kind: "run" } | { kind: "event"; seq: number } | { kind: "diff"; path: string; line: number };
+  },
+) =>
+  call<unknown>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/annotations`, {
+    ...body,
+    idempotency_key: `ann_${Date.now().toString(36)}_${Math.random().toString(36).slice(2)}`,
+  });
 
 /** A read-only link to a run ([SHR1]); its URL (with the token) is answered this once. */
-export const createShare = (runId: string, body: Partial<ShareBody>) => call<{ link: ShareLink; url: string }>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/shares`, body);
-export const revokeShare = (ws: string, id: string) => call<unknown>("DELETE", `/api/v1/workspaces/${encodeURIComponent(ws)}/shares/${encodeURIComponent(id)}`);
+export const createShare = (runId: string, body: Partial<ShareBody>) =>
+  call<{ link: ShareLink; url: string }>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/shares`, body);
+export const revokeShare = (ws: string, id: string) =>
+  call<unknown>("DELETE", `/api/v1/workspaces/${encodeURIComponent(ws)}/shares/${encodeURIComponent(id)}`);

@@ -13,14 +13,26 @@ export type SaveAnswer = { ok: true } | { ok: false; conflict: RoomRevision } | 
  * Save the room's intent and outcome on top of revision `base` ([ROOM1]): a save based on an
  * older revision answers the room as it now is, so the person sees the other's text.
  */
-export async function saveRoom(workspaceId: string, spaceId: string, base: number, intent: string, outcome: string): Promise<SaveAnswer> {
+export async function saveRoom(
+  workspaceId: string,
+  spaceId: string,
+  base: number,
+  intent: string,
+  outcome: string,
+): Promise<SaveAnswer> {
   try {
     await postEvent(workspaceId, { type: "room.updated", space_id: spaceId, revision: base + 1, intent, outcome });
     return { ok: true };
   } catch (e) {
-    const current = e instanceof ApiError && e.code === "revision_conflict" ? (e.problem.current as RoomRevision | undefined) : undefined;
+    const current =
+      e instanceof ApiError && e.code === "revision_conflict"
+        ? (e.problem.current as RoomRevision | undefined)
+        : undefined;
     if (current) return { ok: false, conflict: current };
-    return { ok: false, error: failureLine(e, "Could not reach Chips; your text is kept here.", (s) => `Could not save (${s}).`) };
+    return {
+      ok: false,
+      error: failureLine(e, "Could not reach Chips; your text is kept here.", (s) => `Could not save (${s}).`),
+    };
   }
 }
 
@@ -34,6 +46,18 @@ export async function roomRevisions(spaceId: string): Promise<RoomRevision[]> {
 }
 
 /** Record a decision in the room, superseding an active one when `supersedes` names it ([DEC1]). */
-export function recordDecision(workspaceId: string, spaceId: string, d: { title: string; text: string; supersedes?: string }): Promise<string | null> {
-  return refusalOf(postEvent(workspaceId, { type: "decision.recorded", space_id: spaceId, decision_id: `dec_${ulid()}`, status: "active", ...d }));
+export function recordDecision(
+  workspaceId: string,
+  spaceId: string,
+  d: { title: string; text: string; supersedes?: string },
+): Promise<string | null> {
+  return refusalOf(
+    postEvent(workspaceId, {
+      type: "decision.recorded",
+      space_id: spaceId,
+      decision_id: `dec_${ulid()}`,
+      status: "active",
+      ...d,
+    }),
+  );
 }

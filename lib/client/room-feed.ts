@@ -1,5 +1,12 @@
 import { io, type Socket } from "socket.io-client";
-import { PROTOCOL_VERSION, type Frame, type HistoryAck, type JoinAck, type PresenceChange, type RoomSnapshot } from "@/lib/protocol";
+import {
+  PROTOCOL_VERSION,
+  type Frame,
+  type HistoryAck,
+  type JoinAck,
+  type PresenceChange,
+  type RoomSnapshot,
+} from "@/lib/protocol";
 
 /** An event as a room receives it: a stored event plus its space's previous seq ([RT4]). */
 export type FeedEvent = Frame;
@@ -90,7 +97,9 @@ export class RoomFeed {
 
   /** Older events before a seq, ascending (history paging). */
   async older(beforeSeq: number | null, limit = 200): Promise<FeedEvent[]> {
-    const r: HistoryAck = await this.socket.timeout(10_000).emitWithAck("history", { space_id: this.opts.spaceId, before_seq: beforeSeq, limit });
+    const r: HistoryAck = await this.socket
+      .timeout(10_000)
+      .emitWithAck("history", { space_id: this.opts.spaceId, before_seq: beforeSeq, limit });
     if (!r.ok) throw new Error(`history refused: ${r.error}`);
     return r.events;
   }
@@ -121,7 +130,9 @@ export class RoomFeed {
     this.joining = true;
     this.status("connecting");
     try {
-      const ack: JoinAck = await this.socket.timeout(15_000).emitWithAck("join", { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last });
+      const ack: JoinAck = await this.socket
+        .timeout(15_000)
+        .emitWithAck("join", { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last });
       if (ack.ok) this.status("live");
       else if (ack.error === "unavailable" || ack.error === "internal") {
         this.status("storage", ack.error);

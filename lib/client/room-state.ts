@@ -35,7 +35,14 @@ export interface RoomState {
   tasks: Tasks;
 }
 
-export const emptyRoom = (workspaceId = "", spaceId = ""): RoomState => ({ items: [], ...emptyRuns(), oldest: null, room: firstRevision(workspaceId, spaceId), decisions: {}, tasks: {} });
+export const emptyRoom = (workspaceId = "", spaceId = ""): RoomState => ({
+  items: [],
+  ...emptyRuns(),
+  oldest: null,
+  room: firstRevision(workspaceId, spaceId),
+  decisions: {},
+  tasks: {},
+});
 
 /** What the page (or a snapshot) says of the room's own state, read after its events. */
 export interface RoomStateSnapshot {
@@ -50,11 +57,27 @@ type RoomEvent = StoredEvent & { prev_seq?: number };
 const edge = (e: RoomEvent | undefined) => (e ? { seq: e.seq, prev_seq: e.prev_seq ?? 0 } : null);
 
 /** The room from the server's snapshot (or the page): its runs' read models and a page of events. */
-export function roomFromSnapshot(runs: Run[], events: Frame[], receipts: Receipt[], state: RoomStateSnapshot): RoomState {
+export function roomFromSnapshot(
+  runs: Run[],
+  events: Frame[],
+  receipts: Receipt[],
+  state: RoomStateSnapshot,
+): RoomState {
   // The read models are already current: the page only contributes timeline items.
   const byRun: Record<string, Receipt[]> = {};
   for (const r of receipts) (byRun[r.run_id] ??= []).push(r);
-  return prependHistory({ items: [], runs: Object.fromEntries(runs.map((r) => [r.id, r])), receipts: byRun, oldest: null, room: state.room, decisions: Object.fromEntries(state.decisions.map((d) => [d.decision_id, d])), tasks: Object.fromEntries(state.tasks.map((t) => [t.task_id, t])) }, events);
+  return prependHistory(
+    {
+      items: [],
+      runs: Object.fromEntries(runs.map((r) => [r.id, r])),
+      receipts: byRun,
+      oldest: null,
+      room: state.room,
+      decisions: Object.fromEntries(state.decisions.map((d) => [d.decision_id, d])),
+      tasks: Object.fromEntries(state.tasks.map((t) => [t.task_id, t])),
+    },
+    events,
+  );
 }
 
 /** Apply live events (ascending, new) to the room. */
@@ -65,7 +88,8 @@ export function applyEvents(state: RoomState, events: readonly RoomEvent[]): Roo
     const item = timelineItem(e);
     // A queued run's card is where it was queued; its run.started moves it on, never re-posts it
     // (also when both arrive in one batch: a catch-up, a replay's fold).
-    if (item?.kind === "run" && e.type === "run.started" && (state.runs[item.runId] || queued.has(item.runId))) continue;
+    if (item?.kind === "run" && e.type === "run.started" && (state.runs[item.runId] || queued.has(item.runId)))
+      continue;
     if (item?.kind === "run" && e.type === "run.queued") queued.add(item.runId);
     if (item) items.push(item);
   }
@@ -105,7 +129,12 @@ function timelineItem(e: StoredEvent): TimelineItem | null {
     case "run.started":
       return { kind: "run", ...base, runId: e.run_id! };
     case "room.updated":
-      return { kind: "notice", ...base, actor: e.actor, text: `saved revision ${e.revision} of the room's intent and outcome` };
+      return {
+        kind: "notice",
+        ...base,
+        actor: e.actor,
+        text: `saved revision ${e.revision} of the room's intent and outcome`,
+      };
     case "decision.recorded":
       return { kind: "notice", ...base, actor: e.actor, text: `recorded a decision: ${e.title}` };
     case "task.saved":
@@ -121,9 +150,13 @@ const VERDICT = { approved: "approved", needs_work: "asked for more work on", re
 
 /** "approved a run: Looks right", "commented on a run's step (seq 12): …" — a notice, never markdown. */
 function annotationText(e: Extract<StoredEvent, { type: "run.annotated" }>): string {
-  const what = e.target.kind === "event" ? `a run's event #${e.target.seq}` : e.target.kind === "diff" ? `${e.target.path}:${e.target.line} of a run's diff` : "a run";
+  const what =
+    e.target.kind === "event"
+      ? `a run's event #${e.target.seq}`
+      : e.target.kind === "diff"
+        ? `${e.target.path}:${e.target.line} of a run's diff`
+        : "a run";
   const verb = e.verdict ? VERDICT[e.verdict] : "commented on";
   const comment = e.comment ? `: ${e.comment.length > 200 ? `${e.comment.slice(0, 199)}…` : e.comment}` : "";
   return `${verb} ${what}${comment}`;
 }
-

@@ -49,7 +49,8 @@ function refusal(e: unknown, verb: string): TaskRefusal {
   const fields: Record<string, string> = {};
   for (const f of e.errors) {
     const [, name, index] = f.pointer.split("/");
-    if (name && !fields[name]) fields[name] = index === undefined ? f.message : `line ${Number(index) + 1}: ${f.message}`;
+    if (name && !fields[name])
+      fields[name] = index === undefined ? f.message : `line ${Number(index) + 1}: ${f.message}`;
   }
   const p = e.problem;
   return {
@@ -64,10 +65,18 @@ function refusal(e: unknown, verb: string): TaskRefusal {
 }
 
 /** Make a task (`taskId` null) or save an edit of one. */
-export async function saveTask(spaceId: string, taskId: string | null, draft: TaskDraft): Promise<{ ok: true; task_id: string } | TaskRefusal> {
+export async function saveTask(
+  spaceId: string,
+  taskId: string | null,
+  draft: TaskDraft,
+): Promise<{ ok: true; task_id: string } | TaskRefusal> {
   const body = { ...draft, idempotency_key: `task_${ulid()}` };
   try {
-    const saved = await request<{ task_id: string }>(taskId ? "PUT" : "POST", `/api/v1/spaces/${enc(spaceId)}/tasks${taskId ? `/${enc(taskId)}` : ""}`, body);
+    const saved = await request<{ task_id: string }>(
+      taskId ? "PUT" : "POST",
+      `/api/v1/spaces/${enc(spaceId)}/tasks${taskId ? `/${enc(taskId)}` : ""}`,
+      body,
+    );
     return { ok: true, task_id: saved.task_id };
   } catch (e) {
     return refusal(e, "save the task");
@@ -75,7 +84,11 @@ export async function saveTask(spaceId: string, taskId: string | null, draft: Ta
 }
 
 /** Start a task ([TSK3]); with `overrideOverlap` the person has confirmed an overlapping write scope ([TSK4]). */
-export async function startTask(spaceId: string, taskId: string, overrideOverlap = false): Promise<{ ok: true; run_id: string } | TaskRefusal> {
+export async function startTask(
+  spaceId: string,
+  taskId: string,
+  overrideOverlap = false,
+): Promise<{ ok: true; run_id: string } | TaskRefusal> {
   try {
     const r = await request<{ run_id: string }>("POST", `/api/v1/spaces/${enc(spaceId)}/tasks/${enc(taskId)}/start`, {
       ...(overrideOverlap ? { override_overlap: true } : {}),

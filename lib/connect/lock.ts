@@ -10,7 +10,9 @@ import path from "node:path";
  */
 export async function takeLock(dir: string): Promise<(() => void) | null> {
   const abstract = process.platform === "linux";
-  const where = abstract ? `\0chips-${crypto.createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 24)}` : path.join(dir, "drainer.sock");
+  const where = abstract
+    ? `\0chips-${crypto.createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 24)}`
+    : path.join(dir, "drainer.sock");
   const server = net.createServer((s) => s.destroy());
   const listen = () =>
     new Promise<boolean>((resolve, reject) => {

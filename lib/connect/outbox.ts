@@ -82,7 +82,8 @@ export async function sendOutbox<S>(
     try {
       await client.sendAtomic(part);
     } catch (e) {
-      if (!isChipsError(e) || e.retryable || e.code === "unauthorized") return { waiting: isChipsError(e) ? `${e.code}: ${e.detail}` : String(e) };
+      if (!isChipsError(e) || e.retryable || e.code === "unauthorized")
+        return { waiting: isChipsError(e) ? `${e.code}: ${e.detail}` : String(e) };
       if (size > 1) {
         batch = 1; // find the one refused
         continue;

@@ -77,7 +77,9 @@ export class Demo {
     const { client, log } = this.opts;
     const me = await client.whoami();
     if (me.kind !== "harness" && me.kind !== "runner") {
-      throw new DemoError(`the demo runs as a harness, but this is a ${me.kind}'s token (use the harness token, e.g. .chips/harness-token)`);
+      throw new DemoError(
+        `the demo runs as a harness, but this is a ${me.kind}'s token (use the harness token, e.g. .chips/harness-token)`,
+      );
     }
     const spaceId = this.opts.spaceId ?? me.spaces?.[0]?.id;
     if (!spaceId) throw new DemoError("this workspace has no room: create one, or pass --space");
@@ -112,7 +114,9 @@ export class Demo {
       throw e;
     }
     log(`demo: run ${this.runId} in ${spaceId}`);
-    log(connected ? "demo: listening for commands on /harness" : "demo: command socket not connected yet (still trying)");
+    log(
+      connected ? "demo: listening for commands on /harness" : "demo: command socket not connected yet (still trying)",
+    );
 
     try {
       await this.work(plan);
@@ -178,7 +182,12 @@ export class Demo {
         const p = progress.at(doneTicks, totalTicks);
         const eta = Math.round(((totalTicks - doneTicks) * tickMs) / 100) / 10;
         const verb = verbPhrase(step);
-        await run.status({ phase: step.guidance ? "steered" : "working", verbPhrase: verb, progress: p, estimateSeconds: eta });
+        await run.status({
+          phase: step.guidance ? "steered" : "working",
+          verbPhrase: verb,
+          progress: p,
+          estimateSeconds: eta,
+        });
         log(`demo: status ${Math.round(p * 100)}% ~${eta}s: ${verb}`);
       }
       await this.checkpoint(todo);
@@ -264,7 +273,9 @@ export class Demo {
   /** Commands that came too late to act on: answered rejected, so no receipt hangs. */
   private async rejectLeftovers() {
     const q = this.queue;
-    const left = [q.pause, q.resume, q.cancel, ...q.steers.filter((s) => !this.acked.has(s))].filter((p): p is Pending => !!p);
+    const left = [q.pause, q.resume, q.cancel, ...q.steers.filter((s) => !this.acked.has(s))].filter(
+      (p): p is Pending => !!p,
+    );
     q.pause = q.resume = q.cancel = undefined;
     q.steers = [];
     for (const p of left) await this.refuse(p, "the run has finished");

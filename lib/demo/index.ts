@@ -1,3 +1,2 @@
 /** The demo harness: a real process on the SDK that works in a room and obeys commands. */
-export { Demo, DemoError, type DemoEnd,  } from "./harness";
-;
+export { Demo, DemoError, type DemoEnd } from "./harness";

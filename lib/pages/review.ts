@@ -1,6 +1,28 @@
 import type { Directory } from "@/components/room/names";
-import { parseRunFilter, RollupQuery, viewQuery, type RollupBy, type RollupRow, type Receipt, type Run, type RunFilter, type RunListPage, type SavedView, type ShareLink, type StoredEvent } from "@/lib/protocol";
-import { agentsOf, BadCursor, countReviewRuns, directoryOf, listReviewRuns, runEventBodies, savedViewsOf, spaceEventsBetween } from "@/lib/queries/review";
+import {
+  parseRunFilter,
+  RollupQuery,
+  viewQuery,
+  type RollupBy,
+  type RollupRow,
+  type Receipt,
+  type Run,
+  type RunFilter,
+  type RunListPage,
+  type SavedView,
+  type ShareLink,
+  type StoredEvent,
+} from "@/lib/protocol";
+import {
+  agentsOf,
+  BadCursor,
+  countReviewRuns,
+  directoryOf,
+  listReviewRuns,
+  runEventBodies,
+  savedViewsOf,
+  spaceEventsBetween,
+} from "@/lib/queries/review";
 import { listShares } from "@/lib/queries/shares";
 import { rollup } from "@/lib/queries/rollups";
 import { requirePerson, services } from "@/lib/server/page-context";
@@ -28,7 +50,10 @@ export interface RunsPageData {
 }
 
 /** The runs page: a view of the workspace's runs (for its people only). */
-export async function runsPage(ws: string, params: Record<string, string | string[] | undefined>): Promise<RunsPageData> {
+export async function runsPage(
+  ws: string,
+  params: Record<string, string | string[] | undefined>,
+): Promise<RunsPageData> {
   const person = await requirePerson(ws);
   const svc = services();
   await svc.review.settle(ws);
@@ -42,9 +67,16 @@ export async function runsPage(ws: string, params: Record<string, string | strin
   } catch (e) {
     if (!(e instanceof BadCursor)) throw e;
     problem = "That page link is not valid any more; here is the first page.";
-    [page, count] = await Promise.all([listReviewRuns(svc.db, ws, { ...filter, cursor: undefined }), countReviewRuns(svc.db, ws, filter)]);
+    [page, count] = await Promise.all([
+      listReviewRuns(svc.db, ws, { ...filter, cursor: undefined }),
+      countReviewRuns(svc.db, ws, filter),
+    ]);
   }
-  const [n, agents, views] = await Promise.all([names(ws), agentsOf(svc.db, ws), savedViewsOf(svc.db, person.subjectId)]);
+  const [n, agents, views] = await Promise.all([
+    names(ws),
+    agentsOf(svc.db, ws),
+    savedViewsOf(svc.db, person.subjectId),
+  ]);
   return { names: n, agents, views, filter, problem, page, count, query: viewQuery(filter) };
 }
 
@@ -69,7 +101,12 @@ export async function runPage(ws: string, runId: string): Promise<RunPageData | 
   const db = services().db;
   const run = await getRun(db, runId);
   if (!run || run.workspace_id !== ws) return null;
-  const [bodies, receipts, n, shares] = await Promise.all([runEventBodies(db, run.id), receiptsOf(db, [run.id]), names(ws), listShares(db, ws, run.id)]);
+  const [bodies, receipts, n, shares] = await Promise.all([
+    runEventBodies(db, run.id),
+    receiptsOf(db, [run.id]),
+    names(ws),
+    listShares(db, ws, run.id),
+  ]);
   return {
     run,
     events: bodies.map((b) => JSON.parse(b) as StoredEvent),
@@ -100,7 +137,12 @@ export async function replayPage(ws: string, runId: string): Promise<ReplayData 
   const own = await runEventBodies(svc.db, run.id);
   const first = own.length ? (JSON.parse(own[0]) as StoredEvent).seq : run.last_seq;
   const bodies = await spaceEventsBetween(svc.db, ws, run.space_id, first, run.last_seq);
-  return { run, events: bodies.map((b) => JSON.parse(b) as StoredEvent), names: await names(ws), statusTtlSeconds: svc.config.statusTtlSeconds };
+  return {
+    run,
+    events: bodies.map((b) => JSON.parse(b) as StoredEvent),
+    names: await names(ws),
+    statusTtlSeconds: svc.config.statusTtlSeconds,
+  };
 }
 
 export interface CompareData {
@@ -134,14 +176,28 @@ export interface RollupsData {
 }
 
 /** The rollups page ([ROL1]): one grouping of the workspace's runs (for its people only). */
-export async function rollupsPage(ws: string, params: Record<string, string | string[] | undefined>): Promise<RollupsData> {
+export async function rollupsPage(
+  ws: string,
+  params: Record<string, string | string[] | undefined>,
+): Promise<RollupsData> {
   await requirePerson(ws);
   const svc = services();
   await svc.review.settle(ws);
-  const given = Object.fromEntries(Object.entries(params).flatMap(([k, v]) => (typeof v === "string" && v.trim() ? [[k, v.trim()]] : [])));
+  const given = Object.fromEntries(
+    Object.entries(params).flatMap(([k, v]) => (typeof v === "string" && v.trim() ? [[k, v.trim()]] : [])),
+  );
   const parsed = RollupQuery.safeParse(given);
   const q = parsed.success ? parsed.data : { by: "day" as const };
-  const problem = parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  const problem = parsed.success
+    ? null
+    : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
   const [rows, n] = await Promise.all([rollup(svc.db, ws, q), names(ws)]);
-  return { by: q.by, from: "from" in q ? q.from : undefined, to: "to" in q ? q.to : undefined, rows, names: n, problem };
+  return {
+    by: q.by,
+    from: "from" in q ? q.from : undefined,
+    to: "to" in q ? q.to : undefined,
+    rows,
+    names: n,
+    problem,
+  };
 }

@@ -9,6 +9,9 @@ import { openShare, type SharedRun } from "@/lib/server/review/shares";
  */
 export async function sharedPage(token: string): Promise<(SharedRun & { now: string }) | null> {
   const h = await headers();
-  const shared = await openShare(services(), token, { address: h.get(PEER_HEADER) || null, userAgent: h.get("user-agent") });
+  const shared = await openShare(services(), token, {
+    address: h.get(PEER_HEADER) || null,
+    userAgent: h.get("user-agent"),
+  });
   return shared && { ...shared, now: new Date().toISOString() };
 }

@@ -38,7 +38,10 @@ const tokensOf = (u: Usage | null | undefined) => (u ? u.input_tokens + u.output
  * What one report adds ([BUD1]): usage is cumulative per run, so the report adds what it
  * grew by since the run's previous one; a report lower than the previous adds nothing.
  */
-export function usageDelta(before: Usage | null | undefined, after: Usage | null | undefined): { tokens: number; micro: number } {
+export function usageDelta(
+  before: Usage | null | undefined,
+  after: Usage | null | undefined,
+): { tokens: number; micro: number } {
   if (!after || after === before) return { tokens: 0, micro: 0 };
   return {
     tokens: Math.max(0, tokensOf(after) - tokensOf(before)),
@@ -55,7 +58,13 @@ export const addSpend = (s: MicroSpend, d: { tokens: number; micro: number }): M
 
 export const sumSpend = (all: Iterable<MicroSpend>): MicroSpend => {
   let out = NO_SPEND;
-  for (const s of all) out = { tokensDay: out.tokensDay + s.tokensDay, tokensMonth: out.tokensMonth + s.tokensMonth, microDay: out.microDay + s.microDay, microMonth: out.microMonth + s.microMonth };
+  for (const s of all)
+    out = {
+      tokensDay: out.tokensDay + s.tokensDay,
+      tokensMonth: out.tokensMonth + s.tokensMonth,
+      microDay: out.microDay + s.microDay,
+      microMonth: out.microMonth + s.microMonth,
+    };
   return out;
 };
 
@@ -67,7 +76,11 @@ function figures(b: Limits, s: MicroSpend): BudgetLimit[] {
     ["cost_usd", "day", b.microUsdPerDay, s.microDay, toUsd],
     ["cost_usd", "month", b.microUsdPerMonth, s.microMonth, toUsd],
   ];
-  const set = all.flatMap(([metric, period, limit, spent, f]) => (limit === null ? [] : [{ share: spent / limit, l: { subject: b.subject, metric, period, limit: f(limit), spent: f(spent) } }]));
+  const set = all.flatMap(([metric, period, limit, spent, f]) =>
+    limit === null
+      ? []
+      : [{ share: spent / limit, l: { subject: b.subject, metric, period, limit: f(limit), spent: f(spent) } }],
+  );
   // Nearest to its limit first: that is the one the room shows and a refusal names.
   return set.sort((x, y) => y.share - x.share).map((x) => x.l);
 }
@@ -78,9 +91,19 @@ export function exhaustedBy(b: Limits, s: MicroSpend): BudgetLimit | null {
 }
 
 /** A budget's read model: its limits in API units, its spend, and where it stands. */
-export function budgetOf(b: Limits & { workspaceId: string; setBy: string; setAt: string }, name: string, s: MicroSpend): Budget {
+export function budgetOf(
+  b: Limits & { workspaceId: string; setBy: string; setAt: string },
+  name: string,
+  s: MicroSpend,
+): Budget {
   const nearest = figures(b, s)[0] ?? null;
-  const state = !nearest ? "ok" : nearest.spent >= nearest.limit ? "exhausted" : nearest.spent >= b.warnAt * nearest.limit ? "warning" : "ok";
+  const state = !nearest
+    ? "ok"
+    : nearest.spent >= nearest.limit
+      ? "exhausted"
+      : nearest.spent >= b.warnAt * nearest.limit
+        ? "warning"
+        : "ok";
   return {
     workspace_id: b.workspaceId,
     subject: b.subject,
@@ -92,7 +115,12 @@ export function budgetOf(b: Limits & { workspaceId: string; setBy: string; setAt
     warn_at: b.warnAt,
     set_by: b.setBy,
     set_at: new Date(b.setAt).toISOString(),
-    spent: { tokens_day: s.tokensDay, tokens_month: s.tokensMonth, cost_usd_day: toUsd(s.microDay), cost_usd_month: toUsd(s.microMonth) },
+    spent: {
+      tokens_day: s.tokensDay,
+      tokens_month: s.tokensMonth,
+      cost_usd_day: toUsd(s.microDay),
+      cost_usd_month: toUsd(s.microMonth),
+    },
     state,
     limit: nearest,
   };

@@ -32,7 +32,7 @@ export function foldDecisions(decisions: Decisions, e: StoredEvent): Decisions {
   };
   const next = { ...decisions, [e.decision_id]: made };
   const old = e.supersedes ? decisions[e.supersedes] : undefined;
-  if (old && old.status === "active") next[old.decision_id] = { ...old, status: "superseded", superseded_by: e.decision_id, updated_seq: e.seq };
+  if (old && old.status === "active")
+    next[old.decision_id] = { ...old, status: "superseded", superseded_by: e.decision_id, updated_seq: e.seq };
   return next;
 }
-

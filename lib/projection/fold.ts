@@ -35,4 +35,3 @@ export function foldEvents(view: RunsView, events: readonly StoredEvent[]): Runs
   }
   return { runs, receipts };
 }
-

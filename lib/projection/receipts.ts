@@ -2,7 +2,10 @@ import type { Receipt, Run, StoredEvent } from "@/lib/protocol";
 import type { Stored } from "./run";
 
 /** The pending flag a state-changing command sets on its run until the harness acks it ([RUN1]). */
-export const PENDING_OF = { pause: "pausing", resume: "resuming", cancel: "cancelling" } as const satisfies Record<string, Run["pending"]>;
+export const PENDING_OF = { pause: "pausing", resume: "resuming", cancel: "cancelling" } as const satisfies Record<
+  string,
+  Run["pending"]
+>;
 
 export const changesState = (command: Receipt["command"]): command is keyof typeof PENDING_OF => command in PENDING_OF;
 
@@ -30,12 +33,22 @@ export function foldReceipts(before: Run | null, run: Run | null, receipts: Rece
     case "run.command":
       return run ? sent(run, before!, receipts, e) : { run, receipts };
     case "run.command_delivered":
-      return { run, receipts: update(receipts, e.command_id, (r) => ({ ...r, receipt: "delivered", delivered_at: e.ts })) };
+      return {
+        run,
+        receipts: update(receipts, e.command_id, (r) => ({ ...r, receipt: "delivered", delivered_at: e.ts })),
+      };
     case "run.command_acked":
       return acked(run, receipts, e);
     case "run.finished":
       // A finished run's open commands can no longer be delivered or applied: settled rejected.
-      return { run, receipts: receipts.some(open) ? receipts.map((r) => (open(r) ? { ...r, receipt: "rejected", reason: SETTLED_BY_FINISH, acked_at: e.ts } : r)) : receipts };
+      return {
+        run,
+        receipts: receipts.some(open)
+          ? receipts.map((r) =>
+              open(r) ? { ...r, receipt: "rejected", reason: SETTLED_BY_FINISH, acked_at: e.ts } : r,
+            )
+          : receipts,
+      };
     default:
       return { run, receipts };
   }
@@ -65,7 +78,10 @@ function sent(run: Run, before: Run, receipts: Receipt[], e: Stored<"run.command
     acked_at: null,
   };
   if (e.command === "cancel" && before.state === "queued") {
-    return { run, receipts: [...receipts, { ...receipt, receipt: "applied", reason: CANCELLED_WHILE_QUEUED, acked_at: e.ts }] };
+    return {
+      run,
+      receipts: [...receipts, { ...receipt, receipt: "applied", reason: CANCELLED_WHILE_QUEUED, acked_at: e.ts }],
+    };
   }
   const pending = changesState(e.command) ? PENDING_OF[e.command] : run.pending;
   return { run: { ...run, pending }, receipts: [...receipts, receipt] };

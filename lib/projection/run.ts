@@ -172,7 +172,9 @@ function finished(run: Run, e: Stored<"run.finished">): Run {
 function reviewed(review: Run["review"], e: Stored<"run.annotated">): Run["review"] {
   const was = review ?? { verdict: null, verdict_by: null, verdict_at: null, annotations: 0 };
   return {
-    ...(e.verdict ? { verdict: e.verdict, verdict_by: e.actor.id, verdict_at: e.ts } : { verdict: was.verdict, verdict_by: was.verdict_by, verdict_at: was.verdict_at }),
+    ...(e.verdict
+      ? { verdict: e.verdict, verdict_by: e.actor.id, verdict_at: e.ts }
+      : { verdict: was.verdict, verdict_by: was.verdict_by, verdict_at: was.verdict_at }),
     annotations: was.annotations + 1,
   };
 }

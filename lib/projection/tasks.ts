@@ -48,7 +48,8 @@ function newestRuns(runs: Iterable<Run>): Map<string, Run> {
   return out;
 }
 
-const runStatus = (r: Run): TaskStatus => (r.state !== "finished" ? "running" : r.outcome === "succeeded" ? "done" : "failed");
+const runStatus = (r: Run): TaskStatus =>
+  r.state !== "finished" ? "running" : r.outcome === "succeeded" ? "done" : "failed";
 
 /**
  * Where each task stands ([TSK2]): its newest run decides — running (queued, running or

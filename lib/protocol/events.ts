@@ -39,7 +39,8 @@ export const ObeyedCommands = z
   .max(CommandName.options.length)
   .superRefine((list, ctx) => {
     if (new Set(list).size !== list.length) ctx.addIssue({ code: "custom", message: "each command at most once" });
-    if (list.includes("pause") !== list.includes("resume")) ctx.addIssue({ code: "custom", message: "pause and resume come together" });
+    if (list.includes("pause") !== list.includes("resume"))
+      ctx.addIssue({ code: "custom", message: "pause and resume come together" });
   });
 
 export const RunStarted = event("run.started", {
@@ -51,7 +52,8 @@ export const RunStarted = event("run.started", {
     .superRefine((plan, ctx) => {
       const seen = new Set<string>();
       plan?.forEach((step, i) => {
-        if (seen.has(step.step_id)) ctx.addIssue({ code: "custom", path: [i, "step_id"], message: "duplicate step_id" });
+        if (seen.has(step.step_id))
+          ctx.addIssue({ code: "custom", path: [i, "step_id"], message: "duplicate step_id" });
         seen.add(step.step_id);
       });
     }),
@@ -130,8 +132,14 @@ export const RunnerEvent = event("runner.event", {
  */
 export const TaskSnapshot = z.object({
   task_id: idOf("task"),
-  room: z.object({ revision: z.number().int().min(0), intent: optionalText(LIMITS.text), outcome: optionalText(LIMITS.text) }),
-  decisions: z.array(z.object({ decision_id: text(LIMITS.stepId), title: text(LIMITS.title), text: text(LIMITS.text) })).max(200),
+  room: z.object({
+    revision: z.number().int().min(0),
+    intent: optionalText(LIMITS.text),
+    outcome: optionalText(LIMITS.text),
+  }),
+  decisions: z
+    .array(z.object({ decision_id: text(LIMITS.stepId), title: text(LIMITS.title), text: text(LIMITS.text) }))
+    .max(200),
   write_scope: z.array(text(LIMITS.title)).max(100),
   prerequisites: z.array(idOf("task")).max(100),
   prompt: z.object({ text: text(16_000), version: z.number().int().min(1) }),
@@ -210,7 +218,12 @@ export type Verdict = z.infer<typeof Verdict>;
 export const AnnotationTarget = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("run") }),
   z.object({ kind: z.literal("event"), seq: z.number().int().min(1) }),
-  z.object({ kind: z.literal("diff"), path: text(4096), line: z.number().int().min(1), side: z.enum(["old", "new"]).optional() }),
+  z.object({
+    kind: z.literal("diff"),
+    path: text(4096),
+    line: z.number().int().min(1),
+    side: z.enum(["old", "new"]).optional(),
+  }),
 ]);
 export type AnnotationTarget = z.infer<typeof AnnotationTarget>;
 
@@ -225,7 +238,8 @@ export const RunAnnotated = event("run.annotated", {
   comment: text(LIMITS.text).optional(),
   target: AnnotationTarget,
 }).superRefine((e, ctx) => {
-  if (!e.verdict && !e.comment) ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
+  if (!e.verdict && !e.comment)
+    ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
 });
 
 /** Who may send a type ([ENV10] "sent by"). A runner is a harness that may also send runner.event. */
@@ -243,11 +257,26 @@ export const CATALOGUE = {
   "run.started": { schema: RunStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: true },
   "run.status": { schema: RunStatus, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
   "run.step": { schema: RunStep, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
-  "message.posted": { schema: MessagePosted, sentBy: ["person", "harness", "runner"], requiresRun: false, requiresSpace: true },
-  "run.finished": { schema: RunFinished, sentBy: ["harness", "runner", "system"], requiresRun: true, requiresSpace: false },
+  "message.posted": {
+    schema: MessagePosted,
+    sentBy: ["person", "harness", "runner"],
+    requiresRun: false,
+    requiresSpace: true,
+  },
+  "run.finished": {
+    schema: RunFinished,
+    sentBy: ["harness", "runner", "system"],
+    requiresRun: true,
+    requiresSpace: false,
+  },
   "run.command": { schema: RunCommand, sentBy: ["system"], requiresRun: true, requiresSpace: false },
   "run.command_delivered": { schema: RunCommandDelivered, sentBy: ["system"], requiresRun: true, requiresSpace: false },
-  "run.command_acked": { schema: RunCommandAcked, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "run.command_acked": {
+    schema: RunCommandAcked,
+    sentBy: ["harness", "runner"],
+    requiresRun: true,
+    requiresSpace: false,
+  },
   "runner.event": { schema: RunnerEvent, sentBy: ["runner"], requiresRun: true, requiresSpace: false },
   "run.queued": { schema: RunQueued, sentBy: ["system"], requiresRun: true, requiresSpace: true },
   "run.assigned": { schema: RunAssigned, sentBy: ["system"], requiresRun: true, requiresSpace: false },
@@ -290,7 +319,11 @@ export interface StoredFields {
   actor: Actor;
 }
 /** An event as stored and served: the parsed event plus `ts`, `seq` and the resolved `actor`. */
-export type StoredEvent = IncomingEvent extends infer E ? (E extends unknown ? Omit<E, "ts" | "seq" | "actor"> & StoredFields : never) : never;
+export type StoredEvent = IncomingEvent extends infer E
+  ? E extends unknown
+    ? Omit<E, "ts" | "seq" | "actor"> & StoredFields
+    : never
+  : never;
 
 export function assertNever(x: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(x)}`);

@@ -35,7 +35,8 @@ export function utf8Length(s: string): number {
 }
 
 /** At most `max` UTF-8 bytes. `.max(max)` stays for the JSON Schema (characters never exceed bytes). */
-const bytes = (s: z.ZodString, max: number) => s.max(max, `at most ${max} bytes (UTF-8)`).refine((v) => utf8Length(v) <= max, `at most ${max} bytes (UTF-8)`);
+const bytes = (s: z.ZodString, max: number) =>
+  s.max(max, `at most ${max} bytes (UTF-8)`).refine((v) => utf8Length(v) <= max, `at most ${max} bytes (UTF-8)`);
 
 export const text = (max: number) => bytes(z.string().min(1, "must not be empty"), max);
 export const optionalText = (max: number) => bytes(z.string(), max);

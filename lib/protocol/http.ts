@@ -19,7 +19,8 @@ export const CommandBody = z
     idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
   })
   .superRefine((b, ctx) => {
-    if (b.command === "steer" && !b.text) ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
+    if (b.command === "steer" && !b.text)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
   });
 export type CommandBody = z.infer<typeof CommandBody>;
 
@@ -33,12 +34,21 @@ export const WorkspaceBody = z.object({
 export type WorkspaceBody = z.infer<typeof WorkspaceBody>;
 
 /** `POST /api/v1/admin/login-links`: a one-time login link to a workspace, or to one of its rooms. */
-export const LoginLinkBody = z.object({ workspace_id: z.string().optional(), space_id: z.string().optional() }).transform((b, ctx) => {
-  for (const [k, kind] of [["workspace_id", "workspace"], ["space_id", "space"]] as const) {
-    if (b[k] !== undefined && !isId(kind, b[k])) ctx.addIssue({ code: "custom", path: [k], message: `must be a ${kind} id` });
-  }
-  return { workspace_id: b.workspace_id && canonicalId(b.workspace_id), space_id: b.space_id && canonicalId(b.space_id) };
-});
+export const LoginLinkBody = z
+  .object({ workspace_id: z.string().optional(), space_id: z.string().optional() })
+  .transform((b, ctx) => {
+    for (const [k, kind] of [
+      ["workspace_id", "workspace"],
+      ["space_id", "space"],
+    ] as const) {
+      if (b[k] !== undefined && !isId(kind, b[k]))
+        ctx.addIssue({ code: "custom", path: [k], message: `must be a ${kind} id` });
+    }
+    return {
+      workspace_id: b.workspace_id && canonicalId(b.workspace_id),
+      space_id: b.space_id && canonicalId(b.space_id),
+    };
+  });
 
 /** `POST /api/v1/workspaces/:ws/spaces` and `…/harnesses`: a name (and, for a harness, its kind). */
 export const NameBody = z.object({ name: z.string().min(1).max(200), kind: z.enum(["harness", "runner"]).optional() });

@@ -22,14 +22,21 @@ const isPlainObject = (x: unknown): x is Record<string, unknown> =>
  */
 export function parseEvent(raw: unknown, base = ""): ParseResult {
   if (!isPlainObject(raw)) {
-    return { ok: false, problem: problem("validation_failed", "an event must be a JSON object", [{ pointer: base, message: "must be an object" }]) };
+    return {
+      ok: false,
+      problem: problem("validation_failed", "an event must be a JSON object", [
+        { pointer: base, message: "must be an object" },
+      ]),
+    };
   }
   if (typeof raw.v === "number" && raw.v !== PROTOCOL_VERSION) {
     return {
       ok: false,
-      problem: problem("unsupported_version", `protocol version ${raw.v} is not supported; this server speaks v${PROTOCOL_VERSION}`, [
-        { pointer: `${base}/v`, message: `must be ${PROTOCOL_VERSION}` },
-      ]),
+      problem: problem(
+        "unsupported_version",
+        `protocol version ${raw.v} is not supported; this server speaks v${PROTOCOL_VERSION}`,
+        [{ pointer: `${base}/v`, message: `must be ${PROTOCOL_VERSION}` }],
+      ),
     };
   }
   if (typeof raw.type === "string" && !isEventType(raw.type)) {
@@ -42,16 +49,22 @@ export function parseEvent(raw: unknown, base = ""): ParseResult {
   }
   const parsed = IncomingEvent.safeParse(raw);
   if (!parsed.success) {
-    return { ok: false, problem: problem("validation_failed", "the event does not match its schema", zodErrors(base, parsed.error)) };
+    return {
+      ok: false,
+      problem: problem("validation_failed", "the event does not match its schema", zodErrors(base, parsed.error)),
+    };
   }
   const event = parsed.data;
   const entry = CATALOGUE[event.type];
   const missing: FieldError[] = [];
-  if (entry.requiresRun && !event.run_id) missing.push({ pointer: `${base}/run_id`, message: `required for ${event.type}` });
-  if (entry.requiresSpace && !event.space_id) missing.push({ pointer: `${base}/space_id`, message: `required for ${event.type}` });
+  if (entry.requiresRun && !event.run_id)
+    missing.push({ pointer: `${base}/run_id`, message: `required for ${event.type}` });
+  if (entry.requiresSpace && !event.space_id)
+    missing.push({ pointer: `${base}/space_id`, message: `required for ${event.type}` });
   if (event.type !== "runner.event" && !event.idempotency_key) {
     missing.push({ pointer: `${base}/idempotency_key`, message: "required on every client write" });
   }
-  if (missing.length) return { ok: false, problem: problem("validation_failed", "required fields are missing", missing) };
+  if (missing.length)
+    return { ok: false, problem: problem("validation_failed", "required fields are missing", missing) };
   return { ok: true, event };
 }

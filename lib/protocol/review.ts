@@ -22,9 +22,17 @@ export const RunSort = z.enum(["started", "duration", "cost"]);
 export type RunSort = z.infer<typeof RunSort>;
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date, YYYY-MM-DD");
-const seconds = z.coerce.number().int().min(0).max(10 * 365 * 24 * 3600);
+const seconds = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(10 * 365 * 24 * 3600);
 const yes = z.enum(["yes", "no"]);
-const id = (prefix: string) => z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]{26}$`), `an id starting ${prefix}_`).transform(canonicalId);
+const id = (prefix: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}_[0-9A-Za-z]{26}$`), `an id starting ${prefix}_`)
+    .transform(canonicalId);
 
 /**
  * The runs page's view: every filter is a query parameter, so a view can be bookmarked,
@@ -36,7 +44,11 @@ export const RunFilter = z.object({
   status: RunStatusFilter.optional(),
   space: id("spc").optional(),
   /** A harness or runner id. */
-  harness: z.string().regex(/^(hrn|rnr)_[0-9A-Za-z]{26}$/, "a harness or runner id").transform(canonicalId).optional(),
+  harness: z
+    .string()
+    .regex(/^(hrn|rnr)_[0-9A-Za-z]{26}$/, "a harness or runner id")
+    .transform(canonicalId)
+    .optional(),
   /** An agent: a runner's agent name (codex, claude) or an agent id. */
   agent: z.string().min(1).max(64).optional(),
   /** Who started the run (a person who queued it through Chips). */
@@ -68,7 +80,23 @@ export function parseRunFilter(params: Record<string, string | string[] | undefi
 }
 
 /** The filter keys a view keeps (a saved view, a bookmark); paging is not part of a view. */
-export const VIEW_KEYS = ["q", "status", "space", "harness", "agent", "person", "from", "to", "min_duration", "max_duration", "change_set", "failed_checks", "review", "sort", "dir"] as const;
+export const VIEW_KEYS = [
+  "q",
+  "status",
+  "space",
+  "harness",
+  "agent",
+  "person",
+  "from",
+  "to",
+  "min_duration",
+  "max_duration",
+  "change_set",
+  "failed_checks",
+  "review",
+  "sort",
+  "dir",
+] as const;
 
 /** A view's query string, keys in one order, empty values left out. */
 export function viewQuery(f: Partial<Record<string, unknown>>, keys: readonly string[] = VIEW_KEYS): string {
@@ -136,11 +164,19 @@ export interface SavedView {
  */
 export const ShareBody = z
   .object({
-    expires_in_seconds: z.number().int().min(1).max(30 * 24 * 3600).default(7 * 24 * 3600),
+    expires_in_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(30 * 24 * 3600)
+      .default(7 * 24 * 3600),
     from_seq: z.number().int().min(1).optional(),
     to_seq: z.number().int().min(1).optional(),
   })
-  .refine((b) => b.from_seq === undefined || b.to_seq === undefined || b.from_seq <= b.to_seq, { path: ["to_seq"], message: "to_seq is before from_seq" });
+  .refine((b) => b.from_seq === undefined || b.to_seq === undefined || b.from_seq <= b.to_seq, {
+    path: ["to_seq"],
+    message: "to_seq is before from_seq",
+  });
 export type ShareBody = z.infer<typeof ShareBody>;
 
 /** One open of a share link: when, and from which address and browser. */
@@ -169,7 +205,12 @@ export const RollupBy = z.enum(["day", "week", "harness", "agent", "person", "ro
 export type RollupBy = z.infer<typeof RollupBy>;
 
 /** The rollups page's and `GET …/review/rollups`'s query: a grouping and an optional span of days. */
-export const RollupQuery = z.object({ by: RollupBy.default("day"), from: day.optional(), to: day.optional(), format: z.enum(["json", "csv"]).default("json") });
+export const RollupQuery = z.object({
+  by: RollupBy.default("day"),
+  from: day.optional(),
+  to: day.optional(),
+  format: z.enum(["json", "csv"]).default("json"),
+});
 
 /** One group of a rollup: its key (a day, a week's Monday, or an id; null for runs without one) and its figures. */
 export interface RollupRow {
@@ -207,11 +248,15 @@ export const ExportDocument = z.object({
   runs: z.array(
     z.object({
       run: z.record(z.string(), z.unknown()),
-      events: z.array(z.record(z.string(), z.unknown()).and(z.object({ seq: z.number().int(), type: z.string(), ts: z.string() }))),
+      events: z.array(
+        z.record(z.string(), z.unknown()).and(z.object({ seq: z.number().int(), type: z.string(), ts: z.string() })),
+      ),
     }),
   ),
   /** The runs' artifacts (diffs, check output), base64, when the export carried them. */
-  objects: z.array(z.object({ run_id: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), base64: z.string() })).optional(),
+  objects: z
+    .array(z.object({ run_id: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/), base64: z.string() }))
+    .optional(),
 });
 export type ExportDocument = z.infer<typeof ExportDocument>;
 export interface ExportedRun {
@@ -235,6 +280,7 @@ export const AnnotationBody = z
     idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
   })
   .superRefine((b, ctx) => {
-    if (!b.verdict && !b.comment) ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
+    if (!b.verdict && !b.comment)
+      ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
   });
 export type AnnotationBody = z.infer<typeof AnnotationBody>;

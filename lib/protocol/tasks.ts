@@ -12,7 +12,10 @@ import { StoredActor } from "./models";
 export const TaskStatus = z.enum(["waiting", "ready", "running", "done", "failed"]);
 export type TaskStatus = z.infer<typeof TaskStatus>;
 
-const Glob = text(LIMITS.title).refine((g) => !g.startsWith("/") && !g.split("/").includes(".."), "a path glob relative to the repository, without ..");
+const Glob = text(LIMITS.title).refine(
+  (g) => !g.startsWith("/") && !g.split("/").includes(".."),
+  "a path glob relative to the repository, without ..",
+);
 const name = text(LIMITS.name);
 const phase = text(LIMITS.phase);
 

@@ -12,11 +12,22 @@ function toFrame(body: string, prevSeq: number | null): Frame {
   return JSON.parse(frameJson(body, prevSeq));
 }
 
-const frameCols = { seq: events.seq, spaceId: events.spaceId, type: events.type, body: events.body, prevSeq: events.prevSeq };
+const frameCols = {
+  seq: events.seq,
+  spaceId: events.spaceId,
+  type: events.type,
+  body: events.body,
+  prevSeq: events.prevSeq,
+};
 type Row = { seq: number; spaceId: string | null; type: string; body: string; prevSeq: number | null };
 
 /** A row as it goes to sockets: the stored body's bytes, never parsed. */
-const out = (r: Row): OutFrame => ({ seq: r.seq, spaceId: r.spaceId, type: r.type, json: frameJson(r.body, r.prevSeq) });
+const out = (r: Row): OutFrame => ({
+  seq: r.seq,
+  spaceId: r.spaceId,
+  type: r.type,
+  json: frameJson(r.body, r.prevSeq),
+});
 
 // Every room query names the workspace too, so it walks the (workspace_id, space_id, seq) index.
 
@@ -29,7 +40,13 @@ async function rowsAfter(db: Db, workspaceId: string, spaceId: string, after: nu
     .limit(limit);
 }
 
-async function rowsBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<Row[]> {
+async function rowsBefore(
+  db: Db,
+  workspaceId: string,
+  spaceId: string,
+  before: number | null,
+  limit: number,
+): Promise<Row[]> {
   const inSpace = and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId));
   const rows = await db
     .select(frameCols)
@@ -41,22 +58,45 @@ async function rowsBefore(db: Db, workspaceId: string, spaceId: string, before: 
 }
 
 /** The newest `limit` events of a space before a seq (or the newest of all), ascending. */
-export async function spaceEventsBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<Frame[]> {
+export async function spaceEventsBefore(
+  db: Db,
+  workspaceId: string,
+  spaceId: string,
+  before: number | null,
+  limit: number,
+): Promise<Frame[]> {
   return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map((r) => toFrame(r.body, r.prevSeq));
 }
 
 /** Events of a space after a seq, ascending, at most `limit`: the stored strings, unparsed. */
-export async function spaceFramesAfter(db: Db, workspaceId: string, spaceId: string, after: number, limit: number): Promise<OutFrame[]> {
+export async function spaceFramesAfter(
+  db: Db,
+  workspaceId: string,
+  spaceId: string,
+  after: number,
+  limit: number,
+): Promise<OutFrame[]> {
   return (await rowsAfter(db, workspaceId, spaceId, after, limit)).map(out);
 }
 
 /** `spaceEventsBefore` for sockets: the stored strings, unparsed. */
-export async function spaceFramesBefore(db: Db, workspaceId: string, spaceId: string, before: number | null, limit: number): Promise<OutFrame[]> {
+export async function spaceFramesBefore(
+  db: Db,
+  workspaceId: string,
+  spaceId: string,
+  before: number | null,
+  limit: number,
+): Promise<OutFrame[]> {
   return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map(out);
 }
 
 /** Events of a workspace in (from, to], ascending: what another node committed. */
-export async function workspaceFramesBetween(db: Db, workspaceId: string, from: number, to: number): Promise<OutFrame[]> {
+export async function workspaceFramesBetween(
+  db: Db,
+  workspaceId: string,
+  from: number,
+  to: number,
+): Promise<OutFrame[]> {
   const rows = await db
     .select(frameCols)
     .from(events)
@@ -66,6 +106,10 @@ export async function workspaceFramesBetween(db: Db, workspaceId: string, from: 
 }
 
 export async function spaceInfo(db: Db, spaceId: string) {
-  const [row] = await db.select({ workspaceId: spaces.workspaceId, head: spaces.seqHead }).from(spaces).where(eq(spaces.id, spaceId)).limit(1);
+  const [row] = await db
+    .select({ workspaceId: spaces.workspaceId, head: spaces.seqHead })
+    .from(spaces)
+    .where(eq(spaces.id, spaceId))
+    .limit(1);
   return row ?? null;
 }

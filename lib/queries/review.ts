@@ -36,7 +36,12 @@ function conditions(ws: string, f: RunFilter): SQL[] {
   const c: SQL[] = [eq(runIndex.workspaceId, ws)];
   const tsq = f.q ? searchQuery(f.q) : null;
   if (tsq) c.push(sql`${runIndex.doc} @@ ${tsq}::tsquery`);
-  if (f.status) c.push(["succeeded", "failed", "cancelled"].includes(f.status) ? eq(runIndex.outcome, f.status as "failed") : eq(runIndex.state, f.status as "running"));
+  if (f.status)
+    c.push(
+      ["succeeded", "failed", "cancelled"].includes(f.status)
+        ? eq(runIndex.outcome, f.status as "failed")
+        : eq(runIndex.state, f.status as "running"),
+    );
   if (f.space) c.push(eq(runIndex.spaceId, f.space));
   if (f.harness) c.push(eq(runIndex.harnessId, f.harness));
   if (f.agent) c.push(eq(runIndex.agent, f.agent));
@@ -46,7 +51,10 @@ function conditions(ws: string, f: RunFilter): SQL[] {
   if (f.min_duration !== undefined) c.push(gte(runIndex.durationMs, f.min_duration * 1000));
   if (f.max_duration !== undefined) c.push(lte(runIndex.durationMs, f.max_duration * 1000));
   if (f.change_set) c.push(f.change_set === "yes" ? isNotNull(runIndex.files) : isNull(runIndex.files));
-  if (f.failed_checks) c.push(f.failed_checks === "yes" ? sql`${runIndex.failedChecks} > 0` : sql`coalesce(${runIndex.failedChecks}, 0) = 0`);
+  if (f.failed_checks)
+    c.push(
+      f.failed_checks === "yes" ? sql`${runIndex.failedChecks} > 0` : sql`coalesce(${runIndex.failedChecks}, 0) = 0`,
+    );
   switch (f.review) {
     case "annotated":
       c.push(sql`${runIndex.annotations} > 0`);
@@ -63,11 +71,18 @@ function conditions(ws: string, f: RunFilter): SQL[] {
 }
 
 /** The opaque cursor after a row: its sort value and id. */
-const encodeCursor = (value: string | number, id: string) => Buffer.from(JSON.stringify([value, id])).toString("base64url");
+const encodeCursor = (value: string | number, id: string) =>
+  Buffer.from(JSON.stringify([value, id])).toString("base64url");
 function decodeCursor(cursor: string): [string | number, string] | null {
   try {
     const v = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(v) && v.length === 2 && (typeof v[0] === "string" || typeof v[0] === "number") && typeof v[1] === "string") return [v[0], v[1]];
+    if (
+      Array.isArray(v) &&
+      v.length === 2 &&
+      (typeof v[0] === "string" || typeof v[0] === "number") &&
+      typeof v[1] === "string"
+    )
+      return [v[0], v[1]];
   } catch {
     // not one of ours: answered as a bad parameter by the caller
   }
@@ -89,7 +104,11 @@ export function listStatement(db: Db, ws: string, f: RunFilter) {
     const at = decodeCursor(f.cursor);
     if (!at) throw new BadCursor("not a cursor of this list");
     const value = kind === "time" ? sql`${String(at[0])}::timestamptz` : sql`${Number(at[0])}`;
-    where.push(up ? sql`(${key}, ${runIndex.runId}) > (${value}, ${at[1]})` : sql`(${key}, ${runIndex.runId}) < (${value}, ${at[1]})`);
+    where.push(
+      up
+        ? sql`(${key}, ${runIndex.runId}) > (${value}, ${at[1]})`
+        : sql`(${key}, ${runIndex.runId}) < (${value}, ${at[1]})`,
+    );
   }
   const order = up ? [asc(key), asc(runIndex.runId)] : [desc(key), desc(runIndex.runId)];
   return db
@@ -107,7 +126,11 @@ export async function listReviewRuns(db: Db, ws: string, f: RunFilter): Promise<
   const rows = await listStatement(db, ws, f);
   const page = rows.slice(0, limit).map(itemOf);
   const last = page[page.length - 1];
-  const lastValue = !last ? null : kind === "time" ? last.created_at : (f.sort === "cost" ? last.cost_usd : last.duration_ms) ?? -1;
+  const lastValue = !last
+    ? null
+    : kind === "time"
+      ? last.created_at
+      : ((f.sort === "cost" ? last.cost_usd : last.duration_ms) ?? -1);
   return { runs: page, next_cursor: rows.length > limit && last ? encodeCursor(lastValue!, last.id) : null };
 }
 
@@ -158,28 +181,47 @@ function itemOf(r: typeof runIndex.$inferSelect): RunListItem {
 
 /** The agents named in a workspace's runs (the agent filter's choices). */
 export async function agentsOf(db: Db, ws: string): Promise<string[]> {
-  const rows = await db.selectDistinct({ agent: runIndex.agent }).from(runIndex).where(and(eq(runIndex.workspaceId, ws), isNotNull(runIndex.agent))).limit(200);
+  const rows = await db
+    .selectDistinct({ agent: runIndex.agent })
+    .from(runIndex)
+    .where(and(eq(runIndex.workspaceId, ws), isNotNull(runIndex.agent)))
+    .limit(200);
   return rows.map((r) => r.agent!).sort();
 }
 
 export async function savedViewsOf(db: Db, personId: string): Promise<SavedView[]> {
-  const rows = await db.select().from(savedViews).where(eq(savedViews.personId, personId)).orderBy(asc(savedViews.createdAt)).limit(100);
+  const rows = await db
+    .select()
+    .from(savedViews)
+    .where(eq(savedViews.personId, personId))
+    .orderBy(asc(savedViews.createdAt))
+    .limit(100);
   return rows.map((r) => ({ id: r.id, name: r.name, query: r.query, created_at: iso(r.createdAt)! }));
 }
 
-export async function saveView(db: Db, v: { id: string; workspaceId: string; personId: string; name: string; query: string }): Promise<void> {
+export async function saveView(
+  db: Db,
+  v: { id: string; workspaceId: string; personId: string; name: string; query: string },
+): Promise<void> {
   await db.insert(savedViews).values(v);
 }
 
 /** Delete a person's own saved view; false when they have none by that id. */
 export async function deleteView(db: Db, personId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(savedViews).where(and(eq(savedViews.id, id), eq(savedViews.personId, personId))).returning({ id: savedViews.id });
+  const rows = await db
+    .delete(savedViews)
+    .where(and(eq(savedViews.id, id), eq(savedViews.personId, personId)))
+    .returning({ id: savedViews.id });
   return rows.length > 0;
 }
 
 /** Every event of a run, ascending by seq, as stored (the exact JSON served everywhere). */
 export async function runEventBodies(db: Db, runId: string): Promise<string[]> {
-  const rows = await db.select({ body: events.body }).from(events).where(eq(events.runId, runId)).orderBy(asc(events.seq));
+  const rows = await db
+    .select({ body: events.body })
+    .from(events)
+    .where(eq(events.runId, runId))
+    .orderBy(asc(events.seq));
   return rows.map((r) => r.body);
 }
 
@@ -187,7 +229,10 @@ export async function runEventBodies(db: Db, runId: string): Promise<string[]> {
 export async function namesOf(db: Db, ws: string) {
   const [people, hs, rooms] = await Promise.all([
     db.select({ id: persons.id, name: persons.name }).from(persons).where(eq(persons.workspaceId, ws)),
-    db.select({ id: harnesses.id, name: harnesses.name, kind: harnesses.kind }).from(harnesses).where(eq(harnesses.workspaceId, ws)),
+    db
+      .select({ id: harnesses.id, name: harnesses.name, kind: harnesses.kind })
+      .from(harnesses)
+      .where(eq(harnesses.workspaceId, ws)),
     db.select({ id: spaces.id, name: spaces.name }).from(spaces).where(eq(spaces.workspaceId, ws)),
   ]);
   return { people, harnesses: hs, rooms };
@@ -201,7 +246,13 @@ export async function directoryOf(db: Db, ws: string) {
 }
 
 /** A room's events with seqs in [from, to], ascending (a run's replay: the room while it ran). */
-export async function spaceEventsBetween(db: Db, ws: string, spaceId: string, from: number, to: number): Promise<string[]> {
+export async function spaceEventsBetween(
+  db: Db,
+  ws: string,
+  spaceId: string,
+  from: number,
+  to: number,
+): Promise<string[]> {
   const rows = await db
     .select({ body: events.body })
     .from(events)

@@ -35,12 +35,29 @@ function keyOf(by: RollupBy): SQL {
 const dayStart = (d: string) => `${d}T00:00:00.000Z`;
 const nextDay = (d: string) => new Date(Date.parse(dayStart(d)) + 86_400_000).toISOString();
 
-export async function rollup(db: Db, ws: string, q: { by: RollupBy; from?: string; to?: string }): Promise<RollupRow[]> {
+export async function rollup(
+  db: Db,
+  ws: string,
+  q: { by: RollupBy; from?: string; to?: string },
+): Promise<RollupRow[]> {
   const key = keyOf(q.by);
-  const where = and(eq(runIndex.workspaceId, ws), q.from ? gte(runIndex.createdAt, dayStart(q.from)) : undefined, q.to ? lt(runIndex.createdAt, nextDay(q.to)) : undefined);
+  const where = and(
+    eq(runIndex.workspaceId, ws),
+    q.from ? gte(runIndex.createdAt, dayStart(q.from)) : undefined,
+    q.to ? lt(runIndex.createdAt, nextDay(q.to)) : undefined,
+  );
   const done = sql`${runIndex.outcome} is not null and ${runIndex.durationMs} is not null`;
   const order = q.by === "day" || q.by === "week" ? sql`1 asc` : sql`2 desc, 1 asc`;
-  const rows = resultRows<{ key: string | null; runs: number; finished: number; failed: number; p50: number | null; p90: number | null; tokens: string | null; cost: number | null }>(
+  const rows = resultRows<{
+    key: string | null;
+    runs: number;
+    finished: number;
+    failed: number;
+    p50: number | null;
+    p90: number | null;
+    tokens: string | null;
+    cost: number | null;
+  }>(
     await db.execute(sql`
       select ${key} as key, count(*)::int as runs,
         count(${runIndex.outcome})::int as finished,

@@ -17,7 +17,11 @@ export async function roomIn(db: Db, workspaceId: string, spaceId: string) {
 
 /** A room's current intent and outcome ([ROOM1]): revision 0 when nobody has edited it. */
 export async function getRoom(db: Db, workspaceId: string, spaceId: string): Promise<RoomRevision> {
-  const [r] = await db.select().from(rooms).where(and(eq(rooms.workspaceId, workspaceId), eq(rooms.spaceId, spaceId))).limit(1);
+  const [r] = await db
+    .select()
+    .from(rooms)
+    .where(and(eq(rooms.workspaceId, workspaceId), eq(rooms.spaceId, spaceId)))
+    .limit(1);
   return r ? roomOf(r) : firstRevision(workspaceId, spaceId);
 }
 
@@ -29,7 +33,11 @@ export async function roomRevisions(db: Db, workspaceId: string, spaceId: string
     .where(and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId), eq(events.type, "room.updated")))
     .orderBy(asc(events.seq))
     .limit(10_000);
-  return roomHistory(workspaceId, spaceId, rows.map((r) => JSON.parse(r.body) as StoredEvent));
+  return roomHistory(
+    workspaceId,
+    spaceId,
+    rows.map((r) => JSON.parse(r.body) as StoredEvent),
+  );
 }
 
 /** A room's decisions, active and superseded, oldest first ([DEC1]). */

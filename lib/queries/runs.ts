@@ -12,7 +12,12 @@ export async function eventsAfter(db: Db, workspaceId: string, after: number, li
   const where = spaceId
     ? and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId), gt(events.seq, after))
     : and(eq(events.workspaceId, workspaceId), gt(events.seq, after));
-  const rows = await db.select({ seq: events.seq, body: events.body }).from(events).where(where).orderBy(asc(events.seq)).limit(limit);
+  const rows = await db
+    .select({ seq: events.seq, body: events.body })
+    .from(events)
+    .where(where)
+    .orderBy(asc(events.seq))
+    .limit(limit);
   return { bodies: rows.map((r) => r.body), nextAfter: rows.length ? rows[rows.length - 1].seq : after };
 }
 
@@ -24,13 +29,20 @@ export async function getRun(db: Db, runId: string): Promise<Run | null> {
 
 /** The runs of a workspace (or one room), oldest first. */
 export async function listRuns(db: Db, workspaceId: string, spaceId?: string): Promise<Run[]> {
-  const where = spaceId ? and(eq(runs.workspaceId, workspaceId), eq(runs.spaceId, spaceId)) : eq(runs.workspaceId, workspaceId);
+  const where = spaceId
+    ? and(eq(runs.workspaceId, workspaceId), eq(runs.spaceId, spaceId))
+    : eq(runs.workspaceId, workspaceId);
   return (await db.select().from(runs).where(where).orderBy(asc(runs.createdAt)).limit(1000)).map(runOf);
 }
 
 /** Receipts of runs' commands, oldest first: a run's (the commands endpoint, the CLI's wait) or a room's. */
 export async function receiptsOf(db: Db, runIds: string[]): Promise<Receipt[]> {
   if (!runIds.length) return [];
-  const rows = await db.select().from(commands).where(inArray(commands.runId, runIds)).orderBy(asc(commands.seq)).limit(5000);
+  const rows = await db
+    .select()
+    .from(commands)
+    .where(inArray(commands.runId, runIds))
+    .orderBy(asc(commands.seq))
+    .limit(5000);
   return rows.map(receiptOf);
 }

@@ -55,7 +55,10 @@ export async function listShares(db: Db, ws: string, runId?: string): Promise<Sh
 
 /** A link of workspace `ws` by id (revoked or not), or null. */
 export async function shareById(db: Db, ws: string, id: string) {
-  const [row] = await db.select().from(shareLinks).where(and(eq(shareLinks.id, id), eq(shareLinks.workspaceId, ws)));
+  const [row] = await db
+    .select()
+    .from(shareLinks)
+    .where(and(eq(shareLinks.id, id), eq(shareLinks.workspaceId, ws)));
   return row ?? null;
 }
 
@@ -74,11 +77,16 @@ export async function liveShare(db: Db, tokenHash: string) {
   const [row] = await db
     .select()
     .from(shareLinks)
-    .where(and(eq(shareLinks.tokenHash, tokenHash), isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, sql`now()`)));
+    .where(
+      and(eq(shareLinks.tokenHash, tokenHash), isNull(shareLinks.revokedAt), gt(shareLinks.expiresAt, sql`now()`)),
+    );
   return row ?? null;
 }
 
-export async function logShareOpen(db: Db, o: { shareId: string; workspaceId: string; address: string | null; userAgent: string | null }): Promise<void> {
+export async function logShareOpen(
+  db: Db,
+  o: { shareId: string; workspaceId: string; address: string | null; userAgent: string | null },
+): Promise<void> {
   await db.insert(shareOpens).values(o);
 }
 

@@ -21,7 +21,11 @@ export function alignSteps(runs: Run[]): AlignedStep[] {
   runs.forEach((run, i) => {
     for (const s of run.plan) {
       // Same step_id, else the same title (harnesses name steps their own way).
-      const key = at.has(`id:${s.step_id}`) ? `id:${s.step_id}` : at.has(`title:${s.title}`) ? `title:${s.title}` : `id:${s.step_id}`;
+      const key = at.has(`id:${s.step_id}`)
+        ? `id:${s.step_id}`
+        : at.has(`title:${s.title}`)
+          ? `title:${s.title}`
+          : `id:${s.step_id}`;
       let row = at.get(key);
       if (!row) {
         row = { key: s.step_id, title: s.title, cells: runs.map(() => null) };
@@ -30,7 +34,10 @@ export function alignSteps(runs: Run[]): AlignedStep[] {
         at.set(`title:${s.title}`, row);
       }
       if (row.cells[i]) continue;
-      row.cells[i] = { state: s.state, duration_ms: s.started_at && s.finished_at ? Date.parse(s.finished_at) - Date.parse(s.started_at) : null };
+      row.cells[i] = {
+        state: s.state,
+        duration_ms: s.started_at && s.finished_at ? Date.parse(s.finished_at) - Date.parse(s.started_at) : null,
+      };
     }
   });
   return rows;
@@ -54,7 +61,9 @@ export function sideOf(run: Run): RunSide {
     duration_ms: durationMs(run),
     tokens: run.usage ? run.usage.input_tokens + run.usage.output_tokens : null,
     cost_usd: run.usage?.cost_usd ?? null,
-    checks: cs ? { passed: cs.checks.filter((c) => c.passed).length, failed: cs.checks.filter((c) => !c.passed).length } : null,
+    checks: cs
+      ? { passed: cs.checks.filter((c) => c.passed).length, failed: cs.checks.filter((c) => !c.passed).length }
+      : null,
     files: cs ? cs.files.length : null,
     additions: cs?.additions ?? null,
     deletions: cs?.deletions ?? null,
@@ -78,7 +87,10 @@ export function compareChangeSets(runs: Run[]): FileAcross[] {
       return f ? { status: f.status, additions: f.additions, deletions: f.deletions } : null;
     });
     const first = cells[0];
-    const same = cells.every((c) => c && first && c.status === first.status && c.additions === first.additions && c.deletions === first.deletions);
+    const same = cells.every(
+      (c) =>
+        c && first && c.status === first.status && c.additions === first.additions && c.deletions === first.deletions,
+    );
     return { path, cells, same };
   });
 }

@@ -27,6 +27,21 @@ function field(v: string | number | null): string {
 /** A rollup as CSV (RFC 4180, CRLF): one header line, one line per group. */
 export function rollupCsv(by: RollupBy, rows: RollupRow[], names: Names): string {
   const head = [by, "key", "runs", "finished", "failed", "failure_rate", "p50_ms", "p90_ms", "tokens", "cost_usd"];
-  const lines = rows.map((r) => [rollupLabel(by, r.key, names), r.key, r.runs, r.finished, r.failed, r.failure_rate, r.p50_ms, r.p90_ms, r.tokens, r.cost_usd].map(field).join(","));
+  const lines = rows.map((r) =>
+    [
+      rollupLabel(by, r.key, names),
+      r.key,
+      r.runs,
+      r.finished,
+      r.failed,
+      r.failure_rate,
+      r.p50_ms,
+      r.p90_ms,
+      r.tokens,
+      r.cost_usd,
+    ]
+      .map(field)
+      .join(","),
+  );
   return [head.join(","), ...lines].join("\r\n") + "\r\n";
 }

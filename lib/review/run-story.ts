@@ -55,7 +55,8 @@ export function stepBars(run: Run, receipts: Receipt[], now: string): StepBar[] 
   return run.plan.map((s) => {
     const start = s.started_at ?? null;
     const end = s.finished_at ?? (start ? (run.finished_at ?? now) : null);
-    const waiting = start && end ? paused.map((p) => overlap(p, { from: start, to: end })).filter((x): x is Span => !!x) : [];
+    const waiting =
+      start && end ? paused.map((p) => overlap(p, { from: start, to: end })).filter((x): x is Span => !!x) : [];
     return {
       step_id: s.step_id,
       title: s.title,
@@ -91,7 +92,11 @@ export interface PlanLine {
 export function planVsActual(run: Run, events: readonly StoredEvent[]): PlanLine[] {
   const started = events.find((e): e is Extract<StoredEvent, { type: "run.started" }> => e.type === "run.started");
   const planned = (started?.plan ?? []).map((p) => p.step_id);
-  const begun = run.plan.filter((s) => s.started_at).sort((a, b) => Date.parse(a.started_at!) - Date.parse(b.started_at!) || (a.updated_seq ?? 0) - (b.updated_seq ?? 0));
+  const begun = run.plan
+    .filter((s) => s.started_at)
+    .sort(
+      (a, b) => Date.parse(a.started_at!) - Date.parse(b.started_at!) || (a.updated_seq ?? 0) - (b.updated_seq ?? 0),
+    );
   const order = new Map(begun.map((s, i) => [s.step_id, i]));
   return run.plan.map((s) => {
     const at = planned.indexOf(s.step_id);
@@ -100,13 +105,22 @@ export function planVsActual(run: Run, events: readonly StoredEvent[]): PlanLine
     if (s.added || at < 0) marks.push("added");
     // Begun before a step planned ahead of it had begun.
     if (at >= 0 && order.has(s.step_id)) {
-      const earlier = planned.slice(0, at).filter((id) => !run.plan.find((p) => p.step_id === id && p.state === "skipped"));
+      const earlier = planned
+        .slice(0, at)
+        .filter((id) => !run.plan.find((p) => p.step_id === id && p.state === "skipped"));
       if (earlier.some((id) => !order.has(id) || order.get(id)! > order.get(s.step_id)!)) marks.push("out-of-order");
     }
     if (s.state === "failed") marks.push("failed");
     if (run.state === "finished" && (s.state === "pending" || s.state === "active")) marks.push("unfinished");
     if (!marks.length) marks.push("as-planned");
-    return { step_id: s.step_id, title: s.title, planned_at: at >= 0 ? at : null, begun_at: order.get(s.step_id) ?? null, state: s.state, marks };
+    return {
+      step_id: s.step_id,
+      title: s.title,
+      planned_at: at >= 0 ? at : null,
+      begun_at: order.get(s.step_id) ?? null,
+      state: s.state,
+      marks,
+    };
   });
 }
 
@@ -126,7 +140,9 @@ export function commandAudit(receipts: Receipt[], events: readonly StoredEvent[]
       receipt: r,
       to_delivered_ms: r.delivered_at ? ms(r.created_at, r.delivered_at) : null,
       to_answer_ms: r.acked_at ? ms(r.created_at, r.acked_at) : null,
-      between: events.filter((e) => e.seq > r.seq && e.seq < until).map((e) => ({ seq: e.seq, type: e.type, label: labelOf(e) })),
+      between: events
+        .filter((e) => e.seq > r.seq && e.seq < until)
+        .map((e) => ({ seq: e.seq, type: e.type, label: labelOf(e) })),
     };
   });
 }

@@ -11,7 +11,8 @@ import type { StoredEvent } from "@/lib/protocol";
  * query is a tsquery of quoted words, the last one a prefix.
  */
 
-const SPACELESS = "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}";
+const SPACELESS =
+  "\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}";
 const PARTS = new RegExp(`[${SPACELESS}]+|[^${SPACELESS}]+`, "gu");
 const IS_SPACELESS = new RegExp(`^[${SPACELESS}]`, "u");
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -19,7 +20,11 @@ const WORD = /[\p{L}\p{N}]+/gu;
 const MAX_WORD = 64;
 
 function fold(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").normalize("NFC").toLowerCase();
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .normalize("NFC")
+    .toLowerCase();
 }
 
 /** The words of a text, in order (repeats kept). */

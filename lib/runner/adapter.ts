@@ -20,7 +20,14 @@ export type AgentEvent =
   | { type: "session"; id: string }
   /** The agent's todo list, whole; `activeForm` is what the agent says while an item is in progress ("Running the tests"). */
   | { type: "plan"; items: PlanItem[] }
-  | { type: "command"; id: string; phase: "started" | "completed"; command: string; output?: string; exitCode?: number | null }
+  | {
+      type: "command";
+      id: string;
+      phase: "started" | "completed";
+      command: string;
+      output?: string;
+      exitCode?: number | null;
+    }
   | { type: "file_change"; id: string; phase: "started" | "completed"; paths: string[] }
   /** Any other tool (read, search, fetch…): `verb` and `target` make the typing indicator ("Reading" "a.ts"). */
   | { type: "tool"; id: string; phase: "started" | "completed"; verb: string; target: string }

@@ -21,7 +21,14 @@ export async function runChecks(commands: string[], o: CheckOptions): Promise<Ch
     o.onStart?.(command);
     const started = Date.now();
     const out: string[] = [];
-    const proc = launch({ cmd: "/bin/sh", args: ["-c", command], cwd: o.cwd, env: o.env as unknown as NodeJS.ProcessEnv, onLine: (l) => out.push(l), onStderr: (l) => out.push(l) });
+    const proc = launch({
+      cmd: "/bin/sh",
+      args: ["-c", command],
+      cwd: o.cwd,
+      env: o.env as unknown as NodeJS.ProcessEnv,
+      onLine: (l) => out.push(l),
+      onStderr: (l) => out.push(l),
+    });
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -32,7 +39,13 @@ export async function runChecks(commands: string[], o: CheckOptions): Promise<Ch
     await killJobProcesses(o.env.CHIPS_JOB ?? "");
     if (timedOut) out.push(`[chips] stopped after ${Math.round(o.timeoutMs / 1000)} s`);
     const output = await o.upload(Buffer.from(out.join("\n") + (out.length ? "\n" : "")));
-    results.push({ command, exit_code: exit.code, passed: !timedOut && exit.code === 0, duration_ms: Date.now() - started, output });
+    results.push({
+      command,
+      exit_code: exit.code,
+      passed: !timedOut && exit.code === 0,
+      duration_ms: Date.now() - started,
+      output,
+    });
   }
   return results;
 }
@@ -45,8 +58,21 @@ export const SCOPE_CHECK = "chips: write scope";
  * touches must be inside the claimed write scope. A check like a required command's: it fails
  * with the paths outside the scope as its output.
  */
-export async function scopeCheck(paths: string[], scope: string[], upload: (bytes: Buffer) => Promise<ObjectRef>): Promise<CheckResult & { outside: string[] }> {
+export async function scopeCheck(
+  paths: string[],
+  scope: string[],
+  upload: (bytes: Buffer) => Promise<ObjectRef>,
+): Promise<CheckResult & { outside: string[] }> {
   const outside = paths.filter((p) => !inScope(p, scope));
-  const text = outside.length ? `outside the write scope (${scope.join(", ")}):\n${outside.join("\n")}\n` : `every changed path is inside the write scope (${scope.join(", ")})\n`;
-  return { command: SCOPE_CHECK, exit_code: outside.length ? 1 : 0, passed: !outside.length, duration_ms: 0, output: await upload(Buffer.from(text)), outside };
+  const text = outside.length
+    ? `outside the write scope (${scope.join(", ")}):\n${outside.join("\n")}\n`
+    : `every changed path is inside the write scope (${scope.join(", ")})\n`;
+  return {
+    command: SCOPE_CHECK,
+    exit_code: outside.length ? 1 : 0,
+    passed: !outside.length,
+    duration_ms: 0,
+    output: await upload(Buffer.from(text)),
+    outside,
+  };
 }

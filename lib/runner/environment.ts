@@ -29,7 +29,8 @@ export function guidanceFor(req: StartRequest): string {
   ];
   if (req.room.intent) lines.push("## What the people want (intent)", "", req.room.intent, "");
   if (req.room.outcome) lines.push("## What done looks like (outcome)", "", req.room.outcome, "");
-  if (req.decisions.length) lines.push("## Decisions in force", "", ...req.decisions.map((d) => `- ${d.title}: ${d.text}`), "");
+  if (req.decisions.length)
+    lines.push("## Decisions in force", "", ...req.decisions.map((d) => `- ${d.title}: ${d.text}`), "");
   lines.push("## Where you may write", "", ...req.write_scope.map((g) => `- \`${g}\``), "");
   if (req.instructions) lines.push("## Instructions", "", req.instructions, "");
   return lines.join("\n");

@@ -21,7 +21,8 @@ const MAX_BUFFER = 512 * 1024 * 1024;
 function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
   // Inherited from a hook or a wrapper, these would make every call act on another repository.
-  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"]) delete env[k];
+  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"])
+    delete env[k];
   return env;
 }
 
@@ -63,11 +64,16 @@ function toGitError(args: string[], e: unknown): GitError {
   const err = e as { code?: unknown; stderr?: unknown; message?: string };
   const stderr = Buffer.isBuffer(err.stderr) ? err.stderr.toString("utf8") : String(err.stderr ?? "");
   const code = typeof err.code === "number" ? err.code : null;
-  return new GitError(`git ${args[0]} failed${code === null ? "" : ` (exit ${code})`}: ${stderr.trim() || err.message}`, code, stderr);
+  return new GitError(
+    `git ${args[0]} failed${code === null ? "" : ` (exit ${code})`}: ${stderr.trim() || err.message}`,
+    code,
+    stderr,
+  );
 }
 
 function refuseOption(what: string, value: string): void {
-  if (!value || value.startsWith("-")) throw new Error(`${what} must not be empty or start with "-": ${JSON.stringify(value)}`);
+  if (!value || value.startsWith("-"))
+    throw new Error(`${what} must not be empty or start with "-": ${JSON.stringify(value)}`);
 }
 
 /** The full SHA of a commit-ish, or null if it does not name a commit. */
@@ -121,8 +127,15 @@ function worktreeExists(message: string): Error {
  * `code === "worktree_exists"` and changes nothing — a run must not inherit another run's
  * files or commits.
  */
-export async function createWorktree(repoDir: string, worktreesDir: string, name: string, baseSha: string, branch: string): Promise<string> {
-  if (!/^[A-Za-z0-9._-]{1,100}$/.test(name) || name === "." || name === "..") throw new Error(`bad worktree name ${JSON.stringify(name)}`);
+export async function createWorktree(
+  repoDir: string,
+  worktreesDir: string,
+  name: string,
+  baseSha: string,
+  branch: string,
+): Promise<string> {
+  if (!/^[A-Za-z0-9._-]{1,100}$/.test(name) || name === "." || name === "..")
+    throw new Error(`bad worktree name ${JSON.stringify(name)}`);
   refuseOption("branch", branch);
   refuseOption("base", baseSha);
   await git(repoDir, ["check-ref-format", "--branch", branch]);
@@ -150,12 +163,20 @@ export async function checkpoint(worktree: string, message: string): Promise<{ s
   const staged = (await gitExit(worktree, ["diff", "--cached", "--quiet"])) === 1;
   if (staged) {
     await git(worktree, [
-      "-c", "user.name=Chips runner",
-      "-c", "user.email=runner@chips.invalid",
-      "-c", "commit.gpgsign=false",
+      "-c",
+      "user.name=Chips runner",
+      "-c",
+      "user.email=runner@chips.invalid",
+      "-c",
+      "commit.gpgsign=false",
       // --no-verify skips pre-commit/commit-msg only; an empty hooks path skips the rest (post-commit…).
-      "-c", "core.hooksPath=/dev/null",
-      "commit", "--quiet", "--no-verify", "-m", message,
+      "-c",
+      "core.hooksPath=/dev/null",
+      "commit",
+      "--quiet",
+      "--no-verify",
+      "-m",
+      message,
     ]);
   }
   const sha = (await git(worktree, ["rev-parse", "HEAD"])).trim();
@@ -174,7 +195,16 @@ export async function diffBinary(worktree: string, baseSha: string, headSha: str
   try {
     const { stdout } = await execFileP(
       "git",
-      ["diff", "--binary", "--no-color", "--no-ext-diff", "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", `${baseSha}..${headSha}`],
+      [
+        "diff",
+        "--binary",
+        "--no-color",
+        "--no-ext-diff",
+        "--no-textconv",
+        "--src-prefix=a/",
+        "--dst-prefix=b/",
+        `${baseSha}..${headSha}`,
+      ],
       { cwd: worktree, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: "buffer" },
     );
     return stdout;
@@ -183,7 +213,14 @@ export async function diffBinary(worktree: string, baseSha: string, headSha: str
   }
 }
 
-const STATUS: Record<string, ChangedFile["status"]> = { A: "added", M: "modified", D: "deleted", R: "renamed", T: "modified", C: "added" };
+const STATUS: Record<string, ChangedFile["status"]> = {
+  A: "added",
+  M: "modified",
+  D: "deleted",
+  R: "renamed",
+  T: "modified",
+  C: "added",
+};
 
 /**
  * The change-set's file list and line totals, from `--numstat -z` and `--name-status -z`

@@ -94,7 +94,10 @@ export class RunJob {
         },
       });
     } catch (e) {
-      void this.finish({ code: null, signal: null }, `could not launch ${this.s.adapter.agent}: ${(e as Error).message}`);
+      void this.finish(
+        { code: null, signal: null },
+        `could not launch ${this.s.adapter.agent}: ${(e as Error).message}`,
+      );
       return;
     }
     void this.proc.exited.then((exit) => {
@@ -107,7 +110,11 @@ export class RunJob {
     const next = this.gitChain.then(async () => {
       try {
         const cp = await checkpoint(this.s.worktree, `chips: checkpoint (${reason})`);
-        if (cp.committed) void this.s.out.runnerEvent("checkpoint", `checkpoint ${cp.sha.slice(0, 12)} (${reason})`, { sha: cp.sha, reason });
+        if (cp.committed)
+          void this.s.out.runnerEvent("checkpoint", `checkpoint ${cp.sha.slice(0, 12)} (${reason})`, {
+            sha: cp.sha,
+            reason,
+          });
         return cp;
       } catch (e) {
         void this.s.out.runnerEvent("log", `checkpoint failed: ${(e as Error).message}`);
@@ -130,7 +137,13 @@ export class RunJob {
   }
 
   private ack(cmd: Command, result: "applied" | "rejected", reason?: string) {
-    return this.s.out.post({ type: "run.command_acked", command_id: cmd.command_id, result, ...(reason ? { reason } : {}), actor: this.s.actor });
+    return this.s.out.post({
+      type: "run.command_acked",
+      command_id: cmd.command_id,
+      result,
+      ...(reason ? { reason } : {}),
+      actor: this.s.actor,
+    });
   }
 
   async command(cmd: Command) {
@@ -138,7 +151,8 @@ export class RunJob {
     if (this.state === "finished") return this.ack(cmd, "rejected", "the run has finished");
     switch (cmd.command) {
       case "pause":
-        if (this.state !== "running") return this.ack(cmd, "rejected", busy ? "the runner is busy stopping the agent" : "the run is not running");
+        if (this.state !== "running")
+          return this.ack(cmd, "rejected", busy ? "the runner is busy stopping the agent" : "the run is not running");
         this.state = "stopping";
         await this.checkpoint("before pause");
         await this.stopAgent();
@@ -176,13 +190,21 @@ export class RunJob {
 
   private relaunch(text: string) {
     const session = this.translator.sessionId;
-    this.spawn(session ? this.s.adapter.resume(this.ctx, session, text) : this.s.adapter.start(this.ctx, `${this.s.req.prompt.text}\n\n${text}`));
+    this.spawn(
+      session
+        ? this.s.adapter.resume(this.ctx, session, text)
+        : this.s.adapter.start(this.ctx, `${this.s.req.prompt.text}\n\n${text}`),
+    );
   }
 
   private async cancel(cmd: Command) {
     this.state = "finishing";
     const signals = await this.stopAgent();
-    void this.s.out.runnerEvent("log", `agent stopped: ${signals.length ? signals.join(", ") : "it had already exited"}`, { signals });
+    void this.s.out.runnerEvent(
+      "log",
+      `agent stopped: ${signals.length ? signals.join(", ") : "it had already exited"}`,
+      { signals },
+    );
     const by = cmd.actor?.id ?? "a person";
     await this.publish(false, `cancelled by ${by}`);
     // The applied ack finishes the run: Chips appends run.finished{cancelled} ([RUN1]).
@@ -200,19 +222,37 @@ export class RunJob {
     const why =
       launchError ??
       t.failure ??
-      (agentOk ? null : `${this.s.adapter.agent} exited (${exit.signal ?? `code ${exit.code}`}) without completing its turn${this.stderrTail()}`);
+      (agentOk
+        ? null
+        : `${this.s.adapter.agent} exited (${exit.signal ?? `code ${exit.code}`}) without completing its turn${this.stderrTail()}`);
     const checksFailed = await this.publish(agentOk, why ?? "the agent finished");
     const outcome = agentOk && !checksFailed ? "succeeded" : "failed";
-    const summary = why ?? (this.outsideScope.length ? `changed paths outside the write scope: ${this.outsideScope.slice(0, 20).join(", ")}` : checksFailed ? `${checksFailed} required command(s) failed` : (t.lastMessage ?? "Done."));
+    const summary =
+      why ??
+      (this.outsideScope.length
+        ? `changed paths outside the write scope: ${this.outsideScope.slice(0, 20).join(", ")}`
+        : checksFailed
+          ? `${checksFailed} required command(s) failed`
+          : (t.lastMessage ?? "Done."));
     if (outcome === "failed") await this.s.out.runnerEvent("failed", summary);
     else await this.s.out.runnerEvent("completed", "the agent finished and every required command passed");
-    await this.s.out.post({ type: "run.finished", outcome, summary: summary.slice(0, 16_000), ...(t.usage ? { usage: t.usage } : {}), actor: this.s.actor });
-    if (outcome === "succeeded" && this.s.cleanup === "remove") await removeWorktree(this.s.repoDir, this.s.worktree).catch(() => {});
+    await this.s.out.post({
+      type: "run.finished",
+      outcome,
+      summary: summary.slice(0, 16_000),
+      ...(t.usage ? { usage: t.usage } : {}),
+      actor: this.s.actor,
+    });
+    if (outcome === "succeeded" && this.s.cleanup === "remove")
+      await removeWorktree(this.s.repoDir, this.s.worktree).catch(() => {});
     this.end();
   }
 
   private stderrTail() {
-    const tail = this.stderr.filter((l) => l.trim()).slice(-3).join(" / ");
+    const tail = this.stderr
+      .filter((l) => l.trim())
+      .slice(-3)
+      .join(" / ");
     return tail ? `: ${tail.slice(0, 500)}` : "";
   }
 
@@ -229,11 +269,18 @@ export class RunJob {
           onStart: (c) => this.translator.status("checking", `Running ${c.slice(0, 120)}…`),
         })
       : [];
-    const [diff, summary] = await Promise.all([diffBinary(this.s.worktree, this.s.baseSha, head), diffSummary(this.s.worktree, this.s.baseSha, head)]);
+    const [diff, summary] = await Promise.all([
+      diffBinary(this.s.worktree, this.s.baseSha, head),
+      diffSummary(this.s.worktree, this.s.baseSha, head),
+    ]);
     // [TSK5] whatever the agent did, the change-set is judged against the scope it was granted (all of it, `**`: nothing to judge).
     const granted = this.s.req.write_scope;
     if (!(granted.length === 1 && granted[0] === "**")) {
-      const { outside, ...scope } = await scopeCheck(summary.files.map((f) => f.path), granted, (b) => this.s.out.upload(b));
+      const { outside, ...scope } = await scopeCheck(
+        summary.files.map((f) => f.path),
+        granted,
+        (b) => this.s.out.upload(b),
+      );
       this.outsideScope = outside;
       checks.push(scope);
     }
@@ -249,7 +296,11 @@ export class RunJob {
       cleanup: { policy: this.s.cleanup, worktree: this.s.worktree },
     };
     const n = summary.files.length;
-    await this.s.out.runnerEvent("change-set", `${n} file${n === 1 ? "" : "s"} changed, +${summary.additions} −${summary.deletions}`, payload);
+    await this.s.out.runnerEvent(
+      "change-set",
+      `${n} file${n === 1 ? "" : "s"} changed, +${summary.additions} −${summary.deletions}`,
+      payload,
+    );
     return checks.filter((c) => !c.passed).length;
   }
 

@@ -50,7 +50,8 @@ export function verifyLease(publicKeyPem: string, req: StartRequest, runnerId: s
   } catch {
     good = false;
   }
-  if (!good) return { ok: false, reason: "lease refused: the signature does not verify (tampered or not from this Chips)" };
+  if (!good)
+    return { ok: false, reason: "lease refused: the signature does not verify (tampered or not from this Chips)" };
   let claims: LeaseClaims;
   try {
     const parsed = LeaseClaims.safeParse(JSON.parse(Buffer.from(req.lease.claims, "base64url").toString("utf8")));
@@ -61,8 +62,10 @@ export function verifyLease(publicKeyPem: string, req: StartRequest, runnerId: s
   }
   if (claims.run_id !== req.run_id) return { ok: false, reason: "lease refused: it is for another run" };
   if (claims.runner_id !== runnerId) return { ok: false, reason: "lease refused: it is for another runner" };
-  if (claims.request_sha256 !== requestHash(req)) return { ok: false, reason: "lease refused: the start request was changed after signing" };
+  if (claims.request_sha256 !== requestHash(req))
+    return { ok: false, reason: "lease refused: the start request was changed after signing" };
   const expires = Date.parse(claims.expires_at);
-  if (!Number.isFinite(expires) || expires <= now) return { ok: false, reason: `lease refused: it expired at ${claims.expires_at}` };
+  if (!Number.isFinite(expires) || expires <= now)
+    return { ok: false, reason: `lease refused: it expired at ${claims.expires_at}` };
   return { ok: true, claims };
 }

@@ -65,12 +65,18 @@ export class Outbox {
       try {
         return await this.client.post(events.map((e) => ({ space_id: this.spaceId, ...e }) as EventInput));
       } catch (err) {
-        if (isChipsError(err) && (err.code === "run_finished" || err.code === "run_not_found" || err.code === "forbidden")) {
+        if (
+          isChipsError(err) &&
+          (err.code === "run_finished" || err.code === "run_not_found" || err.code === "forbidden")
+        ) {
           this.gone = `${err.code}: ${err.detail}`;
           this.onGone?.(this.gone);
           return null;
         }
-        console.error(`[runner] ${this.runId}: could not post ${events.map((e) => e.type).join(", ")}:`, isChipsError(err) ? err.detail : err);
+        console.error(
+          `[runner] ${this.runId}: could not post ${events.map((e) => e.type).join(", ")}:`,
+          isChipsError(err) ? err.detail : err,
+        );
         return null;
       }
     });
@@ -95,7 +101,10 @@ export class Outbox {
         });
         if (res.status === 201) return (await res.json()) as ObjectRef;
         const text = await res.text();
-        if (res.status < 500) throw Object.assign(new Error(`object upload refused (${res.status}): ${text.slice(0, 300)}`), { final: true });
+        if (res.status < 500)
+          throw Object.assign(new Error(`object upload refused (${res.status}): ${text.slice(0, 300)}`), {
+            final: true,
+          });
         lastError = new Error(`object upload failed (${res.status})`);
       } catch (e) {
         if ((e as { final?: boolean }).final) throw e;

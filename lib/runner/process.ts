@@ -66,7 +66,12 @@ function lines(stream: Readable, each: (line: string) => void): void {
  * started (command or cwd missing).
  */
 export function launch(opts: LaunchOptions): Job {
-  const child = spawn(opts.cmd, opts.args, { cwd: opts.cwd, env: opts.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(opts.cmd, opts.args, {
+    cwd: opts.cwd,
+    env: opts.env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (child.pid === undefined) {
     // The reason arrives as an 'error' event on the next tick; without a listener it would crash us.
     child.once("error", () => {});
@@ -151,7 +156,10 @@ export interface StopOptions {
 export async function stopGroup(job: Job, opts: StopOptions = {}): Promise<{ signals: string[] }> {
   const grace = opts.graceMs ?? { int: 2000, term: 3000 };
   const signals: string[] = [];
-  for (const [sig, ms] of [["SIGINT", grace.int], ["SIGTERM", grace.term]] as const) {
+  for (const [sig, ms] of [
+    ["SIGINT", grace.int],
+    ["SIGTERM", grace.term],
+  ] as const) {
     if (gone(job)) return { signals };
     if (signalGroup(job.pid, sig)) signals.push(sig);
     if (await waitGone(job, ms)) return { signals };

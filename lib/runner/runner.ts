@@ -4,7 +4,13 @@ import { io, type Socket } from "socket.io-client";
 import { ChipsClient } from "@/lib/sdk";
 import { isCommand } from "@/lib/sdk/commands";
 import type { Command } from "@/lib/sdk/types";
-import { StartRequest, type LeaseRenewAck, type PermissionProfile, type RunnerHello, type RunnerHelloAck } from "@/lib/runner";
+import {
+  StartRequest,
+  type LeaseRenewAck,
+  type PermissionProfile,
+  type RunnerHello,
+  type RunnerHelloAck,
+} from "@/lib/runner";
 import type { Adapter } from "./adapter";
 import { guidanceFor, jobEnv } from "./environment";
 import { createWorktree, resolveBase } from "./git";
@@ -65,7 +71,8 @@ export class Runner {
   /** Who we are (the token's runner id), before any socket: enough to handle a start by hand. */
   async identify(): Promise<string> {
     const me = await this.client.whoami();
-    if (me.kind !== "runner") throw new Error(`this token is a ${me.kind} credential, not a runner's (chips runner token makes one)`);
+    if (me.kind !== "runner")
+      throw new Error(`this token is a ${me.kind} credential, not a runner's (chips runner token makes one)`);
     this.runnerId = me.id;
     return me.id;
   }
@@ -76,7 +83,13 @@ export class Runner {
       const version = await a.detect();
       if (version) adapters.push({ agent: a.agent, profiles: await a.profiles(), version });
     }
-    return { v: 1, name: this.o.name, adapters, repositories: Object.keys(this.o.repositories), capacity: this.o.capacity ?? 2 };
+    return {
+      v: 1,
+      name: this.o.name,
+      adapters,
+      repositories: Object.keys(this.o.repositories),
+      capacity: this.o.capacity ?? 2,
+    };
   }
 
   /** Connect and take work; resolves once Chips answered the hello. */
@@ -85,14 +98,21 @@ export class Runner {
     await this.sweepOrphans();
     const hello = await this.hello();
     if (!hello.adapters.length) this.log("[runner] no agent CLI found: this runner advertises no adapters");
-    const socket = io(`${this.o.url}/harness`, { path: "/socket.io", transports: ["websocket"], forceNew: true, auth: { token: this.o.token } });
+    const socket = io(`${this.o.url}/harness`, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      forceNew: true,
+      auth: { token: this.o.token },
+    });
     this.socket = socket;
     const first = new Promise<void>((resolve, reject) => {
       socket.on("connect", () => {
         socket.emit("runner.hello", hello, (ack: RunnerHelloAck) => {
           if (!ack.ok) return reject(new Error(`Chips refused the hello: ${ack.error}`));
           this.leaseKey ??= ack.lease_public_key;
-          this.log(`[runner] ${this.o.name} (${ack.runner_id}) connected: ${hello.adapters.map((a) => `${a.agent} ${a.version}`).join(", ") || "no adapters"}`);
+          this.log(
+            `[runner] ${this.o.name} (${ack.runner_id}) connected: ${hello.adapters.map((a) => `${a.agent} ${a.version}`).join(", ") || "no adapters"}`,
+          );
           resolve();
         });
       });
@@ -119,7 +139,10 @@ export class Runner {
 
   private noteLease(runId: string, lease: { claims: string }) {
     try {
-      const c = JSON.parse(Buffer.from(lease.claims, "base64url").toString("utf8")) as { issued_at: string; expires_at: string };
+      const c = JSON.parse(Buffer.from(lease.claims, "base64url").toString("utf8")) as {
+        issued_at: string;
+        expires_at: string;
+      };
       this.leases.set(runId, { issued: Date.parse(c.issued_at), expires: Date.parse(c.expires_at), asking: false });
     } catch {
       // a lease we verified always parses; nothing to track otherwise
@@ -132,12 +155,14 @@ export class Runner {
       if (job.state === "finished" || !lease || lease.asking || !this.socket?.connected) continue;
       if (lease.expires - Date.now() > (lease.expires - lease.issued) / 3) continue;
       lease.asking = true;
-      this.socket.timeout(10_000).emit("lease.renew", { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
-        lease.asking = false;
-        if (err) return; // not answered: asked again on the next tick
-        if (ack.ok) return this.noteLease(job.runId, ack.lease);
-        if (ack.error !== "run_finished") void job.abort(`lease not renewed: ${ack.error}`);
-      });
+      this.socket
+        .timeout(10_000)
+        .emit("lease.renew", { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
+          lease.asking = false;
+          if (err) return; // not answered: asked again on the next tick
+          if (ack.ok) return this.noteLease(job.runId, ack.lease);
+          if (ack.error !== "run_finished") void job.abort(`lease not renewed: ${ack.error}`);
+        });
     }
   }
 
@@ -146,10 +171,14 @@ export class Runner {
     this.seenCommands.add(cmd.command_id);
     const job = this.jobs.get(cmd.run_id!);
     if (!job) {
-      await this.client.ack(cmd.run_id!, cmd.command_id, "rejected", "this runner has no such job (it may have restarted)").catch(() => {});
+      await this.client
+        .ack(cmd.run_id!, cmd.command_id, "rejected", "this runner has no such job (it may have restarted)")
+        .catch(() => {});
       return;
     }
-    await job.command(cmd).catch((e) => this.log(`[runner] ${cmd.run_id}: ${cmd.command} failed: ${(e as Error).message}`));
+    await job
+      .command(cmd)
+      .catch((e) => this.log(`[runner] ${cmd.run_id}: ${cmd.command} failed: ${(e as Error).message}`));
   }
 
   /** A start request: checked ([RN1]) before anything is made or launched. */
@@ -172,7 +201,9 @@ export class Runner {
       return null;
     };
 
-    const lease = this.leaseKey ? verifyLease(this.leaseKey, req, runnerId) : { ok: false as const, reason: "lease refused: no Chips key to verify it with" };
+    const lease = this.leaseKey
+      ? verifyLease(this.leaseKey, req, runnerId)
+      : { ok: false as const, reason: "lease refused: no Chips key to verify it with" };
     if (!lease.ok) return refuse(lease.reason);
     const repoDir = this.o.repositories[req.repository];
     if (!repoDir) return refuse(`repository "${req.repository}" is not on this runner's allowlist`);
@@ -181,12 +212,15 @@ export class Runner {
     const profiles = await adapter.profiles();
     if (!profiles.includes(req.profile as PermissionProfile)) {
       const why = (await adapter.sandboxProblem?.()) ?? null;
-      return refuse(`the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"}${why ? `: ${why}` : ""})`);
+      return refuse(
+        `the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"}${why ? `: ${why}` : ""})`,
+      );
     }
     const missing = req.secrets.filter((s) => !(this.o.secrets ?? {})[s]);
     if (missing.length) return refuse(`this runner has no secret named ${missing.join(", ")}`);
     const worktreesDir = path.join(this.o.workDir, "worktrees");
-    if (fs.existsSync(path.join(worktreesDir, req.worktree_name))) return refuse(`the worktree name "${req.worktree_name}" is taken on this runner`);
+    if (fs.existsSync(path.join(worktreesDir, req.worktree_name)))
+      return refuse(`the worktree name "${req.worktree_name}" is taken on this runner`);
 
     let baseSha: string;
     let worktree: string;
@@ -201,7 +235,14 @@ export class Runner {
     const jobDir = path.join(this.o.workDir, "jobs", req.run_id);
     fs.mkdirSync(jobDir, { recursive: true, mode: 0o700 });
     const secrets = Object.fromEntries(req.secrets.map((s) => [s, this.o.secrets![s]]));
-    const ctx = { runId: req.run_id, worktree, jobDir, profile: req.profile as PermissionProfile, model: req.model, guidance: guidanceFor(req) };
+    const ctx = {
+      runId: req.run_id,
+      worktree,
+      jobDir,
+      profile: req.profile as PermissionProfile,
+      model: req.model,
+      guidance: guidanceFor(req),
+    };
     await adapter.prepare(ctx);
 
     const job = new RunJob({
@@ -225,9 +266,13 @@ export class Runner {
       this.jobs.delete(req.run_id);
       this.leases.delete(req.run_id);
     });
-    const started = await out.post(
-      { type: "run.started", goal: req.prompt.text.slice(0, 4000), goal_from: "chips", session_ref: req.worktree_name, actor },
-    );
+    const started = await out.post({
+      type: "run.started",
+      goal: req.prompt.text.slice(0, 4000),
+      goal_from: "chips",
+      session_ref: req.worktree_name,
+      actor,
+    });
     if (!started) {
       await job.abort("Chips refused run.started");
       return null;
@@ -251,7 +296,9 @@ export class Runner {
    */
   async sweepOrphans(): Promise<string[]> {
     const jobsDir = path.join(this.o.workDir, "jobs");
-    const ids = fs.existsSync(jobsDir) ? fs.readdirSync(jobsDir).filter((d) => d.startsWith("run_") && !this.jobs.has(d)) : [];
+    const ids = fs.existsSync(jobsDir)
+      ? fs.readdirSync(jobsDir).filter((d) => d.startsWith("run_") && !this.jobs.has(d))
+      : [];
     const swept: string[] = [];
     for (const id of ids) {
       const pids = await killJobProcesses(id);

@@ -21,7 +21,9 @@ import { spawn } from "node:child_process";
 
 const [listenAt, connectTo, dashes, cmd, ...args] = process.argv.slice(2);
 if (!listenAt || !connectTo || dashes !== "--" || !cmd) {
-  process.stderr.write("usage: sandbox-relay.mjs unix:<path>|tcp:<host>:<port> unix:<path>|tcp:<host>:<port> -- cmd [args…]\n");
+  process.stderr.write(
+    "usage: sandbox-relay.mjs unix:<path>|tcp:<host>:<port> unix:<path>|tcp:<host>:<port> -- cmd [args…]\n",
+  );
   process.exit(2);
 }
 
@@ -67,7 +69,8 @@ function run() {
     if (from.path) {
       fs.rmSync(from.path, { force: true });
       // A short socket dir made for a deep job dir (sandbox.ts) goes with its socket.
-      if (path.basename(path.dirname(from.path)).startsWith("chips-net-")) fs.rmSync(path.dirname(from.path), { recursive: true, force: true });
+      if (path.basename(path.dirname(from.path)).startsWith("chips-net-"))
+        fs.rmSync(path.dirname(from.path), { recursive: true, force: true });
     }
     // As a PID namespace's init (bwrap --as-pid-1) a signal to itself would be ignored: exit 128+n.
     if (signal && process.pid === 1) process.exit(128 + (os.constants.signals[signal] ?? 1));

@@ -39,7 +39,23 @@ export const DEFAULT_BWRAP = "/usr/bin/bwrap";
 const RELAY = path.join(import.meta.dirname, "sandbox-relay.mjs");
 
 /** The namespaces and limits every sandbox gets (also what the probe tries). */
-const ISOLATION = ["--unshare-pid", "--as-pid-1", "--unshare-net", "--unshare-ipc", "--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"];
+const ISOLATION = [
+  "--unshare-pid",
+  "--as-pid-1",
+  "--unshare-net",
+  "--unshare-ipc",
+  "--cap-drop",
+  "ALL",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--tmpfs",
+  "/tmp",
+];
 
 /**
  * Whether bubblewrap at `bwrap` can build this sandbox here: null when it can, else why
@@ -97,7 +113,10 @@ export function sandboxed(inner: LaunchSpec, s: SandboxSpec): LaunchSpec {
   const ep = endpointOf(s.endpoint);
   fs.mkdirSync(s.netDir, { recursive: true, mode: 0o700 });
   // A unix socket path has at most 107 bytes: a deep job dir gets a short one of its own.
-  const sockDir = Buffer.byteLength(path.join(s.netDir, "model.sock")) > 100 ? fs.mkdtempSync(path.join(os.tmpdir(), "chips-net-")) : s.netDir;
+  const sockDir =
+    Buffer.byteLength(path.join(s.netDir, "model.sock")) > 100
+      ? fs.mkdtempSync(path.join(os.tmpdir(), "chips-net-"))
+      : s.netDir;
   const sock = path.join(sockDir, "model.sock");
   const binds: string[] = [];
   for (const p of new Set([...s.readable, RELAY, process.execPath])) {

@@ -78,7 +78,13 @@ export class Translator {
 
   /** What to keep to build this translator again (`new Translator(sink, actor, options, state)`). */
   state(): TranslatorState {
-    return { sessionId: this.sessionId, usage: this.usage, lastMessage: this.lastMessage, steps: this.steps, progress: this.progress };
+    return {
+      sessionId: this.sessionId,
+      usage: this.usage,
+      lastMessage: this.lastMessage,
+      steps: this.steps,
+      progress: this.progress,
+    };
   }
 
   /** The typing indicator for a tool: the in-progress todo's activeForm when asked to prefer it. */
@@ -175,12 +181,21 @@ export class Translator {
         actor: this.actor,
       });
     }
-    this.steps = next.length >= this.steps.length ? next : [...next, ...this.steps.slice(next.length).map((s) => ({ ...s, state: "skipped" as const }))];
+    this.steps =
+      next.length >= this.steps.length
+        ? next
+        : [...next, ...this.steps.slice(next.length).map((s) => ({ ...s, state: "skipped" as const }))];
     const done = next.filter((s) => s.state === "done").length;
     this.progress = Math.max(this.progress, next.length ? done / next.length : 0);
     if (!events.length) return; // the same plan again (item.updated, then item.completed)
     void this.out.post(...events);
     const now = next[firstOpen];
-    if (next.length) this.status("planning", this.options.preferActiveForm && now?.activeForm ? `${clip(oneLine(now.activeForm), 120).replace(/…$/, "")}…` : `Working on: ${clip(now?.title ?? "wrapping up", 120)}`);
+    if (next.length)
+      this.status(
+        "planning",
+        this.options.preferActiveForm && now?.activeForm
+          ? `${clip(oneLine(now.activeForm), 120).replace(/…$/, "")}…`
+          : `Working on: ${clip(now?.title ?? "wrapping up", 120)}`,
+      );
   }
 }

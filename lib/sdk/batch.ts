@@ -11,7 +11,11 @@ export interface BatchSink {
 const MAX_BODY = LIMITS.bodyBytes - 1024;
 
 /** Split events into requests of at most `LIMITS.batchEvents` events and about 1 MiB, in order. */
-export function chunk(events: PreparedEvent[], maxEvents: number = LIMITS.batchEvents, maxBytes = MAX_BODY): PreparedEvent[][] {
+export function chunk(
+  events: PreparedEvent[],
+  maxEvents: number = LIMITS.batchEvents,
+  maxBytes = MAX_BODY,
+): PreparedEvent[][] {
   const out: PreparedEvent[][] = [];
   let cur: PreparedEvent[] = [];
   let bytes = 0;

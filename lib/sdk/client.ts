@@ -109,7 +109,11 @@ export class ChipsClient {
     }
     if (input.length === 0) return [];
     if (input.length > LIMITS.batchEvents) {
-      throw new ChipsError({ code: "payload_too_large", status: 413, detail: `at most ${LIMITS.batchEvents} events in one request: use client.batch() for more` });
+      throw new ChipsError({
+        code: "payload_too_large",
+        status: 413,
+        detail: `at most ${LIMITS.batchEvents} events in one request: use client.batch() for more`,
+      });
     }
     return this.sendAtomic(await this.prepare(input));
   }
@@ -121,7 +125,9 @@ export class ChipsClient {
 
   /** Envelopes filled in (asking `whoami` first when the workspace or actor is unknown). */
   async prepare(events: EventInput[]): Promise<PreparedEvent[]> {
-    const defaults = events.some(needsDefaults) ? await this.defaults() : { workspaceId: this.workspaceId!, actor: this.actor! };
+    const defaults = events.some(needsDefaults)
+      ? await this.defaults()
+      : { workspaceId: this.workspaceId!, actor: this.actor! };
     return events.map((e) => prepareEvent(e, defaults));
   }
 
@@ -198,14 +204,19 @@ export class ChipsClient {
       this.meRequest ??= this.whoami().finally(() => (this.meRequest = null));
       await this.meRequest;
     }
-    if (!this.workspaceId) throw new ChipsError({ code: "unauthorized", status: 401, detail: "this token belongs to no workspace" });
+    if (!this.workspaceId)
+      throw new ChipsError({ code: "unauthorized", status: 401, detail: "this token belongs to no workspace" });
     return { workspaceId: this.workspaceId, actor: this.actor! };
   }
 
   private async send(body: string, count: number): Promise<StoredEvent[]> {
     const r = await this.transport.send<Posted>({ method: "POST", path: "/api/v1/events", body });
     if (!Array.isArray(r.body?.events) || r.body.events.length !== count) {
-      throw new ChipsError({ code: "bad_response", status: r.status, detail: `expected ${count} stored event(s) in the answer` });
+      throw new ChipsError({
+        code: "bad_response",
+        status: r.status,
+        detail: `expected ${count} stored event(s) in the answer`,
+      });
     }
     return r.body.events;
   }

@@ -48,5 +48,8 @@ export function isRetryableStatus(status: number): boolean {
 
 /** True for a ChipsError (also across copies of this module). */
 export function isChipsError(e: unknown): e is ChipsError {
-  return e instanceof ChipsError || (e instanceof Error && e.name === "ChipsError" && typeof (e as ChipsError).code === "string");
+  return (
+    e instanceof ChipsError ||
+    (e instanceof Error && e.name === "ChipsError" && typeof (e as ChipsError).code === "string")
+  );
 }

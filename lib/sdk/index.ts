@@ -12,4 +12,15 @@ export { SocketCommands, type SocketCommandOptions } from "./socket";
 export { PollCommands, type PollOptions } from "./poll";
 export { DEFAULT_RETRY, backoffMs, parseRetryAfter, type RetryPolicy } from "./retry";
 export { prepareEvent, newIdempotencyKey } from "./prepare";
-export type { Actor, Command, EventInput, Me, PlanStep, PreparedEvent, Receipt, Run, StoredEvent, Usage } from "./types";
+export type {
+  Actor,
+  Command,
+  EventInput,
+  Me,
+  PlanStep,
+  PreparedEvent,
+  Receipt,
+  Run,
+  StoredEvent,
+  Usage,
+} from "./types";

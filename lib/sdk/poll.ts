@@ -74,7 +74,8 @@ export class PollCommands implements CommandSubscription {
         this.ok = true;
         this.first.resolve();
         if (this.closed) return;
-        for (const c of page.body.commands) if (isCommand(c)) this.dispatcher.dispatch(c as Command, this.handler, this.warn);
+        for (const c of page.body.commands)
+          if (isCommand(c)) this.dispatcher.dispatch(c as Command, this.handler, this.warn);
         if (page.body.next_after > this.after) this.after = page.body.next_after;
         full = page.body.commands.length >= PAGE;
       } catch (err) {

@@ -59,7 +59,11 @@ export class SocketCommands implements CommandSubscription {
     this.socket.on("connect_error", (err: Error) => {
       if (this.socket.active) return; // a transport error: the manager retries
       if (err.message === "unauthorized") {
-        const e = new ChipsError({ code: "unauthorized", status: 401, detail: "the /harness namespace refused this token (a harness or runner token is needed)" });
+        const e = new ChipsError({
+          code: "unauthorized",
+          status: 401,
+          detail: "the /harness namespace refused this token (a harness or runner token is needed)",
+        });
         this.first.reject(e);
         (opts.onError ?? warn)(e);
         this.close();

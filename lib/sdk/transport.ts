@@ -50,7 +50,8 @@ function fromAnswer(status: number, text: string, retryAfter: string | null): Ch
   return new ChipsError({
     code: typeof p.code === "string" ? p.code : `http_${status}`,
     status,
-    detail: typeof p.detail === "string" ? p.detail : typeof p.title === "string" ? p.title : snippet || `HTTP ${status}`,
+    detail:
+      typeof p.detail === "string" ? p.detail : typeof p.title === "string" ? p.title : snippet || `HTTP ${status}`,
     errors: Array.isArray(p.errors) ? (p.errors as FieldError[]) : undefined,
     retryAfterMs: parseRetryAfter(retryAfter),
   });
@@ -120,7 +121,11 @@ export class Transport {
     try {
       return { status: res.status, body: JSON.parse(text) as T };
     } catch {
-      throw new ChipsError({ code: "bad_response", status: res.status, detail: `${req.method} ${req.path} did not answer JSON — is ${this.opts.url} a Chips server?` });
+      throw new ChipsError({
+        code: "bad_response",
+        status: res.status,
+        detail: `${req.method} ${req.path} did not answer JSON — is ${this.opts.url} a Chips server?`,
+      });
     }
   }
 }

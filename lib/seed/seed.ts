@@ -8,7 +8,12 @@ import { importRuns, type ImportDeps } from "@/lib/server/review/import";
  * group commit takes many runs' events per transaction. Seqs interleave across runs as
  * they would live; within a run they keep its order.
  */
-export async function seedInto(deps: ImportDeps, ws: string, doc: ExportDocument, opts: { chunkRuns?: number; parallel?: number; onProgress?: (runs: number) => void } = {}): Promise<ImportAnswer> {
+export async function seedInto(
+  deps: ImportDeps,
+  ws: string,
+  doc: ExportDocument,
+  opts: { chunkRuns?: number; parallel?: number; onProgress?: (runs: number) => void } = {},
+): Promise<ImportAnswer> {
   const size = opts.chunkRuns ?? 50;
   const chunks: ExportDocument[] = [];
   for (let i = 0; i < doc.runs.length; i += size) {

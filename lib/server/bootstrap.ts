@@ -40,7 +40,13 @@ export async function bootstrap(db: Db, dataDir: string): Promise<BootInfo> {
   const adminFile = path.join(dataDir, ADMIN_FILE);
   const existing = readSecret(adminFile);
   const known = existing
-    ? (await db.select({ h: credentials.tokenHash }).from(credentials).where(eq(credentials.tokenHash, hashToken(existing))).limit(1)).length > 0
+    ? (
+        await db
+          .select({ h: credentials.tokenHash })
+          .from(credentials)
+          .where(eq(credentials.tokenHash, hashToken(existing)))
+          .limit(1)
+      ).length > 0
     : false;
   if (!known) {
     const token = newToken("admin");
@@ -53,7 +59,11 @@ export async function bootstrap(db: Db, dataDir: string): Promise<BootInfo> {
   let firstStart = false;
   if (!get("default_workspace_id")) {
     firstStart = true;
-    const made = await createWorkspaceBundle(db, { workspace: "Default workspace", space: "general", harness: "default-harness" });
+    const made = await createWorkspaceBundle(db, {
+      workspace: "Default workspace",
+      space: "general",
+      harness: "default-harness",
+    });
     await db
       .insert(settings)
       .values([

@@ -8,15 +8,25 @@ import { bodyHash } from "./ingest/serialize";
 import type { ChipsServices } from "./services";
 import { log } from "./log";
 
-const one = (r: { ok: true; bodies: string[]; created: boolean }): IngestAnswer => ({ ok: true, status: r.created ? 201 : 200, body: r.bodies[0] });
+const one = (r: { ok: true; bodies: string[]; created: boolean }): IngestAnswer => ({
+  ok: true,
+  status: r.created ? 201 : 200,
+  body: r.bodies[0],
+});
 
 /**
  * A person's command to a run ([RUN1]): appended as `run.command` through the one writer,
  * so the transition rules see the run as it is. A retry with the same key is the stored
  * command (its ids are the server's, so they are left out of the comparison).
  */
-export async function sendCommand(svc: ChipsServices, cred: Credential, runIdRaw: string, body: CommandBody): Promise<IngestAnswer> {
-  if (cred.kind !== "person") return { ok: false, problem: problem("forbidden", "commands come from people: use a session or a person token") };
+export async function sendCommand(
+  svc: ChipsServices,
+  cred: Credential,
+  runIdRaw: string,
+  body: CommandBody,
+): Promise<IngestAnswer> {
+  if (cred.kind !== "person")
+    return { ok: false, problem: problem("forbidden", "commands come from people: use a session or a person token") };
   if (!isId("run", runIdRaw)) return { ok: false, problem: problem("run_not_found", "no such run in this workspace") };
   const runId = canonicalId(runIdRaw);
   const event = {
@@ -30,13 +40,30 @@ export async function sendCommand(svc: ChipsServices, cred: Credential, runIdRaw
     ...(body.text !== undefined ? { text: body.text } : {}),
     idempotency_key: body.idempotency_key,
   } as IncomingEvent;
-  const hash = sha256(canonicalJson({ run_id: runId, command: body.command, text: body.text ?? null, key: body.idempotency_key, by: cred.subjectId }));
-  const r = await svc.writer.submit(cred.workspaceId, { credential: cred, events: [event], hashes: [hash], pointers: [""] });
+  const hash = sha256(
+    canonicalJson({
+      run_id: runId,
+      command: body.command,
+      text: body.text ?? null,
+      key: body.idempotency_key,
+      by: cred.subjectId,
+    }),
+  );
+  const r = await svc.writer.submit(cred.workspaceId, {
+    credential: cred,
+    events: [event],
+    hashes: [hash],
+    pointers: [""],
+  });
   return r.ok ? one(r) : r;
 }
 
 /** Chips itself appends an event (delivery receipts, a force-finish). */
-export async function appendSystem(svc: ChipsServices, workspaceId: string, event: Omit<IncomingEvent, "id" | "v" | "workspace_id"> & Record<string, unknown>) {
+export async function appendSystem(
+  svc: ChipsServices,
+  workspaceId: string,
+  event: Omit<IncomingEvent, "id" | "v" | "workspace_id"> & Record<string, unknown>,
+) {
   const cred: Credential = { kind: "system", workspaceId, subjectId: "system" };
   const e = { v: 1, id: newId("event"), workspace_id: workspaceId, ...event } as IncomingEvent;
   return svc.writer.submit(workspaceId, { credential: cred, events: [e], hashes: [bodyHash(e, cred)], pointers: [""] });
@@ -44,10 +71,19 @@ export async function appendSystem(svc: ChipsServices, workspaceId: string, even
 
 /** The harness's connection received a command: its receipt moves to delivered (once). */
 export async function markDelivered(svc: ChipsServices, workspaceId: string, runId: string, commandId: string) {
-  const [cmd] = await svc.db.select({ receipt: commands.receipt }).from(commands).where(eq(commands.id, commandId)).limit(1);
+  const [cmd] = await svc.db
+    .select({ receipt: commands.receipt })
+    .from(commands)
+    .where(eq(commands.id, commandId))
+    .limit(1);
   if (!cmd || cmd.receipt !== "accepted") return;
-  const r = await appendSystem(svc, workspaceId, { type: "run.command_delivered", run_id: runId, command_id: commandId } as never);
-  if (!r.ok && r.problem.code !== "invalid_transition") log.warn({ commandId, problem: r.problem }, "delivery receipt not stored");
+  const r = await appendSystem(svc, workspaceId, {
+    type: "run.command_delivered",
+    run_id: runId,
+    command_id: commandId,
+  } as never);
+  if (!r.ok && r.problem.code !== "invalid_transition")
+    log.warn({ commandId, problem: r.problem }, "delivery receipt not stored");
 }
 
 /** Force-finish a run whose harness is gone ([RUN1]): run.finished{failed, "harness lost"} by the system. */
@@ -55,12 +91,24 @@ export async function forceFinish(svc: ChipsServices, cred: Credential, runIdRaw
   if (cred.kind !== "person") return { ok: false, problem: problem("forbidden", "only people force-finish runs") };
   const runId = isId("run", runIdRaw) ? canonicalId(runIdRaw) : null;
   const run = runId ? (await svc.db.select().from(runs).where(eq(runs.id, runId)).limit(1))[0] : null;
-  if (!run || run.workspaceId !== cred.workspaceId) return { ok: false, problem: problem("run_not_found", "no such run in this workspace") };
+  if (!run || run.workspaceId !== cred.workspaceId)
+    return { ok: false, problem: problem("run_not_found", "no such run in this workspace") };
   if (run.state === "finished") return { ok: false, problem: problem("run_finished", "the run has finished") };
   if (run.harnessId && !svc.presence.isUnresponsive(run.harnessId)) {
-    return { ok: false, problem: problem("invalid_transition", "the harness is connected (or was, within the grace): send cancel instead") };
+    return {
+      ok: false,
+      problem: problem(
+        "invalid_transition",
+        "the harness is connected (or was, within the grace): send cancel instead",
+      ),
+    };
   }
-  const r = await appendSystem(svc, run.workspaceId, { type: "run.finished", run_id: run.id, outcome: "failed", summary: "harness lost" } as never);
+  const r = await appendSystem(svc, run.workspaceId, {
+    type: "run.finished",
+    run_id: run.id,
+    outcome: "failed",
+    summary: "harness lost",
+  } as never);
   return r.ok ? one(r) : r;
 }
 
@@ -88,4 +136,3 @@ export async function openCommands(svc: ChipsServices, harnessId: string) {
     .orderBy(asc(commands.seq))
     .limit(1000);
 }
-

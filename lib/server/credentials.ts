@@ -50,7 +50,9 @@ export const hashToken = (token: string) => sha256(token);
 /** Store a token's hash for a subject; answers the token's public id. */
 export async function storeCredential(db: Db, token: string, c: Credential): Promise<string> {
   const id = newId("token");
-  await db.insert(credentials).values({ tokenHash: hashToken(token), id, kind: c.kind, workspaceId: c.workspaceId, subjectId: c.subjectId });
+  await db
+    .insert(credentials)
+    .values({ tokenHash: hashToken(token), id, kind: c.kind, workspaceId: c.workspaceId, subjectId: c.subjectId });
   return id;
 }
 
@@ -69,7 +71,11 @@ export function touchLater(what: string, write: () => Promise<unknown>) {
 
 /** A person's role, or null when they were removed from the workspace. */
 export async function personRole(db: Db, personId: string): Promise<Role | null> {
-  const [p] = await db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, personId), isNull(persons.revokedAt))).limit(1);
+  const [p] = await db
+    .select({ role: persons.role })
+    .from(persons)
+    .where(and(eq(persons.id, personId), isNull(persons.revokedAt)))
+    .limit(1);
   return p ? (p.role as Role) : null;
 }
 
@@ -103,7 +109,10 @@ export class CredentialStore {
       c.role = role;
     }
     this.cache.set(h, { cred: c, until: Date.now() + CACHE_MS });
-    if (touchedLongAgo(row.lastUsedAt)) touchLater(row.id, () => this.db.update(credentials).set({ lastUsedAt: new Date().toISOString() }).where(eq(credentials.tokenHash, h)));
+    if (touchedLongAgo(row.lastUsedAt))
+      touchLater(row.id, () =>
+        this.db.update(credentials).set({ lastUsedAt: new Date().toISOString() }).where(eq(credentials.tokenHash, h)),
+      );
     return c;
   }
 

@@ -15,7 +15,11 @@ import { newSession, sessionCookieHeader } from "./sessions";
  * asks for one (answers false: Next renders it). A spent, unknown or expired code goes to
  * the login page; failures count as sign-in attempts.
  */
-export async function handleInvite(svc: ChipsServices, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+export async function handleInvite(
+  svc: ChipsServices,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<boolean> {
   const url = new URL(req.url ?? "/", "http://x");
   if (url.pathname !== "/invite" || req.method !== "GET") return false;
   const code = url.searchParams.get("code");
@@ -24,7 +28,9 @@ export async function handleInvite(svc: ChipsServices, req: http.IncomingMessage
   const address = req.socket.remoteAddress;
   const wait = svc.attempts.blocked(address);
   if (wait !== null) {
-    res.writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(wait) }).end("Too many failed attempts from this address; wait a minute.");
+    res
+      .writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(wait) })
+      .end("Too many failed attempts from this address; wait a minute.");
     return true;
   }
   if (utf8Length(name) > 200) {
@@ -38,7 +44,13 @@ export async function handleInvite(svc: ChipsServices, req: http.IncomingMessage
   );
   if (!used.length) {
     svc.attempts.failed(address);
-    res.writeHead(303, { location: "/login?error=invite_used", "cache-control": "no-store", "referrer-policy": "no-referrer" }).end();
+    res
+      .writeHead(303, {
+        location: "/login?error=invite_used",
+        "cache-control": "no-store",
+        "referrer-policy": "no-referrer",
+      })
+      .end();
     return true;
   }
   const personId = newId("person");
@@ -47,7 +59,11 @@ export async function handleInvite(svc: ChipsServices, req: http.IncomingMessage
   res
     .writeHead(303, {
       location: `/w/${used[0].workspace_id}`,
-      "set-cookie": sessionCookieHeader(session.cookie, session.maxAgeSeconds, svc.config.publicUrl.startsWith("https:")),
+      "set-cookie": sessionCookieHeader(
+        session.cookie,
+        session.maxAgeSeconds,
+        svc.config.publicUrl.startsWith("https:"),
+      ),
       "cache-control": "no-store",
       "referrer-policy": "no-referrer",
     })

@@ -7,14 +7,22 @@ import { LOGIN_PARAM, redeemLoginLink, sessionCookieHeader } from "./sessions";
  * cookie and redirect to the same page without it; a used or unknown secret goes to the
  * login page, which says how to get a new link. Answers false when there is no secret.
  */
-export async function handleLoginLink(svc: ChipsServices, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
+export async function handleLoginLink(
+  svc: ChipsServices,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<boolean> {
   const url = new URL(req.url ?? "/", "http://x");
   const secret = url.searchParams.get(LOGIN_PARAM);
   if (secret === null || req.method !== "GET") return false;
   const address = req.socket.remoteAddress;
   const wait = svc.attempts.blocked(address);
   if (wait !== null) {
-    res.writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(wait), "cache-control": "no-store" });
+    res.writeHead(429, {
+      "content-type": "text/plain; charset=utf-8",
+      "retry-after": String(wait),
+      "cache-control": "no-store",
+    });
     res.end("Too many failed login attempts from this address. Wait a minute, then open a fresh link.");
     return true;
   }
@@ -29,7 +37,11 @@ export async function handleLoginLink(svc: ChipsServices, req: http.IncomingMess
   res
     .writeHead(303, {
       location: session.nextPath + (rest ? `?${rest}` : ""),
-      "set-cookie": sessionCookieHeader(session.cookie, session.maxAgeSeconds, svc.config.publicUrl.startsWith("https:")),
+      "set-cookie": sessionCookieHeader(
+        session.cookie,
+        session.maxAgeSeconds,
+        svc.config.publicUrl.startsWith("https:"),
+      ),
       "cache-control": "no-store",
       "referrer-policy": "no-referrer",
     })

@@ -2,7 +2,11 @@
  * Cookie-authenticated writes must come from our own pages: the Origin header must be
  * Chips' public origin or the origin of the Host the request was sent to.
  */
-export function sameOrigin(origin: string | undefined | null, host: string | undefined | null, publicUrl: string): boolean {
+export function sameOrigin(
+  origin: string | undefined | null,
+  host: string | undefined | null,
+  publicUrl: string,
+): boolean {
   if (!origin) return false;
   let o: URL;
   try {

@@ -7,7 +7,8 @@ import { SESSION_COOKIE } from "./sessions";
 /** The server's services, handed to Next's module graph through globalThis by server.ts. */
 export function services(): ChipsServices {
   const svc = (globalThis as { __chips?: ChipsServices }).__chips;
-  if (!svc) throw new Error("Chips services are not running: start the app with `npm start` or `npm run dev` (server.ts)");
+  if (!svc)
+    throw new Error("Chips services are not running: start the app with `npm start` or `npm run dev` (server.ts)");
   return svc;
 }
 

@@ -73,7 +73,8 @@ export class Presence {
 
   state(harnessId: string): PresenceState {
     const workspace_id = this.workspaceOf.get(harnessId) ?? null;
-    if (this.isOnline(harnessId)) return { harness_id: harnessId, workspace_id, online: true, since: this.lastSeen.get(harnessId) ?? this.now() };
+    if (this.isOnline(harnessId))
+      return { harness_id: harnessId, workspace_id, online: true, since: this.lastSeen.get(harnessId) ?? this.now() };
     const since = this.offlineSince.get(harnessId) ?? this.lastSeen.get(harnessId) ?? this.bootedAt;
     return { harness_id: harnessId, workspace_id, online: false, since };
   }
@@ -86,12 +87,15 @@ export class Presence {
   private goOfflineLater(harnessId: string) {
     clearTimeout(this.timers.get(harnessId));
     const seen = this.lastSeen.get(harnessId) ?? this.now();
-    const t = setTimeout(() => {
-      this.timers.delete(harnessId);
-      if (this.isOnline(harnessId)) return;
-      this.offlineSince.set(harnessId, seen);
-      this.emit(harnessId);
-    }, Math.max(0, seen + this.graceMs - this.now()) + 5);
+    const t = setTimeout(
+      () => {
+        this.timers.delete(harnessId);
+        if (this.isOnline(harnessId)) return;
+        this.offlineSince.set(harnessId, seen);
+        this.emit(harnessId);
+      },
+      Math.max(0, seen + this.graceMs - this.now()) + 5,
+    );
     t.unref();
     this.timers.set(harnessId, t);
   }

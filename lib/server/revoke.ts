@@ -10,7 +10,8 @@ export const REVOKED_CHANNEL = "chips_revoked";
  * A NOTIFY payload: the id (`role:` + id for a role change), a space, and the node that
  * sent it — which hears its own notification too and has already acted on it.
  */
-const accessPayload = (id: string, change: AccessChange, node: string) => `${change === "role" ? "role:" : ""}${id} ${node}`;
+const accessPayload = (id: string, change: AccessChange, node: string) =>
+  `${change === "role" ? "role:" : ""}${id} ${node}`;
 export function parseAccessPayload(payload: string): { id: string; change: AccessChange; node: string } {
   const [what, node = ""] = payload.split(" ");
   return what.startsWith("role:") ? { id: what.slice(5), change: "role", node } : { id: what, change: "revoked", node };
@@ -19,7 +20,8 @@ export function parseAccessPayload(payload: string): { id: string; change: Acces
 /** This node first, then every other node on the NOTIFY. */
 async function tellEveryNode(svc: ChipsServices, id: string, change: AccessChange) {
   svc.revokedHere(id, change);
-  if (svc.database.kind === "postgres") await svc.database.query(sql`select pg_notify(${REVOKED_CHANNEL}, ${accessPayload(id, change, svc.nodeId)})`);
+  if (svc.database.kind === "postgres")
+    await svc.database.query(sql`select pg_notify(${REVOKED_CHANNEL}, ${accessPayload(id, change, svc.nodeId)})`);
 }
 
 /**
@@ -37,9 +39,17 @@ export async function revoke(svc: ChipsServices, workspaceId: string, subjectId:
       .set({ revokedAt: now })
       .where(and(eq(persons.id, subjectId), eq(persons.workspaceId, workspaceId)))
       .returning({ id: persons.id });
-    const harness = person.length ? [] : await tx.select({ id: harnesses.id }).from(harnesses).where(and(eq(harnesses.id, subjectId), eq(harnesses.workspaceId, workspaceId)));
+    const harness = person.length
+      ? []
+      : await tx
+          .select({ id: harnesses.id })
+          .from(harnesses)
+          .where(and(eq(harnesses.id, subjectId), eq(harnesses.workspaceId, workspaceId)));
     if (!person.length && !harness.length) return false;
-    await tx.update(credentials).set({ revokedAt: now }).where(and(eq(credentials.subjectId, subjectId), eq(credentials.workspaceId, workspaceId)));
+    await tx
+      .update(credentials)
+      .set({ revokedAt: now })
+      .where(and(eq(credentials.subjectId, subjectId), eq(credentials.workspaceId, workspaceId)));
     if (person.length) await tx.delete(sessions).where(eq(sessions.personId, subjectId));
     return true;
   });
@@ -68,7 +78,12 @@ export async function revokeToken(svc: ChipsServices, workspaceId: string, token
  * Give a person another role. Their cached credentials are forgotten on every node, so the
  * next request is judged by the new role; their open rooms are told and keep going.
  */
-export async function changeRole(svc: ChipsServices, workspaceId: string, personId: string, role: Role): Promise<boolean> {
+export async function changeRole(
+  svc: ChipsServices,
+  workspaceId: string,
+  personId: string,
+  role: Role,
+): Promise<boolean> {
   const changed = await svc.db
     .update(persons)
     .set({ role })

@@ -23,4 +23,6 @@ export function may(cred: Credential, action: Action): boolean {
 }
 
 export const refusedBecause = (action: Action) =>
-  action === "write" ? "viewers watch and review: this needs a member or an owner" : "this needs the workspace's owner (or the admin token)";
+  action === "write"
+    ? "viewers watch and review: this needs a member or an owner"
+    : "this needs the workspace's owner (or the admin token)";

@@ -36,7 +36,9 @@ export interface ChipsServices {
   /** Lease signing and object-URL keys (data dir files, never in the database). */
   keys: ServerKeys;
   /** Runners connected to this node, per workspace (set once Socket.IO is attached). */
-  runnersOnline: (workspaceId: string) => Array<{ runner_id: string; name: string; adapters: unknown[]; repositories: string[]; capacity: number }>;
+  runnersOnline: (
+    workspaceId: string,
+  ) => Array<{ runner_id: string; name: string; adapters: unknown[]; repositories: string[]; capacity: number }>;
   /** Artifacts of runner runs ([RN3]). */
   objects: ObjectStore;
   /** The review index of runs (the runs page, search), kept after commit (docs/REVIEW.md). */
@@ -65,7 +67,10 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
   const keys = loadServerKeys(config.dataDir, config.secret);
-  if (database.kind === "postgres" && !config.secret) log.warn("DATABASE_URL without CHIPS_SECRET: leases and object URLs are signed with this node's own keys; give every node the same CHIPS_SECRET");
+  if (database.kind === "postgres" && !config.secret)
+    log.warn(
+      "DATABASE_URL without CHIPS_SECRET: leases and object URLs are signed with this node's own keys; give every node the same CHIPS_SECRET",
+    );
   const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
@@ -100,7 +105,10 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     keys,
     runnersOnline: () => [],
     // Several nodes on one PostgreSQL all read artifacts from it; the embedded default keeps the disk.
-    objects: new ObjectStore(database.kind === "postgres" ? new PgBlobs(database.db) : new FileBlobs(path.join(config.dataDir, "objects")), keys.objectUrlKey),
+    objects: new ObjectStore(
+      database.kind === "postgres" ? new PgBlobs(database.db) : new FileBlobs(path.join(config.dataDir, "objects")),
+      keys.objectUrlKey,
+    ),
     review,
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,

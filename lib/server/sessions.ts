@@ -17,7 +17,13 @@ export const LOGIN_PARAM = "login";
  * A one-time login link (the Jupyter pattern): a random secret, stored hashed, that becomes
  * a session cookie the first time it is opened and is refused after that.
  */
-export async function createLoginLink(db: Db, publicUrl: string, workspaceId: string, personId: string, nextPath: string) {
+export async function createLoginLink(
+  db: Db,
+  publicUrl: string,
+  workspaceId: string,
+  personId: string,
+  nextPath: string,
+) {
   const secret = randomBytes(24).toString("base64url");
   await db.insert(loginLinks).values({
     tokenHash: sha256(secret),
@@ -32,7 +38,10 @@ export async function createLoginLink(db: Db, publicUrl: string, workspaceId: st
 }
 
 /** Redeem a login secret once: answers the new session's cookie value and where to go, or null. */
-export async function redeemLoginLink(db: Db, secret: string): Promise<{ cookie: string; nextPath: string; maxAgeSeconds: number } | null> {
+export async function redeemLoginLink(
+  db: Db,
+  secret: string,
+): Promise<{ cookie: string; nextPath: string; maxAgeSeconds: number } | null> {
   if (!secret || secret.length > 100) return null;
   const used = resultRows<{ workspace_id: string; person_id: string; next_path: string }>(
     await db.execute(sql`update ${loginLinks} set used_at = now()
@@ -46,7 +55,12 @@ export async function redeemLoginLink(db: Db, secret: string): Promise<{ cookie:
 /** A new browser session for a person: the cookie's value (its hash is stored) and its lifetime. */
 export async function newSession(db: Db, workspaceId: string, personId: string) {
   const cookie = randomBytes(32).toString("base64url");
-  await db.insert(sessions).values({ tokenHash: sha256(cookie), workspaceId, personId, expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString() });
+  await db.insert(sessions).values({
+    tokenHash: sha256(cookie),
+    workspaceId,
+    personId,
+    expiresAt: new Date(Date.now() + SESSION_TTL_MS).toISOString(),
+  });
   return { cookie, maxAgeSeconds: SESSION_TTL_MS / 1000 };
 }
 
@@ -70,7 +84,10 @@ export class SessionStore {
     if (!role) return null;
     const cred: Credential = { kind: "person", workspaceId: row.workspaceId, subjectId: row.personId, role };
     this.cache.set(h, { cred, expires: Date.parse(row.expiresAt), until: Date.now() + CACHE_MS });
-    if (touchedLongAgo(row.lastUsedAt)) touchLater("session", () => this.db.update(sessions).set({ lastUsedAt: new Date().toISOString() }).where(eq(sessions.tokenHash, h)));
+    if (touchedLongAgo(row.lastUsedAt))
+      touchLater("session", () =>
+        this.db.update(sessions).set({ lastUsedAt: new Date().toISOString() }).where(eq(sessions.tokenHash, h)),
+      );
     return cred;
   }
 
@@ -104,4 +121,3 @@ export function readCookie(header: string | undefined | null, name: string): str
 export function sessionCookieHeader(value: string, maxAgeSeconds: number, secure: boolean): string {
   return `${SESSION_COOKIE}=${value}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? "; Secure" : ""}`;
 }
-

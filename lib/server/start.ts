@@ -32,7 +32,11 @@ const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
  * router, pages through Next.js when `config.web` is on, on one port.
  */
 export async function startChips(config: ChipsConfig): Promise<RunningChips> {
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: config.pgPoolSize });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.pgPoolSize,
+  });
   try {
     // Fresh statistics for the room queries' plans (the dedupe by key does not depend on them: db/ingest-sql.ts).
     if (database.kind === "postgres") await database.query(sql`analyze events`);
@@ -41,13 +45,22 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const api = getRequestListener(createApi(services).fetch);
 
     type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
-    type UpgradeHandler = (req: http.IncomingMessage, socket: import("node:stream").Duplex, head: Buffer) => Promise<void>;
+    type UpgradeHandler = (
+      req: http.IncomingMessage,
+      socket: import("node:stream").Duplex,
+      head: Buffer,
+    ) => Promise<void>;
     let web: Handler | null = null;
     let webUpgrade: UpgradeHandler | null = null;
     let nextApp: { close?: () => Promise<void> } | null = null;
     if (config.web) {
       const { default: next } = await import("next");
-      const app = next({ dev: config.dev, dir: path.resolve(import.meta.dirname, "../.."), hostname: "localhost", port: config.port });
+      const app = next({
+        dev: config.dev,
+        dir: path.resolve(import.meta.dirname, "../.."),
+        hostname: "localhost",
+        port: config.port,
+      });
       await app.prepare();
       web = app.getRequestHandler() as unknown as Handler;
       webUpgrade = app.getUpgradeHandler() as unknown as UpgradeHandler;
@@ -67,7 +80,13 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       const started = performance.now();
       res.once("finish", () => {
-        const line = { requestId: id, method: req.method, path: safePath(url), status: res.statusCode, ms: Math.round(performance.now() - started) };
+        const line = {
+          requestId: id,
+          method: req.method,
+          path: safePath(url),
+          status: res.statusCode,
+          ms: Math.round(performance.now() - started),
+        };
         if (res.statusCode >= 500) log.warn(line, "request failed");
         else log.debug(line, "request");
       });
@@ -80,7 +99,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
       pages(req, res).catch((e) => {
         const gone = services.storage.refuse(e, "page") === "unavailable";
-        if (!res.headersSent) res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });
+        if (!res.headersSent)
+          res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });
         res.end(gone ? "Chips cannot reach its storage right now; try again in a moment." : "Internal server error");
       });
     });

@@ -36,7 +36,13 @@ export function isStorageGone(e: unknown): boolean {
 
 /** The answer while the database is unreachable: `503 unavailable` with a `Retry-After`. */
 export function unavailable(retryAfter = 2): ProblemError {
-  return { ...problem("unavailable", "storage is unreachable right now; nothing was stored — retry shortly with the same idempotency key"), retryAfter };
+  return {
+    ...problem(
+      "unavailable",
+      "storage is unreachable right now; nothing was stored — retry shortly with the same idempotency key",
+    ),
+    retryAfter,
+  };
 }
 
 export type StorageState = { available: boolean; since: number };

@@ -25,7 +25,9 @@ export async function createWorkspaceBundle(db: Db, input: InitInput): Promise<I
     const t = tx as unknown as Db;
     await t.insert(workspaces).values({ id: ws, name: input.workspace || "My workspace" });
     await t.insert(spaces).values({ id: spc, workspaceId: ws, name: input.space || "general" });
-    await t.insert(harnesses).values({ id: hrn, workspaceId: ws, name: input.harness || "my-harness", kind: "harness" });
+    await t
+      .insert(harnesses)
+      .values({ id: hrn, workspaceId: ws, name: input.harness || "my-harness", kind: "harness" });
     await t.insert(persons).values({ id: usr, workspaceId: ws, name: input.owner || "Owner", role: "owner" });
     await storeCredential(t, token, { kind: "harness", workspaceId: ws, subjectId: hrn });
     await storeCredential(t, personToken, { kind: "person", workspaceId: ws, subjectId: usr });

@@ -43,7 +43,12 @@ export const AUTHORITY: Case[] = [
     // Ids are read case-insensitively (§ ids): the lower-case spelling names the same agent.
     rule: "[ENV11]",
     name: "403: harness 2 speaks for harness 1's agent with the agent id's ULID in lower case",
-    send: (w) => post(server, w.h2.token, message(w.A, "hi", { actor: { kind: "agent", id: `agt_${w.agent.slice(4).toLowerCase()}` } })),
+    send: (w) =>
+      post(
+        server,
+        w.h2.token,
+        message(w.A, "hi", { actor: { kind: "agent", id: `agt_${w.agent.slice(4).toLowerCase()}` } }),
+      ),
     status: 403,
     code: "forbidden",
     pointer: "/actor/id",
@@ -103,7 +108,14 @@ export const AUTHORITY: Case[] = [
     send: (w) =>
       asA(
         w,
-        ev(w.A, "runner.event", { run_id: w.running, sequence: 1, kind: "log", message: "hello", occurred_at: new Date().toISOString(), idempotency_key: undefined }),
+        ev(w.A, "runner.event", {
+          run_id: w.running,
+          sequence: 1,
+          kind: "log",
+          message: "hello",
+          occurred_at: new Date().toISOString(),
+          idempotency_key: undefined,
+        }),
       ),
     status: 403,
     code: "forbidden",

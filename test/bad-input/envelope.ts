@@ -125,7 +125,14 @@ export const ENVELOPE: Case[] = [
     code: "validation_failed",
     pointer: "/id",
   },
-  { rule: "[ENV3]", name: "422: id missing", send: (w) => asA(w, message(w.A, "hi", { id: undefined })), status: 422, code: "validation_failed", pointer: "/id" },
+  {
+    rule: "[ENV3]",
+    name: "422: id missing",
+    send: (w) => asA(w, message(w.A, "hi", { id: undefined })),
+    status: 422,
+    code: "validation_failed",
+    pointer: "/id",
+  },
   {
     rule: "[ENV3]",
     name: "422: id is a number",

@@ -109,7 +109,13 @@ export const FIELDS: Case[] = [
   {
     rule: "[run.started]",
     name: `422: plan over the limit (${LIMITS.planSteps + 1} steps)`,
-    send: (w) => asA(w, runStarted(w.A, newId("run"), { plan: range(LIMITS.planSteps + 1).map((i) => ({ step_id: `s${i}`, title: `Step ${i}` })) })),
+    send: (w) =>
+      asA(
+        w,
+        runStarted(w.A, newId("run"), {
+          plan: range(LIMITS.planSteps + 1).map((i) => ({ step_id: `s${i}`, title: `Step ${i}` })),
+        }),
+      ),
     status: 422,
     code: "validation_failed",
     pointer: "/plan",
@@ -187,7 +193,8 @@ export const FIELDS: Case[] = [
   {
     rule: "[ENV10]",
     name: '422: top-level "__proto__": {"admin": true} on a run.started with no goal',
-    send: (w) => asA(w, withRawMembers(runStarted(w.A, newId("run"), { goal: undefined }), '"__proto__":{"admin":true}')),
+    send: (w) =>
+      asA(w, withRawMembers(runStarted(w.A, newId("run"), { goal: undefined }), '"__proto__":{"admin":true}')),
     status: 422,
     code: "validation_failed",
     pointer: "/goal",
@@ -210,7 +217,14 @@ export const FIELDS: Case[] = [
   {
     rule: "[ENV10]",
     name: "422: actor fields given only through __proto__ are not read",
-    send: (w) => asA(w, JSON.stringify(message(w.A, "hi", { actor: { x: 1 } })).replace('"actor":{"x":1}', `"actor":{"__proto__":{"kind":"harness","id":"${w.A.harness_id}"}}`)),
+    send: (w) =>
+      asA(
+        w,
+        JSON.stringify(message(w.A, "hi", { actor: { x: 1 } })).replace(
+          '"actor":{"x":1}',
+          `"actor":{"__proto__":{"kind":"harness","id":"${w.A.harness_id}"}}`,
+        ),
+      ),
     status: 422,
     code: "validation_failed",
     pointer: "/actor/kind",

@@ -25,7 +25,10 @@ export const PRECEDENCE: Case[] = [
   {
     rule: "[HTTP2]",
     name: "415 before 413: text/plain and a 10 MB body",
-    send: (w) => postAlone(w.A.token, Buffer.from(JSON.stringify(message(w.A, "x".repeat(10 * MiB)))), { "content-type": "text/plain" }),
+    send: (w) =>
+      postAlone(w.A.token, Buffer.from(JSON.stringify(message(w.A, "x".repeat(10 * MiB)))), {
+        "content-type": "text/plain",
+      }),
     status: 415,
     code: "unsupported_media_type",
   },
@@ -78,7 +81,13 @@ export const PRECEDENCE: Case[] = [
     name: "403 before 422 across a batch: event 1 invalid, event 4 forbidden",
     send: (w) =>
       asA(w, {
-        events: [message(w.A, "b0"), message(w.A, ""), message(w.A, "b2"), message(w.A, "b3"), ev(w.A, "run.command", { run_id: w.running, command_id: newId("command"), command: "pause" })],
+        events: [
+          message(w.A, "b0"),
+          message(w.A, ""),
+          message(w.A, "b2"),
+          message(w.A, "b3"),
+          ev(w.A, "run.command", { run_id: w.running, command_id: newId("command"), command: "pause" }),
+        ],
       }),
     status: 403,
     code: "forbidden",
@@ -95,7 +104,8 @@ export const PRECEDENCE: Case[] = [
   {
     rule: "[HTTP2]",
     name: "403 (ENV11) before 404: a claimed agent into an unknown space",
-    send: (w) => post(server, w.h2.token, message(w.A, "hi", { space_id: newId("space"), actor: { kind: "agent", id: w.agent } })),
+    send: (w) =>
+      post(server, w.h2.token, message(w.A, "hi", { space_id: newId("space"), actor: { kind: "agent", id: w.agent } })),
     status: 403,
     code: "forbidden",
     pointer: "/actor/id",
@@ -119,7 +129,16 @@ export const PRECEDENCE: Case[] = [
   {
     rule: "[HTTP2]",
     name: "422 before 404 across a batch: event 1 names an unknown run, event 4 invalid",
-    send: (w) => asA(w, { events: [message(w.A, "b0"), runStatus(w.A, newId("run")), message(w.A, "b2"), message(w.A, "b3"), message(w.A, "", {})] }),
+    send: (w) =>
+      asA(w, {
+        events: [
+          message(w.A, "b0"),
+          runStatus(w.A, newId("run")),
+          message(w.A, "b2"),
+          message(w.A, "b3"),
+          message(w.A, "", {}),
+        ],
+      }),
     status: 422,
     code: "validation_failed",
     pointer: "/events/4/text",

@@ -162,7 +162,15 @@ export const STATE: Case[] = [
     name: "409: event 3 of 5 starts again the run event 0 started (nothing of the new run is stored)",
     send: (w) => {
       const run = newId("run");
-      return asA(w, { events: [runStarted(w.A, run), message(w.A, "b1"), runStatus(w.A, run, { progress: 0.1 }), runStarted(w.A, run), message(w.A, "b4")] });
+      return asA(w, {
+        events: [
+          runStarted(w.A, run),
+          message(w.A, "b1"),
+          runStatus(w.A, run, { progress: 0.1 }),
+          runStarted(w.A, run),
+          message(w.A, "b4"),
+        ],
+      });
     },
     status: 409,
     code: "run_exists",
@@ -173,7 +181,15 @@ export const STATE: Case[] = [
     name: "409: event 4 of 5 reuses event 0's key with another body",
     send: (w) => {
       const k = key();
-      return asA(w, { events: [message(w.A, "b0", { idempotency_key: k }), message(w.A, "b1"), message(w.A, "b2"), message(w.A, "b3"), message(w.A, "other", { idempotency_key: k })] });
+      return asA(w, {
+        events: [
+          message(w.A, "b0", { idempotency_key: k }),
+          message(w.A, "b1"),
+          message(w.A, "b2"),
+          message(w.A, "b3"),
+          message(w.A, "other", { idempotency_key: k }),
+        ],
+      });
     },
     status: 409,
     code: "idempotency_key_reused",

@@ -55,14 +55,22 @@ export const ulidPart = () => newId("event").slice("evt_".length);
 export const range = (x: number) => Array.from({ length: x }, (_, i) => i);
 
 /** POST as A's first harness. */
-export const asA = (w: World, body: unknown, headers: Record<string, string> = {}) => post(server, w.A.token, body, headers);
+export const asA = (w: World, body: unknown, headers: Record<string, string> = {}) =>
+  post(server, w.A.token, body, headers);
 
 /** An event's JSON with extra raw members spliced in first (for `__proto__`, which an object literal cannot carry as data). */
-export const withRawMembers = (event: Record<string, unknown>, members: string) => JSON.stringify(event).replace(/^\{/, `{${members},`);
+export const withRawMembers = (event: Record<string, unknown>, members: string) =>
+  JSON.stringify(event).replace(/^\{/, `{${members},`);
 
 /** A 5-event batch of valid, new events of A with `bad` at index 3. */
 export const batchWithBadFourth = (w: World, bad: Record<string, unknown>) => ({
-  events: [message(w.A, "b0"), message(w.A, "b1"), runStatus(w.A, w.running, { progress: 0.6 }), bad, message(w.A, "b4")],
+  events: [
+    message(w.A, "b0"),
+    message(w.A, "b1"),
+    runStatus(w.A, w.running, { progress: 0.6 }),
+    bad,
+    message(w.A, "b4"),
+  ],
 });
 
 /** Errors a connection of its own raised after its answer was complete (see `postAlone`). */
@@ -79,7 +87,11 @@ export const lateSocketErrors: string[] = [];
  * `lateSocketErrors` (and checked in ../bad-input.test.ts); any error before it fails the
  * request.
  */
-export function postAlone(token: string | undefined, body: Buffer | number, headers: Record<string, string> = {}): Promise<Answer> {
+export function postAlone(
+  token: string | undefined,
+  body: Buffer | number,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const u = new URL(`${server.url}/api/v1/events`);
     let answered = false;
@@ -94,7 +106,9 @@ export function postAlone(token: string | undefined, body: Buffer | number, head
         headers: {
           "content-type": "application/json",
           ...(token ? { authorization: `Bearer ${token}` } : {}),
-          ...(typeof body === "number" ? { "transfer-encoding": "chunked" } : { "content-length": String(body.byteLength) }),
+          ...(typeof body === "number"
+            ? { "transfer-encoding": "chunked" }
+            : { "content-length": String(body.byteLength) }),
           ...headers,
         },
       },

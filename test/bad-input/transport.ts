@@ -8,7 +8,13 @@ import { asA, MiB, postAlone, range, server, type Case } from "./support";
 
 export const TRANSPORT: Case[] = [
   // ---- [HTTP2] 401 ------------------------------------------------------------------------
-  { rule: "[HTTP2]", name: "401: no Authorization header", send: (w) => post(server, undefined, message(w.A, "hi")), status: 401, code: "unauthorized" },
+  {
+    rule: "[HTTP2]",
+    name: "401: no Authorization header",
+    send: (w) => post(server, undefined, message(w.A, "hi")),
+    status: 401,
+    code: "unauthorized",
+  },
   {
     rule: "[HTTP2]",
     name: "401: unknown bearer token",
@@ -43,7 +49,11 @@ export const TRANSPORT: Case[] = [
     rule: "[HTTP2]",
     name: "415: no content-type at all",
     send: (w) =>
-      request(`${server.url}/api/v1/events`, { method: "POST", token: w.A.token, body: new TextEncoder().encode(JSON.stringify(message(w.A, "hi"))) }),
+      request(`${server.url}/api/v1/events`, {
+        method: "POST",
+        token: w.A.token,
+        body: new TextEncoder().encode(JSON.stringify(message(w.A, "hi"))),
+      }),
     status: 415,
     code: "unsupported_media_type",
   },
@@ -79,12 +89,22 @@ export const TRANSPORT: Case[] = [
   },
 
   // ---- [HTTP2] 400 ------------------------------------------------------------------------
-  { rule: "[HTTP2]", name: "400: broken JSON", send: (w) => asA(w, '{"v": 1, "type": '), status: 400, code: "invalid_json" },
+  {
+    rule: "[HTTP2]",
+    name: "400: broken JSON",
+    send: (w) => asA(w, '{"v": 1, "type": '),
+    status: 400,
+    code: "invalid_json",
+  },
   { rule: "[HTTP2]", name: "400: empty body", send: (w) => asA(w, ""), status: 400, code: "invalid_json" },
   {
     rule: "[HTTP2]",
     name: "400: NaN in the JSON text",
-    send: (w) => asA(w, JSON.stringify(runStatus(w.A, w.running, { progress: 0.75 })).replace('"progress":0.75', '"progress":NaN')),
+    send: (w) =>
+      asA(
+        w,
+        JSON.stringify(runStatus(w.A, w.running, { progress: 0.75 })).replace('"progress":0.75', '"progress":NaN'),
+      ),
     status: 400,
     code: "invalid_json",
   },
@@ -111,10 +131,34 @@ export const TRANSPORT: Case[] = [
   },
 
   // ---- body shape -------------------------------------------------------------------------
-  { rule: "[HTTP1]", name: "422: body is a JSON array", send: (w) => asA(w, [message(w.A, "hi")]), status: 422, code: "validation_failed" },
-  { rule: "[HTTP1]", name: "422: body is a JSON string", send: (w) => asA(w, '"hello"'), status: 422, code: "validation_failed" },
-  { rule: "[HTTP1]", name: "422: body is a JSON number", send: (w) => asA(w, "42"), status: 422, code: "validation_failed" },
-  { rule: "[HTTP1]", name: "422: body is JSON null", send: (w) => asA(w, "null"), status: 422, code: "validation_failed" },
+  {
+    rule: "[HTTP1]",
+    name: "422: body is a JSON array",
+    send: (w) => asA(w, [message(w.A, "hi")]),
+    status: 422,
+    code: "validation_failed",
+  },
+  {
+    rule: "[HTTP1]",
+    name: "422: body is a JSON string",
+    send: (w) => asA(w, '"hello"'),
+    status: 422,
+    code: "validation_failed",
+  },
+  {
+    rule: "[HTTP1]",
+    name: "422: body is a JSON number",
+    send: (w) => asA(w, "42"),
+    status: 422,
+    code: "validation_failed",
+  },
+  {
+    rule: "[HTTP1]",
+    name: "422: body is JSON null",
+    send: (w) => asA(w, "null"),
+    status: 422,
+    code: "validation_failed",
+  },
   {
     rule: "[HTTP1]",
     name: "422: `events` is not an array",
@@ -123,7 +167,14 @@ export const TRANSPORT: Case[] = [
     code: "validation_failed",
     pointer: "/events",
   },
-  { rule: "[HTTP1]", name: "422: empty batch", send: (w) => asA(w, { events: [] }), status: 422, code: "validation_failed", pointer: "/events" },
+  {
+    rule: "[HTTP1]",
+    name: "422: empty batch",
+    send: (w) => asA(w, { events: [] }),
+    status: 422,
+    code: "validation_failed",
+    pointer: "/events",
+  },
   {
     rule: "[HTTP1]",
     name: "422: a batch entry that is not an object",

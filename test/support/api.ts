@@ -26,7 +26,12 @@ export async function request(url: string, init: RequestInit & { token?: string 
 }
 
 /** POST /api/v1/events with a JSON body (a string is sent as is). */
-export function post(server: { url: string }, token: string | undefined, body: unknown, headers: Record<string, string> = {}) {
+export function post(
+  server: { url: string },
+  token: string | undefined,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   return request(`${server.url}/api/v1/events`, {
     method: "POST",
     token,
@@ -47,7 +52,12 @@ export async function newWorkspace(server: TestServer, names: Record<string, str
   return r.body;
 }
 
-export async function newHarness(server: TestServer, ws: Workspace, name = "second", kind: "harness" | "runner" = "harness") {
+export async function newHarness(
+  server: TestServer,
+  ws: Workspace,
+  name = "second",
+  kind: "harness" | "runner" = "harness",
+) {
   const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/harnesses`, {
     method: "POST",
     token: server.adminToken,
@@ -61,7 +71,9 @@ export async function newHarness(server: TestServer, ws: Workspace, name = "seco
 export async function readEvents(server: { url: string }, ws: Workspace, after = 0, limit = 1000, token = ws.token) {
   const all: any[] = [];
   for (;;) {
-    const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events?after=${after}&limit=${limit}`, { token });
+    const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/events?after=${after}&limit=${limit}`, {
+      token,
+    });
     if (r.status !== 200) throw new Error(`read failed: ${r.status} ${r.text}`);
     all.push(...r.body.events);
     if (r.body.events.length < limit) return all;
@@ -73,7 +85,12 @@ let keyCounter = 0;
 export const key = () => `k-${process.pid}-${Date.now()}-${++keyCounter}`;
 
 /** Event builders: a valid event of each kind for a workspace, fields overridable. */
-export function ev(ws: Workspace, type: string, fields: Record<string, unknown> = {}, actorId = ws.harness_id): Record<string, any> {
+export function ev(
+  ws: Workspace,
+  type: string,
+  fields: Record<string, unknown> = {},
+  actorId = ws.harness_id,
+): Record<string, any> {
   return {
     v: 1,
     type,

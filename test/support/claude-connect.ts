@@ -19,7 +19,12 @@ export interface Connected {
 }
 
 /** `chips connect claude` for a fresh project, with CHIPS_HOME in a temp dir; `close` disconnects and stops its drainer. */
-export async function connectClaude(url: string, ws: Workspace, extra: string[] = [], settingsBody?: string): Promise<Connected> {
+export async function connectClaude(
+  url: string,
+  ws: Workspace,
+  extra: string[] = [],
+  settingsBody?: string,
+): Promise<Connected> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), "chips-connect-"));
   const project = path.join(base, "project");
   fs.mkdirSync(path.join(project, ".claude"), { recursive: true });
@@ -60,7 +65,10 @@ export interface HookAnswer {
 
 /** Call the installed hook as Claude Code does: `/bin/sh hook.sh EVENT` with the event's JSON on stdin. */
 export function callHook(c: Connected, event: string, input: Record<string, unknown>): Promise<HookAnswer> {
-  const proc = spawn("/bin/sh", [path.join(c.root, "hook.sh"), event], { cwd: c.project, stdio: ["pipe", "pipe", "pipe"] });
+  const proc = spawn("/bin/sh", [path.join(c.root, "hook.sh"), event], {
+    cwd: c.project,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let stdout = "";
   proc.stdout.setEncoding("utf8").on("data", (d) => (stdout += d));
   // session_id first, as Claude Code writes it
@@ -84,10 +92,14 @@ export async function runEvents(url: string, ws: Workspace, runId: string, type?
  */
 export async function waitForRun(url: string, ws: Workspace, goal: string, ms = 90_000): Promise<string> {
   let id = "";
-  await until(async () => {
-    const started = (await readEvents({ url }, ws)).filter((e: any) => e.type === "run.started" && e.goal === goal);
-    id = started.at(-1)?.run_id ?? "";
-    return !!id;
-  }, `a run for "${goal}"`, ms);
+  await until(
+    async () => {
+      const started = (await readEvents({ url }, ws)).filter((e: any) => e.type === "run.started" && e.goal === goal);
+      id = started.at(-1)?.run_id ?? "";
+      return !!id;
+    },
+    `a run for "${goal}"`,
+    ms,
+  );
   return id;
 }

@@ -13,7 +13,12 @@ import { Tty } from "./tty";
  * machine where Claude Code ran once. The screens after it are answered as a person would:
  * trust this folder (Enter), use the API key from the environment (Up, Enter).
  */
-export async function startClaudeTty(o: { project: string; configDir: string; home: string; modelUrl: string }): Promise<Tty> {
+export async function startClaudeTty(o: {
+  project: string;
+  configDir: string;
+  home: string;
+  modelUrl: string;
+}): Promise<Tty> {
   fs.mkdirSync(o.configDir, { recursive: true });
   const seeded = path.join(o.configDir, ".claude.json");
   if (!fs.existsSync(seeded)) fs.writeFileSync(seeded, JSON.stringify({ hasCompletedOnboarding: true, theme: "dark" }));
@@ -32,7 +37,10 @@ export async function startClaudeTty(o: { project: string; configDir: string; ho
   const TRUST = /Yes, I trust this folder/;
   const KEY = /Do you want to use this API key/;
   for (;;) {
-    const screen = await tty.waitFor(/Yes, I trust this folder|Do you want to use this API key|\? for shortcuts/, "Claude Code's next screen");
+    const screen = await tty.waitFor(
+      /Yes, I trust this folder|Do you want to use this API key|\? for shortcuts/,
+      "Claude Code's next screen",
+    );
     if (TRUST.test(screen)) {
       tty.press("Enter");
       await tty.waitScreen((s) => !TRUST.test(s), "the trust question answered");

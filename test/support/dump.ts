@@ -33,7 +33,9 @@ export async function dumpDatabase(database: Database, o: { omit?: Record<string
     const order = kept.map((c) => `${ident(c.column_name)}::text collate "C"`).join(", ");
     const list = kept.map((c) => ident(c.column_name)).join(", ");
     const rows = await database.query<{ dump_row: string }>(
-      sql.raw(`select row_to_json(dump_t)::text as dump_row from (select ${list} from public.${ident(table_name)}) as dump_t order by ${order}`),
+      sql.raw(
+        `select row_to_json(dump_t)::text as dump_row from (select ${list} from public.${ident(table_name)}) as dump_t order by ${order}`,
+      ),
     );
     out[table_name] = rows.map((r) => r.dump_row);
   }

@@ -19,7 +19,17 @@ const GoalFrom = fc.constantFrom("harness", "chips", undefined);
 const w = <T>(weight: number, arbitrary: fc.Arbitrary<T>) => ({ weight, arbitrary });
 
 export const Intent = fc.oneof(
-  w(2, fc.record({ t: fc.constant("start"), run: slot, steps: fc.integer({ min: 0, max: 3 }), goalFrom: GoalFrom, agent: fc.boolean(), session: fc.boolean() })),
+  w(
+    2,
+    fc.record({
+      t: fc.constant("start"),
+      run: slot,
+      steps: fc.integer({ min: 0, max: 3 }),
+      goalFrom: GoalFrom,
+      agent: fc.boolean(),
+      session: fc.boolean(),
+    }),
+  ),
   w(2, fc.record({ t: fc.constant("queue"), run: slot, routed: fc.boolean() })),
   w(3, fc.record({ t: fc.constant("take"), run: slot, steps: fc.integer({ min: 0, max: 3 }), goalFrom: GoalFrom })),
   w(
@@ -32,10 +42,35 @@ export const Intent = fc.oneof(
       note: fc.constantFrom(undefined, "", "checked twice"),
     }),
   ),
-  w(3, fc.record({ t: fc.constant("status"), run: slot, advance: fc.option(fc.double({ min: 0, max: 0.4, noNaN: true })), usage: fc.boolean(), eta: fc.boolean() })),
-  w(4, fc.record({ t: fc.constant("command"), run: slot, command: fc.constantFrom("steer", "pause", "resume", "pause", "resume", "cancel") })),
+  w(
+    3,
+    fc.record({
+      t: fc.constant("status"),
+      run: slot,
+      advance: fc.option(fc.double({ min: 0, max: 0.4, noNaN: true })),
+      usage: fc.boolean(),
+      eta: fc.boolean(),
+    }),
+  ),
+  w(
+    4,
+    fc.record({
+      t: fc.constant("command"),
+      run: slot,
+      command: fc.constantFrom("steer", "pause", "resume", "pause", "resume", "cancel"),
+    }),
+  ),
   w(2, fc.record({ t: fc.constant("poll"), who: fc.constantFrom("harness", "runner") })),
-  w(4, fc.record({ t: fc.constant("ack"), run: slot, nth: fc.integer({ min: 0, max: 2 }), result: fc.constantFrom("applied", "rejected"), reason: fc.boolean() })),
+  w(
+    4,
+    fc.record({
+      t: fc.constant("ack"),
+      run: slot,
+      nth: fc.integer({ min: 0, max: 2 }),
+      result: fc.constantFrom("applied", "rejected"),
+      reason: fc.boolean(),
+    }),
+  ),
   w(
     3,
     fc.record({
@@ -46,7 +81,16 @@ export const Intent = fc.oneof(
       empty: fc.boolean(),
     }),
   ),
-  w(1, fc.record({ t: fc.constant("finish"), run: slot, outcome: fc.constantFrom("succeeded", "failed", "cancelled"), usage: fc.boolean(), summary: fc.boolean() })),
+  w(
+    1,
+    fc.record({
+      t: fc.constant("finish"),
+      run: slot,
+      outcome: fc.constantFrom("succeeded", "failed", "cancelled"),
+      usage: fc.boolean(),
+      summary: fc.boolean(),
+    }),
+  ),
   w(1, fc.record({ t: fc.constant("message"), text: fc.constantFrom("hello", "**bold** move", "") })),
   // Room state (docs/PROTOCOL.md §6): a save on top of the current revision, or one left stale (refused: [ROOM1]).
   w(
@@ -59,7 +103,15 @@ export const Intent = fc.oneof(
     }),
   ),
   // Annotations ([ANN1], [ANN2]): a verdict and/or comment, in any state of a run.
-  w(2, fc.record({ t: fc.constant("annotate"), run: slot, verdict: fc.constantFrom(undefined, "approved", "needs_work", "rejected"), comment: fc.boolean() })),
+  w(
+    2,
+    fc.record({
+      t: fc.constant("annotate"),
+      run: slot,
+      verdict: fc.constantFrom(undefined, "approved", "needs_work", "rejected"),
+      comment: fc.boolean(),
+    }),
+  ),
   // Decisions ([DEC1], [DEC2]): a new one, one superseding an active one, or a withdrawal.
   w(2, fc.record({ t: fc.constant("decide"), how: fc.constantFrom("new", "supersede", "withdraw"), pick: fc.nat(5) })),
 );
@@ -202,25 +254,39 @@ export class SequenceWorld {
         const existing = run.steps[i.step];
         const stepId = existing ?? `x${run.added++}`;
         if (!existing) run.steps.push(stepId);
-        await this.post(run.by, this.runEvent(run, "run.step", {
-          step_id: stepId,
-          state: i.state,
-          ...(existing ? {} : { title: `Added ${stepId}` }),
-          ...(i.note !== undefined ? { note: i.note } : {}),
-        }));
+        await this.post(
+          run.by,
+          this.runEvent(run, "run.step", {
+            step_id: stepId,
+            state: i.state,
+            ...(existing ? {} : { title: `Added ${stepId}` }),
+            ...(i.note !== undefined ? { note: i.note } : {}),
+          }),
+        );
         return;
       }
       case "status": {
         if (!run) return;
         if (i.advance !== null) run.progress = Math.min(1, run.progress + i.advance);
         if (i.usage) run.tokens += 10;
-        await this.post(run.by, this.runEvent(run, "run.status", {
-          phase: "working",
-          verb_phrase: `Working on ${run.id}`,
-          ...(i.advance !== null ? { progress: run.progress } : {}),
-          ...(i.eta ? { estimate_seconds: 30 } : {}),
-          ...(i.usage ? { usage: { input_tokens: run.tokens, output_tokens: Math.floor(run.tokens / 2), cost_usd: run.tokens / 1000 } } : {}),
-        }));
+        await this.post(
+          run.by,
+          this.runEvent(run, "run.status", {
+            phase: "working",
+            verb_phrase: `Working on ${run.id}`,
+            ...(i.advance !== null ? { progress: run.progress } : {}),
+            ...(i.eta ? { estimate_seconds: 30 } : {}),
+            ...(i.usage
+              ? {
+                  usage: {
+                    input_tokens: run.tokens,
+                    output_tokens: Math.floor(run.tokens / 2),
+                    cost_usd: run.tokens / 1000,
+                  },
+                }
+              : {}),
+          }),
+        );
         return;
       }
       case "annotate": {
@@ -251,17 +317,24 @@ export class SequenceWorld {
         return;
       }
       case "poll":
-        await this.call("GET", "/api/v1/commands?after=0&limit=1000", i.who === "harness" ? this.ws.token : this.runner.token);
+        await this.call(
+          "GET",
+          "/api/v1/commands?after=0&limit=1000",
+          i.who === "harness" ? this.ws.token : this.runner.token,
+        );
         return;
       case "ack": {
         if (!run) return;
         const open = run.commands.filter((c) => c.open);
         const cmd = open[i.nth % open.length];
-        await this.post(run.by, this.runEvent(run, "run.command_acked", {
-          command_id: cmd.id,
-          result: i.result,
-          ...(i.reason ? { reason: "not now" } : {}),
-        }));
+        await this.post(
+          run.by,
+          this.runEvent(run, "run.command_acked", {
+            command_id: cmd.id,
+            result: i.result,
+            ...(i.reason ? { reason: "not now" } : {}),
+          }),
+        );
         cmd.open = false;
         if (run.state === "finished" || cmd.command === "steer") return;
         run.pending = false;
@@ -279,29 +352,45 @@ export class SequenceWorld {
             : i.kind === "change-set"
               ? { head_sha: "feedbeef", files: [], additions: 1, deletions: 0 }
               : { note: "extra" };
-        await this.post("runner", this.runEvent(run, "runner.event", {
-          sequence: ++run.sequence,
-          kind: i.kind,
-          message: i.empty ? "" : `runner says ${i.kind}`,
-          ...(i.payload ? { payload } : {}),
-          occurred_at: new Date().toISOString(),
-        }, false));
+        await this.post(
+          "runner",
+          this.runEvent(
+            run,
+            "runner.event",
+            {
+              sequence: ++run.sequence,
+              kind: i.kind,
+              message: i.empty ? "" : `runner says ${i.kind}`,
+              ...(i.payload ? { payload } : {}),
+              occurred_at: new Date().toISOString(),
+            },
+            false,
+          ),
+        );
         return;
       }
       case "finish": {
         if (!run) return;
         if (i.usage) run.tokens += 5;
-        await this.post(run.by, this.runEvent(run, "run.finished", {
-          outcome: i.outcome,
-          ...(i.summary ? { summary: "All done." } : {}),
-          ...(i.usage ? { usage: { input_tokens: run.tokens, output_tokens: run.tokens, cached_input_tokens: 3 } } : {}),
-        }));
+        await this.post(
+          run.by,
+          this.runEvent(run, "run.finished", {
+            outcome: i.outcome,
+            ...(i.summary ? { summary: "All done." } : {}),
+            ...(i.usage
+              ? { usage: { input_tokens: run.tokens, output_tokens: run.tokens, cached_input_tokens: 3 } }
+              : {}),
+          }),
+        );
         run.state = "finished";
         return;
       }
       case "room": {
         const revision = i.stale && this.revision > 0 ? this.revision : this.revision + 1;
-        const sent = { ...ev(this.ws, "room.updated", { space_id: this.ws.space_id, revision }), actor: undefined } as Record<string, unknown>;
+        const sent = {
+          ...ev(this.ws, "room.updated", { space_id: this.ws.space_id, revision }),
+          actor: undefined,
+        } as Record<string, unknown>;
         if (i.intent !== undefined) sent.intent = i.intent;
         if (i.outcome !== undefined) sent.outcome = i.outcome;
         const r = await request(`${this.server.url}/api/v1/events`, {
@@ -310,7 +399,8 @@ export class SequenceWorld {
           headers: { "content-type": "application/json" },
           body: JSON.stringify(sent),
         });
-        if (revision === this.revision + 1 ? r.status !== 201 : r.status !== 409) throw new Error(`room.updated r${revision} answered ${r.status}: ${r.text}`);
+        if (revision === this.revision + 1 ? r.status !== 201 : r.status !== 409)
+          throw new Error(`room.updated r${revision} answered ${r.status}: ${r.text}`);
         if (r.status === 201) this.revision = revision;
         return;
       }
@@ -346,15 +436,34 @@ export class SequenceWorld {
    * runner (run.assigned, then runner.start) — after that the log no longer grows.
    */
   async settle(): Promise<void> {
-    for (const run of this.runs) if (run && run.routed && run.state === "queued") await this.runner.raw.startFor(run.id);
+    for (const run of this.runs)
+      if (run && run.routed && run.state === "queued") await this.runner.raw.startFor(run.id);
   }
 
   private slot(id: string, by: RunSlot["by"], state: RunSlot["state"], routed: boolean, steps: string[]): RunSlot {
-    return { id, by, state, routed, taken: false, pending: false, steps, added: 0, progress: 0, tokens: 0, sequence: 0, commands: [] };
+    return {
+      id,
+      by,
+      state,
+      routed,
+      taken: false,
+      pending: false,
+      steps,
+      added: 0,
+      progress: 0,
+      tokens: 0,
+      sequence: 0,
+      commands: [],
+    };
   }
 
   private runEvent(run: RunSlot, type: string, fields: Record<string, unknown>, keyed = true) {
-    const e = ev(this.ws, type, { run_id: run.id, ...fields }, run.by === "runner" ? this.runner.id : this.ws.harness_id);
+    const e = ev(
+      this.ws,
+      type,
+      { run_id: run.id, ...fields },
+      run.by === "runner" ? this.runner.id : this.ws.harness_id,
+    );
     if (!keyed) delete e.idempotency_key;
     return e;
   }

@@ -14,7 +14,14 @@ export function socketHarness(url: string, token: string) {
   return { socket, commands, connected: () => until(() => socket.connected, "harness connected") };
 }
 
-export async function command(server: { url: string }, ws: Workspace, runId: string, command: string, text?: string, key = newId("command")) {
+export async function command(
+  server: { url: string },
+  ws: Workspace,
+  runId: string,
+  command: string,
+  text?: string,
+  key = newId("command"),
+) {
   return request(`${server.url}/api/v1/runs/${runId}/commands`, {
     method: "POST",
     token: ws.person_token,
@@ -27,5 +34,16 @@ export async function receipts(server: { url: string }, ws: Workspace, runId: st
   return (await request(`${server.url}/api/v1/runs/${runId}/commands`, { token: ws.token })).body;
 }
 
-export const ack = (server: { url: string }, ws: Workspace, runId: string, commandId: string, result: "applied" | "rejected", reason?: string) =>
-  post(server, ws.token, ev(ws, "run.command_acked", { run_id: runId, command_id: commandId, result, ...(reason ? { reason } : {}) }));
+export const ack = (
+  server: { url: string },
+  ws: Workspace,
+  runId: string,
+  commandId: string,
+  result: "applied" | "rejected",
+  reason?: string,
+) =>
+  post(
+    server,
+    ws.token,
+    ev(ws, "run.command_acked", { run_id: runId, command_id: commandId, result, ...(reason ? { reason } : {}) }),
+  );

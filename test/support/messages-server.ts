@@ -28,7 +28,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
-export type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
+export type Block =
+  { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
 
 /** One model answer: its content blocks, or an API error. `hold`: don't answer until it resolves. */
 export interface MessagesTurn {
@@ -38,7 +39,11 @@ export interface MessagesTurn {
 }
 
 /** Picks the answer to a request; `index` counts the POSTs to `/v1/messages` from 0. */
-export type MessagesScript = (req: { messages: any[]; body: any; index: number }) => MessagesTurn | Promise<MessagesTurn>;
+export type MessagesScript = (req: {
+  messages: any[];
+  body: any;
+  index: number;
+}) => MessagesTurn | Promise<MessagesTurn>;
 
 export interface MessagesServer {
   /** `ANTHROPIC_BASE_URL`: `http://127.0.0.1:<port>`. */
@@ -59,17 +64,36 @@ function sse(res: http.ServerResponse, type: string, data: Record<string, unknow
 }
 
 function answer(res: http.ServerResponse, model: string, blocks: Block[]) {
-  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "request-id": `req_${next()}` });
+  res.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    "request-id": `req_${next()}`,
+  });
   sse(res, "message_start", {
-    message: { id: `msg_${next()}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+    message: {
+      id: `msg_${next()}`,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
+    },
   });
   blocks.forEach((b, index) => {
     if (b.type === "text") {
       sse(res, "content_block_start", { index, content_block: { type: "text", text: "" } });
       sse(res, "content_block_delta", { index, delta: { type: "text_delta", text: b.text } });
     } else {
-      sse(res, "content_block_start", { index, content_block: { type: "tool_use", id: b.id, name: b.name, input: {} } });
-      sse(res, "content_block_delta", { index, delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) } });
+      sse(res, "content_block_start", {
+        index,
+        content_block: { type: "tool_use", id: b.id, name: b.name, input: {} },
+      });
+      sse(res, "content_block_delta", {
+        index,
+        delta: { type: "input_json_delta", partial_json: JSON.stringify(b.input) },
+      });
     }
     sse(res, "content_block_stop", { index });
   });
@@ -94,7 +118,9 @@ export async function startMessagesServer(script: MessagesScript): Promise<Messa
       return;
     }
     if (req.method !== "POST" || req.url?.replace(/\?.*$/, "") !== "/v1/messages") {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "not found" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ type: "error", error: { type: "not_found_error", message: "not found" } }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -103,7 +129,11 @@ export async function startMessagesServer(script: MessagesScript): Promise<Messa
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
         requests.push(body);
-        const turn = await script({ messages: Array.isArray(body.messages) ? body.messages : [], body, index: index++ });
+        const turn = await script({
+          messages: Array.isArray(body.messages) ? body.messages : [],
+          body,
+          index: index++,
+        });
         if (turn.hold) await turn.hold;
         if (res.destroyed) return; // the CLI was stopped mid-request
         if (turn.error) {
@@ -133,22 +163,34 @@ export async function startMessagesServer(script: MessagesScript): Promise<Messa
   };
 }
 
-const tool = (name: string, input: Record<string, unknown>): Block => ({ type: "tool_use", id: `toolu_${String(next()).padStart(6, "0")}`, name, input });
+const tool = (name: string, input: Record<string, unknown>): Block => ({
+  type: "tool_use",
+  id: `toolu_${String(next()).padStart(6, "0")}`,
+  name,
+  input,
+});
 
 /** A shell command (the `Bash` tool). */
 export const bash = (command: string) => tool("Bash", { command });
 /** The agent's plan (`TodoWrite`): `[content, status]` pairs. */
 export const todo = (items: Array<[string, "pending" | "in_progress" | "completed"]>) =>
-  tool("TodoWrite", { todos: items.map(([content, status]) => ({ content, status, activeForm: `Working on ${content}` })) });
+  tool("TodoWrite", {
+    todos: items.map(([content, status]) => ({ content, status, activeForm: `Working on ${content}` })),
+  });
 /** Read a file (Edit refuses a file the session has not read). */
 export const read = (file_path: string) => tool("Read", { file_path });
-export const edit = (file_path: string, old_string: string, new_string: string) => tool("Edit", { file_path, old_string, new_string });
+export const edit = (file_path: string, old_string: string, new_string: string) =>
+  tool("Edit", { file_path, old_string, new_string });
 export const write = (file_path: string, content: string) => tool("Write", { file_path, content });
 /** Assistant text (a final answer when it is the only block). */
 export const say = (text: string): Block => ({ type: "text", text });
 
 const textsOf = (m: any): string[] =>
-  typeof m?.content === "string" ? [m.content] : Array.isArray(m?.content) ? m.content.filter((c: any) => c?.type === "text").map((c: any) => String(c.text)) : [];
+  typeof m?.content === "string"
+    ? [m.content]
+    : Array.isArray(m?.content)
+      ? m.content.filter((c: any) => c?.type === "text").map((c: any) => String(c.text))
+      : [];
 const isReminder = (t: string) => /^\s*<system-reminder>/.test(t);
 
 /** The newest text a person (or the runner's prompt, resume or steer) wrote; `<system-reminder>` blocks are skipped. */
@@ -176,7 +218,9 @@ export function toolResultsSinceUser(messages: any[]): any[] {
 
 /** The worktree the CLI runs in, as its system prompt says (`Primary working directory: …`). */
 export function workdirOf(body: any): string {
-  const system = Array.isArray(body?.system) ? body.system.map((s: any) => String(s?.text ?? "")).join("\n") : String(body?.system ?? "");
+  const system = Array.isArray(body?.system)
+    ? body.system.map((s: any) => String(s?.text ?? "")).join("\n")
+    : String(body?.system ?? "");
   const m = /Primary working directory: (\S+)/.exec(system);
   if (!m) throw new Error("no working directory in the system prompt");
   return m[1];
@@ -185,5 +229,7 @@ export function workdirOf(body: any): string {
 /** A tool result's text, whatever shape its content has. */
 export function resultText(r: any): string {
   if (typeof r?.content === "string") return r.content;
-  return Array.isArray(r?.content) ? r.content.map((c: any) => (typeof c?.text === "string" ? c.text : "")).join("") : "";
+  return Array.isArray(r?.content)
+    ? r.content.map((c: any) => (typeof c?.text === "string" ? c.text : "")).join("")
+    : "";
 }

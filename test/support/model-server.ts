@@ -85,7 +85,9 @@ export async function startModelServer(script: Script): Promise<ModelServer> {
   let index = 0;
   const server = http.createServer((req, res) => {
     if (req.method !== "POST" || !req.url?.replace(/\?.*$/, "").endsWith("/responses")) {
-      res.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: "not found" } }));
+      res
+        .writeHead(404, { "content-type": "application/json" })
+        .end(JSON.stringify({ error: { message: "not found" } }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -185,7 +187,8 @@ export function outputsSinceUser(input: any[]): number {
   let n = 0;
   for (let i = input.length - 1; i >= 0; i--) {
     const it = input[i];
-    if (it?.role === "user" && (it.type === undefined || it.type === "message") && lastUserText([it]) !== undefined) return n;
+    if (it?.role === "user" && (it.type === undefined || it.type === "message") && lastUserText([it]) !== undefined)
+      return n;
     if (it?.type === "function_call_output") n++;
   }
   return n;

@@ -18,7 +18,10 @@ const HOP = new Set(["connection", "keep-alive", "transfer-encoding", "content-l
  * the client's socket instead of answering; or `[status, retryAfter]` — answer that status
  * at once without forwarding (so nothing was stored).
  */
-export async function httpProxy(target: string, plan: (n: number, seen: number) => "forward" | "drop" | [number, string]): Promise<Proxy> {
+export async function httpProxy(
+  target: string,
+  plan: (n: number, seen: number) => "forward" | "drop" | [number, string],
+): Promise<Proxy> {
   const stats = { requests: 0, forwarded: 0, dropped: 0, refused: 0, retried: 0 };
   const bodies = new Map<string, number>();
   let posts = 0;
@@ -36,7 +39,13 @@ export async function httpProxy(target: string, plan: (n: number, seen: number) 
       if (Array.isArray(fate)) {
         stats.refused++;
         res.writeHead(fate[0], { "content-type": "application/problem+json", "retry-after": fate[1] });
-        res.end(JSON.stringify({ status: fate[0], code: fate[0] === 429 ? "rate_limited" : "overloaded", detail: "proxy says wait" }));
+        res.end(
+          JSON.stringify({
+            status: fate[0],
+            code: fate[0] === 429 ? "rate_limited" : "overloaded",
+            detail: "proxy says wait",
+          }),
+        );
         return;
       }
       const headers = { ...req.headers };

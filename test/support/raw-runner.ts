@@ -18,7 +18,14 @@ export async function rawRunner(url: string, token: string, hello: Partial<Runne
     socket.on("connect", () =>
       socket.emit(
         "runner.hello",
-        { v: 1, name: "raw runner", adapters: [{ agent: "codex", profiles: ["read-only", "workspace-write"], version: "raw" }], repositories: ["demo"], capacity: 10, ...hello },
+        {
+          v: 1,
+          name: "raw runner",
+          adapters: [{ agent: "codex", profiles: ["read-only", "workspace-write"], version: "raw" }],
+          repositories: ["demo"],
+          capacity: 10,
+          ...hello,
+        },
         resolve,
       ),
     );

@@ -119,7 +119,13 @@ export async function runnerWorld(o: {
         method: "POST",
         token: ws.person_token,
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ space_id: ws.space_id, prompt: "Do the task", repository: "demo", idempotency_key: key(), ...body }),
+        body: JSON.stringify({
+          space_id: ws.space_id,
+          prompt: "Do the task",
+          repository: "demo",
+          idempotency_key: key(),
+          ...body,
+        }),
       });
       if (r.status !== 201) throw new Error(`run not started: ${r.status} ${r.text}`);
       return r.body.run_id as string;
@@ -135,7 +141,11 @@ export async function runnerWorld(o: {
     },
     async waitRun(runId, pred, what, ms = 90_000) {
       let last: any = null;
-      await until(async () => pred((last = await world.run(runId))), `${what} (last: ${JSON.stringify(last && { state: last.state, pending: last.pending, outcome: last.outcome, summary: last.summary })})`, ms);
+      await until(
+        async () => pred((last = await world.run(runId))),
+        `${what} (last: ${JSON.stringify(last && { state: last.state, pending: last.pending, outcome: last.outcome, summary: last.summary })})`,
+        ms,
+      );
       return last;
     },
     async object(runId, sha) {
@@ -167,7 +177,11 @@ export async function receiptOf(w: Pick<World, "server" | "ws">, runId: string, 
  * the worktree.
  */
 export async function whileSleeping(w: Pick<World, "waitRun" | "runnerEvents">, runId: string): Promise<string> {
-  await w.waitRun(runId, (r) => r.state === "running" && /sleep 30/.test(r.status?.verb_phrase ?? ""), "the agent runs sleep 30");
+  await w.waitRun(
+    runId,
+    (r) => r.state === "running" && /sleep 30/.test(r.status?.verb_phrase ?? ""),
+    "the agent runs sleep 30",
+  );
   const worktree = (await w.runnerEvents(runId)).find((e: any) => e.kind === "started").payload.worktree as string;
   await until(() => fs.existsSync(path.join(worktree, "started.txt")), "started.txt written");
   if (!jobProcesses(runId).length) throw new Error(`no process holds CHIPS_JOB=${runId} while the agent sleeps`);

@@ -46,10 +46,15 @@ export interface TestServer {
 /** The real server in this process, API only, on its own fresh database and a free port. */
 export async function startTestServer(overrides: Partial<ChipsConfig> = {}): Promise<TestServer> {
   const fresh = await freshDatabase();
-  const config = loadConfig(
-    {} as NodeJS.ProcessEnv,
-    { port: 0, dataDir: fresh.dataDir, databaseUrl: fresh.databaseUrl, web: false, banner: false, pgPoolSize: 5, ...overrides },
-  );
+  const config = loadConfig({} as NodeJS.ProcessEnv, {
+    port: 0,
+    dataDir: fresh.dataDir,
+    databaseUrl: fresh.databaseUrl,
+    web: false,
+    banner: false,
+    pgPoolSize: 5,
+    ...overrides,
+  });
   const chips = await startChips(config);
   return {
     url: chips.url,

@@ -13,7 +13,9 @@ export class Tty {
   private readonly target = "t";
 
   constructor(cwd: string, argv: string[], env: Record<string, string>) {
-    const cmd = `env ${Object.entries(env).map(([k, v]) => q(`${k}=${v}`)).join(" ")} ${argv.map(q).join(" ")}`;
+    const cmd = `env ${Object.entries(env)
+      .map(([k, v]) => q(`${k}=${v}`))
+      .join(" ")} ${argv.map(q).join(" ")}`;
     this.tmux("new-session", "-d", "-s", this.target, "-x", "120", "-y", "40", "-c", cwd, cmd);
     this.tmux("set-option", "-t", this.target, "remain-on-exit", "on");
   }

@@ -22,12 +22,21 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
   // Tokens, last uses and invites are the owner's to see; others see who is in the workspace.
   const access = await workspaceAccess(db, ws);
   const isOwner = me.role === "owner";
-  const [name, rooms, live, dir] = await Promise.all([workspaceName(db, ws), roomsOf(db, ws), liveRuns(db, ws), directoryOf(db, ws)]);
+  const [name, rooms, live, dir] = await Promise.all([
+    workspaceName(db, ws),
+    roomsOf(db, ws),
+    liveRuns(db, ws),
+    directoryOf(db, ws),
+  ]);
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">
       <div className="flex flex-wrap items-baseline gap-x-4">
         <h1 className="text-xl font-semibold">{name}</h1>
-        <Link data-testid="workspace-runs-link" className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300" href={`/w/${ws}/runs`}>
+        <Link
+          data-testid="workspace-runs-link"
+          className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
+          href={`/w/${ws}/runs`}
+        >
           Past runs
         </Link>
       </div>
@@ -38,7 +47,10 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
           const going = live.filter((x) => x.spaceId === r.id);
           return (
             <li key={r.id} data-space-id={r.id} className="py-3">
-              <Link className="font-medium hover:underline focus-visible:outline-2 focus-visible:outline-blue-600" href={`/w/${ws}/r/${r.id}`}>
+              <Link
+                className="font-medium hover:underline focus-visible:outline-2 focus-visible:outline-blue-600"
+                href={`/w/${ws}/r/${r.id}`}
+              >
                 # {r.name}
               </Link>
               <span className="ml-2 text-xs text-zinc-600 dark:text-zinc-400">
@@ -48,8 +60,12 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
                 <ul className="mt-1 space-y-1">
                   {going.map((x) => (
                     <li key={x.id} data-run-id={x.id} className="flex items-center gap-2 text-sm">
-                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_TONE[x.state] ?? ""}`}>{x.state === "queued" ? "waiting for a runner" : x.state}</span>
-                      <span className="text-zinc-600 dark:text-zinc-400">{x.harnessId ? (dir.harnesses[x.harnessId] ?? "harness") : "no runner yet"}</span>
+                      <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATE_TONE[x.state] ?? ""}`}>
+                        {x.state === "queued" ? "waiting for a runner" : x.state}
+                      </span>
+                      <span className="text-zinc-600 dark:text-zinc-400">
+                        {x.harnessId ? (dir.harnesses[x.harnessId] ?? "harness") : "no runner yet"}
+                      </span>
                       {/* [UI3]: a goal that is a person's words is already in the room; the list says only whose run it is */}
                       {x.goalFrom === null && <span className="truncate">{x.goal}</span>}
                     </li>

@@ -16,7 +16,12 @@ export class ControlFiles {
     this.dir = path.join(root, "sessions", sid);
   }
 
-  write(kind: "pause" | "resume" | "steer" | "cancel", turn: string, commandId: string, body: Record<string, unknown> = {}): void {
+  write(
+    kind: "pause" | "resume" | "steer" | "cancel",
+    turn: string,
+    commandId: string,
+    body: Record<string, unknown> = {},
+  ): void {
     privateDir(this.dir);
     writeAtomic(path.join(this.dir, `${kind}.${turn}.${commandId}`), JSON.stringify(body));
     this.sync();
@@ -26,14 +31,16 @@ export class ControlFiles {
   remove(kind: string, turn: string, commandId?: string): void {
     for (const name of this.names()) {
       const [k, t, c] = name.split(".");
-      if (k === kind && t === turn && (commandId === undefined || c === commandId)) fs.rmSync(path.join(this.dir, name), { force: true });
+      if (k === kind && t === turn && (commandId === undefined || c === commandId))
+        fs.rmSync(path.join(this.dir, name), { force: true });
     }
     this.sync();
   }
 
   /** Forget every command file not of `keepTurn` (a turn ended or a new one began). */
   clear(keepTurn: string | null = null): void {
-    for (const name of this.names()) if (name.split(".")[1] !== keepTurn) fs.rmSync(path.join(this.dir, name), { force: true });
+    for (const name of this.names())
+      if (name.split(".")[1] !== keepTurn) fs.rmSync(path.join(this.dir, name), { force: true });
     this.sync();
   }
 

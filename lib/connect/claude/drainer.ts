@@ -37,7 +37,14 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
   fs.writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
   const spool = path.join(root, "spool");
   const actor = { kind: "harness" as const, id: conn.harness_id };
-  const client = new ChipsClient({ url: conn.url, token: readToken(root), workspaceId: conn.workspace_id, actor, retry: { attempts: 1 }, requestTimeoutMs: 10_000 });
+  const client = new ChipsClient({
+    url: conn.url,
+    token: readToken(root),
+    workspaceId: conn.workspace_id,
+    actor,
+    retry: { attempts: 1 },
+    requestTimeoutMs: 10_000,
+  });
   const store = new DurableStore<SessionState>(path.join(root, "state"), { workspaceId: conn.workspace_id, actor });
   const session = (sid: string) => {
     const d = store.load(sid) ?? { state: emptySession(sid), outbox: [] };
@@ -69,7 +76,9 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       log(`command ${cmd.command_id} could not be applied: ${(e as Error).message}`);
     }
   };
-  const socket = client.onCommand((cmd) => onCommand(cmd), { onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`) });
+  const socket = client.onCommand((cmd) => onCommand(cmd), {
+    onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`),
+  });
 
   let watcher: fs.FSWatcher | null = null;
   try {
@@ -116,7 +125,11 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       } else backoff = 0;
       const busy = store.keys().some((sid) => session(sid).busy || (store.load(sid)?.outbox.length ?? 0) > 0);
       const quiet = Date.now() - lastActivity;
-      if (pending(spool).length === 0 && !waiting && ((!busy && quiet > (o.idleMs ?? 60_000)) || quiet > (o.staleMs ?? 30 * 60_000))) {
+      if (
+        pending(spool).length === 0 &&
+        !waiting &&
+        ((!busy && quiet > (o.idleMs ?? 60_000)) || quiet > (o.staleMs ?? 30 * 60_000))
+      ) {
         // A hook that saw our pid has already written its input (it writes, then looks): so
         // with the pid gone, anything in the spool now is ours to finish before leaving.
         fs.rmSync(pidFile, { force: true });

@@ -92,9 +92,12 @@ const gone = (c) => !fs.existsSync(c.file);
 const answer = (o) => process.stdout.write(JSON.stringify(o));
 
 const deny = (/** @type {string} */ reason) =>
-  answer({ hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason } });
+  answer({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason },
+  });
 
-const CANCEL = "A person watching in the Chips room cancelled this turn. Stop now: call no more tools, and answer in one short line that you stopped.";
+const CANCEL =
+  "A person watching in the Chips room cancelled this turn. Stop now: call no more tools, and answer in one short line that you stopped.";
 const STEER_HEAD = "A person watching in the Chips room sent guidance for this task:";
 
 function holdSeconds() {
@@ -120,8 +123,12 @@ function steer(/** @type {{kind: string, cmd: string, file: string}[]} */ steers
   const text = `${STEER_HEAD}\n\n${steers.map(textOf).join("\n\n")}`;
   for (const s of steers) fs.unlinkSync(s.file);
   record({ kind: "steer", command_ids: steers.map((s) => s.cmd), at: event });
-  if (event === "PreToolUse") deny(`This tool call was not run, so that you can take the guidance into account first; call it again if it still fits.\n\n${text}`);
-  else if (event === "PostToolUse") answer({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: text } });
+  if (event === "PreToolUse")
+    deny(
+      `This tool call was not run, so that you can take the guidance into account first; call it again if it still fits.\n\n${text}`,
+    );
+  else if (event === "PostToolUse")
+    answer({ hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: text } });
   else answer({ decision: "block", reason: text });
 }
 
@@ -132,7 +139,9 @@ async function hold(/** @type {{kind: string, cmd: string, file: string}} */ pau
   while (!gone(pause) && Date.now() < until) await new Promise((r) => setTimeout(r, 150));
   if (!gone(pause)) {
     record({ kind: "hold_expired", command_id: pause.cmd });
-    deny(`The person watching in the Chips room paused this session; this call was held ${holdSeconds()} s and not run. Wait, then try again.`);
+    deny(
+      `The person watching in the Chips room paused this session; this call was held ${holdSeconds()} s and not run. Wait, then try again.`,
+    );
     return false;
   }
   const resume = commands().find((c) => c.kind === "resume");

@@ -46,7 +46,15 @@ export type QueueRecord = Record<string, unknown> & {
 const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-export const emptySession = (sid: string): SessionState => ({ sid, last: null, run: null, past_runs: [], tasks: [], open: [], answered: [] });
+export const emptySession = (sid: string): SessionState => ({
+  sid,
+  last: null,
+  run: null,
+  past_runs: [],
+  tasks: [],
+  open: [],
+  answered: [],
+});
 
 /** Who the session's events are from, and where they go. */
 export interface SessionContext {
@@ -86,12 +94,27 @@ export class ClaudeSession {
     if (!this.translator) {
       const sink = {
         post: (...events: EventInput[]) => {
-          const live = run.state === "running" ? events : events.filter((e) => e.type !== "run.status" && e.type !== "run.step");
-          this.queue(live.map((e) => ({ run_id: run.id, ...(e.type === "message.posted" ? { space_id: this.ctx.spaceId } : {}), ...e }) as EventInput));
+          const live =
+            run.state === "running" ? events : events.filter((e) => e.type !== "run.status" && e.type !== "run.step");
+          this.queue(
+            live.map(
+              (e) =>
+                ({
+                  run_id: run.id,
+                  ...(e.type === "message.posted" ? { space_id: this.ctx.spaceId } : {}),
+                  ...e,
+                }) as EventInput,
+            ),
+          );
         },
         runnerEvent: () => undefined, // log lines are a runner's; a terminal keeps its own
       };
-      this.translator = new Translator(sink, { kind: "harness", id: this.ctx.harnessId }, { preferActiveForm: true }, run.translator);
+      this.translator = new Translator(
+        sink,
+        { kind: "harness", id: this.ctx.harnessId },
+        { preferActiveForm: true },
+        run.translator,
+      );
     }
     return this.translator;
   }
@@ -104,7 +127,9 @@ export class ClaudeSession {
   private ack(commandId: string, runId: string, result: "applied" | "rejected", reason?: string) {
     this.state.open = this.state.open.filter((c) => c.id !== commandId);
     this.state.answered = [...this.state.answered, commandId].slice(-500);
-    this.queue([{ type: "run.command_acked", run_id: runId, command_id: commandId, result, ...(reason ? { reason } : {}) }]);
+    this.queue([
+      { type: "run.command_acked", run_id: runId, command_id: commandId, result, ...(reason ? { reason } : {}) },
+    ]);
   }
 
   /** Apply one queue record (in queue order). */
@@ -140,7 +165,8 @@ export class ClaudeSession {
         if (!live) return;
         if (live.stop_blocked) {
           live.stop_blocked = false; // a steer sent the agent on: what it said so far is still worth showing
-          if (str(rec.last_assistant_message).trim()) this.tr(live).handle({ type: "message", text: str(rec.last_assistant_message) });
+          if (str(rec.last_assistant_message).trim())
+            this.tr(live).handle({ type: "message", text: str(rec.last_assistant_message) });
           return;
         }
         return this.end(live, str(rec.last_assistant_message), str(rec.transcript_path));
@@ -152,7 +178,8 @@ export class ClaudeSession {
 
   private begin(turn: string, prompt: string) {
     const old = this.state.run;
-    if (old && old.state !== "finished") this.close(old, "cancelled", "Interrupted in the terminal (a new prompt came before the turn ended).");
+    if (old && old.state !== "finished")
+      this.close(old, "cancelled", "Interrupted in the terminal (a new prompt came before the turn ended).");
     this.ctx.control.clear(turn);
     const run: RunState = {
       id: newId("run"),
@@ -217,7 +244,9 @@ export class ClaudeSession {
         return;
       case "hold_expired":
         run.holding = run.holding.filter((id) => id !== g.command_id);
-        this.ctx.log(`${run.id}: a pause held a tool call as long as it may; the call was denied, the run stays paused`);
+        this.ctx.log(
+          `${run.id}: a pause held a tool call as long as it may; the call was denied, the run stays paused`,
+        );
         return;
       case "released":
         run.holding = run.holding.filter((id) => id !== g.command_id);
@@ -250,7 +279,8 @@ export class ClaudeSession {
     const s = this.state;
     if (s.answered.includes(cmd.command_id) || s.open.some((c) => c.id === cmd.command_id)) return; // a redelivery
     const run = s.run;
-    if (!run || run.id !== cmd.run_id || run.state === "finished") return this.ack(cmd.command_id, cmd.run_id!, "rejected", "That turn has already ended in the terminal.");
+    if (!run || run.id !== cmd.run_id || run.state === "finished")
+      return this.ack(cmd.command_id, cmd.run_id!, "rejected", "That turn has already ended in the terminal.");
     const c = this.ctx.control;
     s.open.push({ id: cmd.command_id, kind: cmd.command, run_id: run.id });
     switch (cmd.command) {

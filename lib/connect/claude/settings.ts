@@ -27,7 +27,8 @@ export function hookCommand(script: string, event: HookEvent): string {
   return `/bin/sh ${shQuote(script)} ${event}`;
 }
 
-const isOurs = (script: string) => (h: HookCommand) => typeof h.command === "string" && h.command.includes(shQuote(script));
+const isOurs = (script: string) => (h: HookCommand) =>
+  typeof h.command === "string" && h.command.includes(shQuote(script));
 
 function parse(text: string | null, file: string): Settings {
   if (text === null || !text.trim()) return {};
@@ -35,11 +36,15 @@ function parse(text: string | null, file: string): Settings {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    throw new Error(`${file} is not valid JSON (${(e as Error).message}); fix it first — Chips never overwrites settings it cannot read`, { cause: e });
+    throw new Error(
+      `${file} is not valid JSON (${(e as Error).message}); fix it first — Chips never overwrites settings it cannot read`,
+      { cause: e },
+    );
   }
   if (!v || typeof v !== "object" || Array.isArray(v)) throw new Error(`${file} does not hold a JSON object`);
   const s = v as Settings;
-  if (s.hooks !== undefined && (typeof s.hooks !== "object" || s.hooks === null || Array.isArray(s.hooks))) throw new Error(`${file}: "hooks" is not an object`);
+  if (s.hooks !== undefined && (typeof s.hooks !== "object" || s.hooks === null || Array.isArray(s.hooks)))
+    throw new Error(`${file}: "hooks" is not an object`);
   return s;
 }
 
@@ -53,7 +58,11 @@ function without(s: Settings, script: string): Settings {
       continue;
     }
     const kept = groups
-      .map((g) => (Array.isArray(g?.hooks) && g.hooks.some(isOurs(script)) ? { ...g, hooks: g.hooks.filter((h) => !isOurs(script)(h)) } : g))
+      .map((g) =>
+        Array.isArray(g?.hooks) && g.hooks.some(isOurs(script))
+          ? { ...g, hooks: g.hooks.filter((h) => !isOurs(script)(h)) }
+          : g,
+      )
       .filter((g) => !Array.isArray(g?.hooks) || g.hooks.length > 0);
     if (kept.length) hooks[event] = kept;
   }
@@ -114,10 +123,13 @@ export function installHooks(file: string, backupFile: string, script: string, h
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const keepBefore = prior && prior.file === file && current !== null && sha(current) === prior.after_sha256;
   // Connected before and edited since: the "before" is today's file less Chips' old entries.
-  const stale = prior && !keepBefore && current !== null ? Buffer.from(JSON.stringify(without(parse(current.toString("utf8"), file), script), null, 2) + "\n") : null;
+  const stale =
+    prior && !keepBefore && current !== null
+      ? Buffer.from(JSON.stringify(without(parse(current.toString("utf8"), file), script), null, 2) + "\n")
+      : null;
   const backup: Backup = {
     file,
-    before: keepBefore ? prior.before : (stale ?? current)?.toString("base64") ?? null,
+    before: keepBefore ? prior.before : ((stale ?? current)?.toString("base64") ?? null),
     made_dirs: keepBefore ? prior.made_dirs : madeDirs,
     after_sha256: sha(next),
   };
@@ -130,7 +142,10 @@ export function installHooks(file: string, backupFile: string, script: string, h
  * original comes back byte for byte (or goes, if there was none); when someone changed it
  * since, only Chips' entries are removed and the answer says so.
  */
-export function removeHooks(backupFile: string, script: string): { file: string; restored: "exact" | "entries-only" | "nothing" } {
+export function removeHooks(
+  backupFile: string,
+  script: string,
+): { file: string; restored: "exact" | "entries-only" | "nothing" } {
   const raw = readOrNull(backupFile);
   if (!raw) return { file: "", restored: "nothing" };
   const b = JSON.parse(raw.toString("utf8")) as Backup;

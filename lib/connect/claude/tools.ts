@@ -77,7 +77,15 @@ export function applyTaskTool(tasks: Task[], name: string, input: Record<string,
   if (name === "TaskCreate") {
     const id = createdId(response);
     if (!id) return tasks;
-    return [...tasks.filter((t) => t.id !== id), { id, subject: str(input.subject), status: "pending", ...(str(input.activeForm) ? { activeForm: str(input.activeForm) } : {}) }];
+    return [
+      ...tasks.filter((t) => t.id !== id),
+      {
+        id,
+        subject: str(input.subject),
+        status: "pending",
+        ...(str(input.activeForm) ? { activeForm: str(input.activeForm) } : {}),
+      },
+    ];
   }
   if (name === "TaskUpdate") {
     const id = str(input.taskId);
@@ -88,7 +96,9 @@ export function applyTaskTool(tasks: Task[], name: string, input: Record<string,
             ...t,
             ...(str(input.subject) ? { subject: str(input.subject) } : {}),
             ...(str(input.activeForm) ? { activeForm: str(input.activeForm) } : {}),
-            ...(["pending", "in_progress", "completed", "deleted"].includes(str(input.status)) ? { status: input.status as Task["status"] } : {}),
+            ...(["pending", "in_progress", "completed", "deleted"].includes(str(input.status))
+              ? { status: input.status as Task["status"] }
+              : {}),
           },
     );
   }
@@ -97,7 +107,8 @@ export function applyTaskTool(tasks: Task[], name: string, input: Record<string,
 
 function createdId(response: unknown): string | null {
   const r = response as { task?: { id?: unknown } } | string | null;
-  if (r && typeof r === "object" && r.task && (typeof r.task.id === "string" || typeof r.task.id === "number")) return String(r.task.id);
+  if (r && typeof r === "object" && r.task && (typeof r.task.id === "string" || typeof r.task.id === "number"))
+    return String(r.task.id);
   const text = typeof r === "string" ? r : JSON.stringify(r ?? "");
   const m = /Task #(\w+) created/.exec(text);
   return m ? m[1] : null;
@@ -107,7 +118,12 @@ function createdId(response: unknown): string | null {
 export function taskItems(tasks: Task[], shown: string[]): PlanItem[] {
   return tasks
     .filter((t) => shown.includes(t.id) && t.status !== "deleted")
-    .map((t) => ({ text: t.subject, completed: t.status === "completed", active: t.status === "in_progress", ...(t.activeForm ? { activeForm: t.activeForm } : {}) }));
+    .map((t) => ({
+      text: t.subject,
+      completed: t.status === "completed",
+      active: t.status === "in_progress",
+      ...(t.activeForm ? { activeForm: t.activeForm } : {}),
+    }));
 }
 
 /**
@@ -138,7 +154,8 @@ export function transcriptUsage(file: string, since: string): Usage | null {
     if (id && seen.has(id)) continue;
     seen.add(id);
     any = true;
-    total.input_tokens += (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
+    total.input_tokens +=
+      (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0);
     total.output_tokens += u.output_tokens ?? 0;
     total.cached_input_tokens! += u.cache_read_input_tokens ?? 0;
   }

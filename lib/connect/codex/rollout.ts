@@ -43,7 +43,11 @@ function args(raw: unknown): J {
 
 function usageOf(u: J | undefined): Usage | null {
   if (!u || typeof u.input_tokens !== "number") return null;
-  return { input_tokens: u.input_tokens, output_tokens: u.output_tokens ?? 0, ...(typeof u.cached_input_tokens === "number" ? { cached_input_tokens: u.cached_input_tokens } : {}) };
+  return {
+    input_tokens: u.input_tokens,
+    output_tokens: u.output_tokens ?? 0,
+    ...(typeof u.cached_input_tokens === "number" ? { cached_input_tokens: u.cached_input_tokens } : {}),
+  };
 }
 
 export function readRolloutLine(line: string): RolloutSignal[] {
@@ -75,7 +79,19 @@ function responseItem(p: J): RolloutSignal[] {
   const a = args(p.arguments);
   const id = str(p.call_id) || str(p.id);
   if (p.name === "update_plan" && Array.isArray(a.plan)) {
-    return [{ kind: "agent", event: { type: "plan", items: a.plan.map((s: J) => ({ text: str(s.step), completed: s.status === "completed", active: s.status === "in_progress" })) } }];
+    return [
+      {
+        kind: "agent",
+        event: {
+          type: "plan",
+          items: a.plan.map((s: J) => ({
+            text: str(s.step),
+            completed: s.status === "completed",
+            active: s.status === "in_progress",
+          })),
+        },
+      },
+    ];
   }
   if (p.name === "exec_command" || p.name === "shell") {
     const cmd = Array.isArray(a.command) ? a.command.join(" ") : str(a.cmd) || str(a.command);
@@ -96,14 +112,21 @@ function eventMsg(p: J): RolloutSignal[] {
     case "item_completed": {
       const item: J = p.item ?? {};
       if (item.type === "UserMessage") return [{ kind: "prompt", text: texts(item.content) }];
-      if (item.type === "AgentMessage" && texts(item.content).trim()) return [{ kind: "agent", event: { type: "message", text: texts(item.content) } }];
+      if (item.type === "AgentMessage" && texts(item.content).trim())
+        return [{ kind: "agent", event: { type: "message", text: texts(item.content) } }];
       return [];
     }
     case "task_complete":
     case "turn_complete":
       return [{ kind: "turn_ended", outcome: "succeeded" }];
     case "turn_aborted":
-      return [{ kind: "turn_ended", outcome: "cancelled", why: `Interrupted in the terminal (${str(p.reason) || "aborted"}).` }];
+      return [
+        {
+          kind: "turn_ended",
+          outcome: "cancelled",
+          why: `Interrupted in the terminal (${str(p.reason) || "aborted"}).`,
+        },
+      ];
     default:
       return [];
   }

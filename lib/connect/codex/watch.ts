@@ -78,13 +78,26 @@ export class CodexWatcher {
 
   constructor(private o: WatchOptions) {
     const actor = { kind: "harness" as const, id: o.conn.harness_id };
-    this.client = new ChipsClient({ url: o.conn.url, token: o.token, workspaceId: o.conn.workspace_id, actor, retry: { attempts: 1 }, requestTimeoutMs: 10_000 });
+    this.client = new ChipsClient({
+      url: o.conn.url,
+      token: o.token,
+      workspaceId: o.conn.workspace_id,
+      actor,
+      retry: { attempts: 1 },
+      requestTimeoutMs: 10_000,
+    });
     this.firstStart = !fs.existsSync(o.stateDir);
     this.store = new DurableStore<RolloutState>(o.stateDir, { workspaceId: o.conn.workspace_id, actor });
-    this.socket = this.client.onCommand((cmd, controls) => {
-      const ours = this.store.keys().some((k) => this.store.load(k)?.state.run?.id === cmd.run_id);
-      if (ours) void controls.reject(WATCH_ONLY).catch((e) => o.log(`could not answer ${cmd.command_id}: ${(e as Error).message}`));
-    }, { onError: (e) => o.log(`commands: ${(e as Error)?.message ?? e}`) });
+    this.socket = this.client.onCommand(
+      (cmd, controls) => {
+        const ours = this.store.keys().some((k) => this.store.load(k)?.state.run?.id === cmd.run_id);
+        if (ours)
+          void controls
+            .reject(WATCH_ONLY)
+            .catch((e) => o.log(`could not answer ${cmd.command_id}: ${(e as Error).message}`));
+      },
+      { onError: (e) => o.log(`commands: ${(e as Error)?.message ?? e}`) },
+    );
   }
 
   start(): void {
@@ -93,7 +106,17 @@ export class CodexWatcher {
     for (const file of rolloutFiles(path.join(this.o.codexHome, "sessions"))) {
       const key = path.basename(file, ".jsonl");
       if (known.has(key)) continue;
-      this.store.save(key, { state: { file, offset: this.firstStart ? fs.statSync(file).size : 0, session: null, mine: this.firstStart ? false : null, run: null, turn: false }, outbox: [] });
+      this.store.save(key, {
+        state: {
+          file,
+          offset: this.firstStart ? fs.statSync(file).size : 0,
+          session: null,
+          mine: this.firstStart ? false : null,
+          run: null,
+          turn: false,
+        },
+        outbox: [],
+      });
     }
     void this.tick();
   }
@@ -123,7 +146,10 @@ export class CodexWatcher {
 
   private read(file: string) {
     const key = path.basename(file, ".jsonl");
-    const d = this.store.load(key) ?? { state: { file, offset: 0, session: null, mine: null, run: null, turn: false }, outbox: [] };
+    const d = this.store.load(key) ?? {
+      state: { file, offset: 0, session: null, mine: null, run: null, turn: false },
+      outbox: [],
+    };
     const size = fs.statSync(file).size;
     if (size <= d.state.offset) return;
     const fd = fs.openSync(file, "r");
@@ -145,7 +171,17 @@ export class CodexWatcher {
     let translator: Translator | null = null;
     const tr = () => {
       const sink = {
-        post: (...events: EventInput[]) => queue(events.map((e) => ({ run_id: runId(), ...(e.type === "message.posted" ? { space_id: this.o.conn.space_id } : {}), ...e }) as EventInput)),
+        post: (...events: EventInput[]) =>
+          queue(
+            events.map(
+              (e) =>
+                ({
+                  run_id: runId(),
+                  ...(e.type === "message.posted" ? { space_id: this.o.conn.space_id } : {}),
+                  ...e,
+                }) as EventInput,
+            ),
+          ),
         runnerEvent: () => undefined,
       };
       translator ??= new Translator(sink, { kind: "harness", id: this.o.conn.harness_id }, {}, s.run!.translator);
@@ -165,7 +201,11 @@ export class CodexWatcher {
           break;
         case "prompt":
           if (!s.turn || s.run) break; // a prompt outside a turn, or a second one in it
-          s.run = { id: newId("run"), translator: { sessionId: s.session, usage: null, lastMessage: null, steps: [], progress: 0 }, usage: null };
+          s.run = {
+            id: newId("run"),
+            translator: { sessionId: s.session, usage: null, lastMessage: null, steps: [], progress: 0 },
+            usage: null,
+          };
           queue([
             {
               type: "run.started",
@@ -186,7 +226,15 @@ export class CodexWatcher {
           break;
         case "turn_ended":
           if (s.run) {
-            queue([{ type: "run.finished", run_id: s.run.id, outcome: sig.outcome, ...(sig.why ? { summary: sig.why } : {}), ...(s.run.usage ? { usage: s.run.usage } : {}) }]);
+            queue([
+              {
+                type: "run.finished",
+                run_id: s.run.id,
+                outcome: sig.outcome,
+                ...(sig.why ? { summary: sig.why } : {}),
+                ...(s.run.usage ? { usage: s.run.usage } : {}),
+              },
+            ]);
           }
           s.run = null;
           s.turn = false;

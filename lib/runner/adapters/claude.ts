@@ -81,7 +81,18 @@ export class ClaudeAdapter implements Adapter {
     const text = prompt.startsWith("-") ? ` ${prompt}` : prompt;
     const inner: LaunchSpec = {
       cmd: this.bin,
-      args: ["-p", text, "--output-format", "stream-json", "--verbose", "--allowedTools", TOOLS.join(","), ...(model ? ["--model", model] : []), ...extra, ...(this.cfg.args ?? [])],
+      args: [
+        "-p",
+        text,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--allowedTools",
+        TOOLS.join(","),
+        ...(model ? ["--model", model] : []),
+        ...extra,
+        ...(this.cfg.args ?? []),
+      ],
       env: {
         ...(this.cfg.env ?? {}),
         CLAUDE_CONFIG_DIR: this.configDir(job),
@@ -146,11 +157,21 @@ export class ClaudeAdapter implements Adapter {
     if (this.calls.size > 1000) this.calls.delete(this.calls.keys().next().value!); // results that never came
     if (c.name === "TodoWrite") {
       const todos = Array.isArray(input.todos) ? (input.todos as Array<{ content?: string; status?: string }>) : [];
-      return [{ type: "plan", items: todos.map((t) => ({ text: String(t.content ?? ""), completed: t.status === "completed", active: t.status === "in_progress" })) }];
+      return [
+        {
+          type: "plan",
+          items: todos.map((t) => ({
+            text: String(t.content ?? ""),
+            completed: t.status === "completed",
+            active: t.status === "in_progress",
+          })),
+        },
+      ];
     }
     const file = editedFile(c.name, input);
     if (file !== null) return [{ type: "file_change", id: c.id, phase: "started", paths: [file] }];
-    if (c.name === "Bash") return [{ type: "command", id: c.id, phase: "started", command: String(input.command ?? "") }];
+    if (c.name === "Bash")
+      return [{ type: "command", id: c.id, phase: "started", command: String(input.command ?? "") }];
     return []; // Read, Grep, Glob…: nothing to show until they fail
   }
 
@@ -160,13 +181,25 @@ export class ClaudeAdapter implements Adapter {
     this.calls.delete(c.tool_use_id!);
     const output = resultText(c.content);
     const file = editedFile(call.name, call.input);
-    const failed: AgentEvent[] = c.is_error ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${output.slice(0, 2000)}` }] : [];
-    if (file !== null) return [...failed, { type: "file_change", id: c.tool_use_id!, phase: "completed", paths: [file] }];
+    const failed: AgentEvent[] = c.is_error
+      ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${output.slice(0, 2000)}` }]
+      : [];
+    if (file !== null)
+      return [...failed, { type: "file_change", id: c.tool_use_id!, phase: "completed", paths: [file] }];
     if (call.name !== "Bash") return failed;
     // A failed Bash command's result starts "Exit code <n>".
     const code = /^Exit code (\d+)/.exec(output);
     const command = String(call.input.command ?? "");
-    return [{ type: "command", id: c.tool_use_id!, phase: "completed", command, output, exitCode: code ? Number(code[1]) : c.is_error ? 1 : 0 }];
+    return [
+      {
+        type: "command",
+        id: c.tool_use_id!,
+        phase: "completed",
+        command,
+        output,
+        exitCode: code ? Number(code[1]) : c.is_error ? 1 : 0,
+      },
+    ];
   }
 }
 
@@ -204,7 +237,9 @@ function resultEvents(e: ClaudeLine): AgentEvent[] {
     const why = e.result || (e.errors ?? []).join("; ") || e.subtype || "error";
     out.push({ type: "turn_failed", message: `claude: ${String(why).slice(0, 2000)}` });
   } else if (denials.length) {
-    const names = denials.map((d) => [d.tool_name, d.tool_input?.file_path ?? d.tool_input?.command ?? d.tool_input?.url ?? ""].join(" ").trim());
+    const names = denials.map((d) =>
+      [d.tool_name, d.tool_input?.file_path ?? d.tool_input?.command ?? d.tool_input?.url ?? ""].join(" ").trim(),
+    );
     out.push({ type: "turn_failed", message: `claude was denied: ${names.join(", ").slice(0, 2000)}` });
   } else {
     out.push({ type: "turn_completed" });
@@ -233,7 +268,15 @@ interface ClaudeLine {
   result?: string;
   errors?: string[];
   total_cost_usd?: number;
-  usage?: { input_tokens?: number; output_tokens?: number; cache_creation_input_tokens?: number; cache_read_input_tokens?: number };
-  permission_denials?: Array<{ tool_name: string; tool_input?: { file_path?: string; command?: string; url?: string } }>;
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+  };
+  permission_denials?: Array<{
+    tool_name: string;
+    tool_input?: { file_path?: string; command?: string; url?: string };
+  }>;
   error?: string;
 }

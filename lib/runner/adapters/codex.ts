@@ -70,7 +70,11 @@ export class CodexAdapter implements Adapter {
   }
 
   private env(job: JobContext): Record<string, string> {
-    return { ...(this.cfg.env ?? {}), CODEX_HOME: path.join(job.jobDir, "codex-home"), TMPDIR: path.join(job.jobDir, "tmp") };
+    return {
+      ...(this.cfg.env ?? {}),
+      CODEX_HOME: path.join(job.jobDir, "codex-home"),
+      TMPDIR: path.join(job.jobDir, "tmp"),
+    };
   }
 
   start(job: JobContext, prompt: string): LaunchSpec {
@@ -132,7 +136,9 @@ interface CodexLine {
 function itemEvents(item: CodexItem, phase: "started" | "completed"): AgentEvent[] {
   switch (item.type) {
     case "todo_list":
-      return [{ type: "plan", items: (item.items ?? []).map((i) => ({ text: String(i.text), completed: !!i.completed })) }];
+      return [
+        { type: "plan", items: (item.items ?? []).map((i) => ({ text: String(i.text), completed: !!i.completed })) },
+      ];
     case "command_execution":
       return [
         {

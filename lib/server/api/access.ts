@@ -20,12 +20,14 @@ const canonicalOrRaw = (raw: string) => (isId("workspace", raw) ? canonicalId(ra
 export function workspaceScope(c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action): string | Response {
   const raw = c.req.param("ws") ?? "";
   const cred = c.get("cred");
-  if (action && cred.workspaceId && cred.workspaceId !== canonicalOrRaw(raw)) return fail("forbidden", "this credential belongs to another workspace");
+  if (action && cred.workspaceId && cred.workspaceId !== canonicalOrRaw(raw))
+    return fail("forbidden", "this credential belongs to another workspace");
   if (action && !may(cred, action)) return fail("forbidden", refusedBecause(action));
   if (kinds && !kinds.includes(cred.kind)) return fail("forbidden", `this needs a ${kinds.join(" or ")} credential`);
   if (!isId("workspace", raw)) return fail("validation_failed", "not a workspace id", "/path/ws");
   const ws = canonicalId(raw);
-  if (cred.kind !== "admin" && cred.workspaceId !== ws) return fail("forbidden", "this credential belongs to another workspace");
+  if (cred.kind !== "admin" && cred.workspaceId !== ws)
+    return fail("forbidden", "this credential belongs to another workspace");
   return ws;
 }
 
@@ -34,6 +36,7 @@ export async function runScope(svc: ChipsServices, c: Context<ApiEnv>): Promise<
   const id = c.req.param("run") ?? "";
   const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
   const cred = c.get("cred");
-  if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId)) return fail("run_not_found", "no such run in this workspace");
+  if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId))
+    return fail("run_not_found", "no such run in this workspace");
   return run;
 }

@@ -34,7 +34,10 @@ export function createApi(svc: ChipsServices) {
 
   app.onError((err, c) => {
     if (svc.storage.failed(err, `${c.req.method} ${c.req.routePath}`)) return problemResponse(unavailable());
-    log.error({ err, requestId: c.req.header("x-request-id"), route: `${c.req.method} ${c.req.routePath}` }, "unhandled API error");
+    log.error(
+      { err, requestId: c.req.header("x-request-id"), route: `${c.req.method} ${c.req.routePath}` },
+      "unhandled API error",
+    );
     return problemResponse(problem("internal", "something went wrong on our side"));
   });
   app.notFound(() => fail("not_found", "no such endpoint"));
@@ -55,7 +58,11 @@ export function createApi(svc: ChipsServices) {
     // Guessing is slow: an address that failed too often is refused before any lookup.
     const address = getConnInfo(c).remote.address;
     const wait = token || cookie ? svc.attempts.blocked(address) : null;
-    if (wait !== null) return problemResponse({ ...problem("rate_limited", "too many failed sign-in attempts from this address; wait and try again"), retryAfter: wait });
+    if (wait !== null)
+      return problemResponse({
+        ...problem("rate_limited", "too many failed sign-in attempts from this address; wait and try again"),
+        retryAfter: wait,
+      });
     if (token) {
       const cred = await svc.credentials.resolve(token);
       if (!cred) {
@@ -70,7 +77,11 @@ export function createApi(svc: ChipsServices) {
       if (cookie) svc.attempts.failed(address);
       return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
     }
-    if (c.req.method !== "GET" && c.req.method !== "HEAD" && !sameOrigin(c.req.header("origin"), c.req.header("host"), svc.config.publicUrl)) {
+    if (
+      c.req.method !== "GET" &&
+      c.req.method !== "HEAD" &&
+      !sameOrigin(c.req.header("origin"), c.req.header("host"), svc.config.publicUrl)
+    ) {
       return fail("forbidden", "cross-site request refused: a cookie-authenticated write must come from a Chips page");
     }
     c.set("cred", cred);
@@ -93,7 +104,11 @@ export function createApi(svc: ChipsServices) {
   app.get("/api/v1/me", async (c) => {
     const cred = c.get("cred");
     if (!cred.workspaceId) return json({ kind: cred.kind, id: cred.subjectId });
-    const rooms = await svc.db.select({ id: spaces.id, name: spaces.name }).from(spaces).where(eq(spaces.workspaceId, cred.workspaceId)).orderBy(asc(spaces.createdAt));
+    const rooms = await svc.db
+      .select({ id: spaces.id, name: spaces.name })
+      .from(spaces)
+      .where(eq(spaces.workspaceId, cred.workspaceId))
+      .orderBy(asc(spaces.createdAt));
     return json({ kind: cred.kind, id: cred.subjectId, workspace_id: cred.workspaceId, spaces: rooms });
   });
 
@@ -114,8 +129,15 @@ export function createApi(svc: ChipsServices) {
     const limit = intParam(c.req.query("limit"), "limit", PAGE_DEFAULT, PAGE_MAX);
     if (limit instanceof Response) return limit;
     const space = c.req.query("space");
-    if (space !== undefined && !isId("space", space)) return fail("validation_failed", "space must be a space id", "/query/space");
-    const page = await eventsAfter(svc.database.db, ws, after, Math.max(1, limit), space ? canonicalId(space) : undefined);
+    if (space !== undefined && !isId("space", space))
+      return fail("validation_failed", "space must be a space id", "/query/space");
+    const page = await eventsAfter(
+      svc.database.db,
+      ws,
+      after,
+      Math.max(1, limit),
+      space ? canonicalId(space) : undefined,
+    );
     return new Response(`{"events":[${page.bodies.join(",")}],"next_after":${page.nextAfter}}`, {
       headers: { "content-type": "application/json" },
     });
@@ -150,8 +172,10 @@ export function createApi(svc: ChipsServices) {
     const input = await parseBody(c, LoginLinkBody, "bad login-link request", 64 * 1024, {});
     if (input instanceof Response) return input;
     const ws = input.data.workspace_id ?? (await defaultSetting(svc.db, "default_workspace_id"));
-    if (!ws || !(await workspaceExists(svc.db, ws))) return fail("workspace_not_found", "no such workspace", "/workspace_id");
-    const space = input.data.space_id ?? (input.data.workspace_id ? null : await defaultSetting(svc.db, "default_space_id"));
+    if (!ws || !(await workspaceExists(svc.db, ws)))
+      return fail("workspace_not_found", "no such workspace", "/workspace_id");
+    const space =
+      input.data.space_id ?? (input.data.workspace_id ? null : await defaultSetting(svc.db, "default_space_id"));
     return json({ workspace_id: ws, url: await svc.loginUrl(ws, space) }, 201);
   });
 
@@ -183,4 +207,3 @@ export function createApi(svc: ChipsServices) {
 
   return app;
 }
-

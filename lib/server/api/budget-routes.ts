@@ -8,7 +8,6 @@ import type { ChipsServices } from "../services";
 import { workspaceScope } from "./access";
 import { fail, json, parseBody, type ApiEnv } from "./http";
 
-
 /**
  * Harness budgets (issue 14, docs/ROOM-STATE.md [BUD1]–[BUD3]): an owner sets the limits of a
  * harness, a runner or the whole workspace; anyone of the workspace reads them with their
@@ -22,10 +21,19 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const read = await readBudgets(svc.database.run, ws, day, false);
     const ids = read.budgets.map((b) => b.subject).filter((s) => s !== WORKSPACE_SUBJECT);
     const names = new Map(
-      ids.length ? (await svc.db.select({ id: harnesses.id, name: harnesses.name }).from(harnesses).where(and(eq(harnesses.workspaceId, ws), inArray(harnesses.id, ids)))).map((h) => [h.id, h.name]) : [],
+      ids.length
+        ? (
+            await svc.db
+              .select({ id: harnesses.id, name: harnesses.name })
+              .from(harnesses)
+              .where(and(eq(harnesses.workspaceId, ws), inArray(harnesses.id, ids)))
+          ).map((h) => [h.id, h.name])
+        : [],
     );
     const budgets = read.budgets.map((b) =>
-      b.subject === WORKSPACE_SUBJECT ? budgetOf(b, "workspace", sumSpend(read.spend.values())) : budgetOf(b, names.get(b.subject) ?? b.subject, read.spend.get(b.subject) ?? NO_SPEND),
+      b.subject === WORKSPACE_SUBJECT
+        ? budgetOf(b, "workspace", sumSpend(read.spend.values()))
+        : budgetOf(b, names.get(b.subject) ?? b.subject, read.spend.get(b.subject) ?? NO_SPEND),
     );
     return json({ budgets } satisfies BudgetsAnswer);
   });
@@ -39,8 +47,19 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     let subject = WORKSPACE_SUBJECT;
     if (raw !== WORKSPACE_SUBJECT) {
       const id = isId("harness", raw) || isId("runner", raw) ? canonicalId(raw) : null;
-      const [h] = id ? await svc.db.select({ id: harnesses.id }).from(harnesses).where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws))).limit(1) : [];
-      if (!h) return fail("validation_failed", "the subject is a harness or runner of this workspace, or * for the whole workspace", "/path/subject");
+      const [h] = id
+        ? await svc.db
+            .select({ id: harnesses.id })
+            .from(harnesses)
+            .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
+            .limit(1)
+        : [];
+      if (!h)
+        return fail(
+          "validation_failed",
+          "the subject is a harness or runner of this workspace, or * for the whole workspace",
+          "/path/subject",
+        );
       subject = h.id;
     }
     const b = input.data;

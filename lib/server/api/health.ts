@@ -17,7 +17,15 @@ export function healthRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     if (database) pending = await pendingMigrations(svc.db).catch(() => null);
     const migrations = pending === null ? "unknown" : pending.length ? "pending" : "current";
     const ok = database && migrations === "current";
-    const body = { ok, db: svc.database.kind, live: true, ready: ok, storage: database ? "reachable" : "unreachable", migrations, ...(pending?.length ? { pending } : {}) };
+    const body = {
+      ok,
+      db: svc.database.kind,
+      live: true,
+      ready: ok,
+      storage: database ? "reachable" : "unreachable",
+      migrations,
+      ...(pending?.length ? { pending } : {}),
+    };
     return json(body, ok ? 200 : 503);
   };
   app.get("/api/v1/health", ready);

@@ -5,7 +5,15 @@ import type { Credential } from "../credentials";
 /** What the API's middleware hands every handler: the caller's credential. */
 export type ApiEnv = { Variables: { cred: Credential } };
 import type { z } from "zod";
-import { ERROR_STATUS, LIMITS, problem, problemBody, zodErrors, type ErrorCode, type ProblemError } from "@/lib/protocol";
+import {
+  ERROR_STATUS,
+  LIMITS,
+  problem,
+  problemBody,
+  zodErrors,
+  type ErrorCode,
+  type ProblemError,
+} from "@/lib/protocol";
 
 /** An RFC 9457 problem+json response with the stable `code`. */
 export function problemResponse(p: ProblemError): Response {
@@ -49,7 +57,13 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
  * validate it with `schema`; a body that does not fit is `422 validation_failed` titled
  * "bad `what`" with a pointer to each field at fault. `nullAs` stands in for a JSON `null` body.
  */
-export async function parseBody<S extends z.ZodType>(c: Context, schema: S, what: string, maxBytes: number, nullAs?: unknown): Promise<{ data: z.output<S> } | Response> {
+export async function parseBody<S extends z.ZodType>(
+  c: Context,
+  schema: S,
+  what: string,
+  maxBytes: number,
+  nullAs?: unknown,
+): Promise<{ data: z.output<S> } | Response> {
   const body = await readJson(c, maxBytes);
   if (!body.ok) return body.response;
   const input = schema.safeParse(body.value ?? nullAs ?? body.value);
@@ -58,7 +72,10 @@ export async function parseBody<S extends z.ZodType>(c: Context, schema: S, what
 }
 
 /** The raw body, refused with 413 as soon as it passes `maxBytes` (the rest is never read). */
-export async function readBytes(c: Context, maxBytes: number): Promise<{ ok: true; value: Buffer } | { ok: false; response: Response }> {
+export async function readBytes(
+  c: Context,
+  maxBytes: number,
+): Promise<{ ok: true; value: Buffer } | { ok: false; response: Response }> {
   const declared = Number(c.req.header("content-length"));
   const tooLarge = () => {
     const response = fail("payload_too_large", `the body is over ${maxBytes} bytes`);
@@ -117,7 +134,10 @@ function readIncoming(req: IncomingMessage, maxBytes: number): Promise<{ ok: tru
   });
 }
 
-async function readStream(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<{ ok: true; value: Buffer } | null> {
+async function readStream(
+  stream: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<{ ok: true; value: Buffer } | null> {
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (stream) {
@@ -141,7 +161,12 @@ export function json(value: unknown, status = 200): Response {
 }
 
 /** A non-negative integer query parameter, or an error response. */
-export function intParam(raw: string | undefined, name: string, dflt: number, max = Number.MAX_SAFE_INTEGER): number | Response {
+export function intParam(
+  raw: string | undefined,
+  name: string,
+  dflt: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number | Response {
   if (raw === undefined || raw === "") return dflt;
   if (!/^\d+$/.test(raw)) return fail("validation_failed", `${name} must be a non-negative integer`, `/query/${name}`);
   const n = Number(raw);

@@ -13,12 +13,16 @@ import type { ChipsServices } from "../services";
 import { workspaceScope } from "./access";
 import { fail, json, parseBody, type ApiEnv } from "./http";
 
-
 const InviteBody = z.object({
   role: z.enum(ROLES),
   /** Single-use (default) or good for anyone until it expires. */
   single_use: z.boolean().default(true),
-  expires_in_seconds: z.number().int().min(60).max(30 * 24 * 3600).default(7 * 24 * 3600),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .min(60)
+    .max(30 * 24 * 3600)
+    .default(7 * 24 * 3600),
 });
 
 const RoleBody = z.object({ role: z.enum(ROLES) });
@@ -33,7 +37,12 @@ const INVITE_PATH = "/invite";
  */
 export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   const owners = async (ws: string) =>
-    (await svc.db.select({ n: count() }).from(persons).where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt))))[0].n;
+    (
+      await svc.db
+        .select({ n: count() })
+        .from(persons)
+        .where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt)))
+    )[0].n;
 
   app.get("/api/v1/workspaces/:ws/people", async (c) => {
     const ws = workspaceScope(c, ["admin", "person"]);
@@ -64,16 +73,24 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
       expiresAt,
     });
     const url = `${svc.config.publicUrl}${INVITE_PATH}?code=${secret}`;
-    return json({ invite_id: id, url, role: input.data.role, single_use: input.data.single_use, expires_at: expiresAt }, 201);
+    return json(
+      { invite_id: id, url, role: input.data.role, single_use: input.data.single_use, expires_at: expiresAt },
+      201,
+    );
   });
 
   app.delete("/api/v1/workspaces/:ws/people/:person", async (c) => {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("person");
-    const [target] = await svc.db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt))).limit(1);
+    const [target] = await svc.db
+      .select({ role: persons.role })
+      .from(persons)
+      .where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
+      .limit(1);
     if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
-    if (target.role === "owner" && (await owners(ws)) <= 1) return fail("invalid_transition", "the workspace's last owner cannot be revoked", "/path/person");
+    if (target.role === "owner" && (await owners(ws)) <= 1)
+      return fail("invalid_transition", "the workspace's last owner cannot be revoked", "/path/person");
     await revoke(svc, ws, id);
     return json({ revoked: id });
   });
@@ -98,9 +115,14 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const input = await parseBody(c, RoleBody, "bad role change", 16 * 1024, {});
     if (input instanceof Response) return input;
     const id = c.req.param("person");
-    const [target] = await svc.db.select({ role: persons.role }).from(persons).where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt))).limit(1);
+    const [target] = await svc.db
+      .select({ role: persons.role })
+      .from(persons)
+      .where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
+      .limit(1);
     if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
-    if (target.role === "owner" && input.data.role !== "owner" && (await owners(ws)) <= 1) return fail("invalid_transition", "the workspace's last owner cannot step down", "/role");
+    if (target.role === "owner" && input.data.role !== "owner" && (await owners(ws)) <= 1)
+      return fail("invalid_transition", "the workspace's last owner cannot step down", "/role");
     await changeRole(svc, ws, id, input.data.role);
     return json({ id, role: input.data.role });
   });
@@ -124,7 +146,11 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("harness");
-    const [h] = await svc.db.select({ kind: harnesses.kind }).from(harnesses).where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws))).limit(1);
+    const [h] = await svc.db
+      .select({ kind: harnesses.kind })
+      .from(harnesses)
+      .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
+      .limit(1);
     if (!h) return fail("not_found", "no such harness or runner in this workspace", "/path/harness");
     const kind = h.kind === "runner" ? "runner" : "harness";
     const token = newToken(kind);
@@ -137,7 +163,8 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("token");
-    if (!(await revokeToken(svc, ws, id))) return fail("not_found", "no such live token in this workspace", "/path/token");
+    if (!(await revokeToken(svc, ws, id)))
+      return fail("not_found", "no such live token in this workspace", "/path/token");
     return json({ revoked: id });
   });
 
@@ -145,7 +172,11 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("harness");
-    const [h] = await svc.db.select({ id: harnesses.id }).from(harnesses).where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws))).limit(1);
+    const [h] = await svc.db
+      .select({ id: harnesses.id })
+      .from(harnesses)
+      .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
+      .limit(1);
     if (!h) return fail("not_found", "no such harness or runner in this workspace", "/path/harness");
     await revoke(svc, ws, id);
     return json({ revoked: id });

@@ -1,6 +1,24 @@
 import type { Context, Hono } from "hono";
-import { AnnotationBody, ExportDocument, newId, parseRunFilter, problem, RollupQuery, SavedViewBody, zodErrors, type RunFilter } from "@/lib/protocol";
-import { BadCursor, countReviewRuns, deleteView, directoryOf, listReviewRuns, saveView, savedViewsOf } from "@/lib/queries/review";
+import {
+  AnnotationBody,
+  ExportDocument,
+  newId,
+  parseRunFilter,
+  problem,
+  RollupQuery,
+  SavedViewBody,
+  zodErrors,
+  type RunFilter,
+} from "@/lib/protocol";
+import {
+  BadCursor,
+  countReviewRuns,
+  deleteView,
+  directoryOf,
+  listReviewRuns,
+  saveView,
+  savedViewsOf,
+} from "@/lib/queries/review";
 import { rollup } from "@/lib/queries/rollups";
 import { rollupCsv } from "@/lib/review/rollups";
 import { may, refusedBecause } from "../roles";
@@ -12,7 +30,6 @@ import { shareRoutes } from "./share-routes";
 import { runScope, workspaceScope } from "./access";
 import { fail, json, parseBody, problemResponse, type ApiEnv } from "./http";
 
-
 /** Largest import body: an export with its artifacts. */
 const IMPORT_BYTES = 64 * 1024 * 1024;
 /** Most runs one filtered export takes. */
@@ -21,7 +38,8 @@ const EXPORT_RUNS = 1000;
 /** The query string as a view, or a 422 naming the parameter at fault ([REV1]). */
 function filterOf(c: Context<ApiEnv>): RunFilter | Response {
   const parsed = parseRunFilter(c.req.query());
-  if (!parsed.success) return problemResponse(problem("validation_failed", "bad runs view", zodErrors("/query", parsed.error)));
+  if (!parsed.success)
+    return problemResponse(problem("validation_failed", "bad runs view", zodErrors("/query", parsed.error)));
   return parsed.data;
 }
 
@@ -58,7 +76,12 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     if (ws instanceof Response) return ws;
     const input = await parseBody(c, SavedViewBody, "bad view", 16 * 1024);
     if (input instanceof Response) return input;
-    const view = { id: newId("command").replace(/^cmd_/, "view_"), workspaceId: ws, personId: c.get("cred").subjectId, ...input.data };
+    const view = {
+      id: newId("command").replace(/^cmd_/, "view_"),
+      workspaceId: ws,
+      personId: c.get("cred").subjectId,
+      ...input.data,
+    };
     await saveView(svc.db, view);
     return json({ id: view.id, name: view.name, query: view.query }, 201);
   });
@@ -66,14 +89,16 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.delete("/api/v1/workspaces/:ws/review/views/:view", async (c) => {
     const ws = workspaceScope(c, ["person"]);
     if (ws instanceof Response) return ws;
-    if (!(await deleteView(svc.db, c.get("cred").subjectId, c.req.param("view")))) return fail("not_found", "you have no saved view by that id");
+    if (!(await deleteView(svc.db, c.get("cred").subjectId, c.req.param("view"))))
+      return fail("not_found", "you have no saved view by that id");
     return json({ deleted: c.req.param("view") });
   });
 
   // A verdict or comment on a run, one of its events or a line of its diff ([ANN1]): members and owners.
   app.post("/api/v1/runs/:run/annotations", async (c) => {
     const cred = c.get("cred");
-    if (cred.kind !== "person") return fail("forbidden", "annotations come from people: use a session or a person token");
+    if (cred.kind !== "person")
+      return fail("forbidden", "annotations come from people: use a session or a person token");
     if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
     // [HTTP2]: the body's 415/413/400/422 before the run's 404.
     const input = await parseBody(c, AnnotationBody, "bad annotation", 128 * 1024);
@@ -81,7 +106,9 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const run = await runOf(c);
     if (run instanceof Response) return run;
     const r = await annotate(svc, { ...cred, kind: "person" }, run, input.data);
-    return r.ok ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } }) : problemResponse(r.problem);
+    return r.ok
+      ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } })
+      : problemResponse(r.problem);
   });
 
   // One run: NDJSON of its events in seq order, or the one JSON document ([EXP1]).
@@ -118,7 +145,10 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const rows = await rollup(svc.db, ws, q.data);
     if (q.data.format === "json") return json({ by: q.data.by, rows });
     return new Response(rollupCsv(q.data.by, rows, await directoryOf(svc.db, ws)), {
-      headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="runs-by-${q.data.by}.csv"` },
+      headers: {
+        "content-type": "text/csv; charset=utf-8",
+        "content-disposition": `attachment; filename="runs-by-${q.data.by}.csv"`,
+      },
     });
   });
 
@@ -139,7 +169,10 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const format = c.req.query("format") ?? "json";
     if (format === "ndjson") {
       return new Response(await runNdjson(svc.db, runIds), {
-        headers: { "content-type": "application/x-ndjson", "content-disposition": `attachment; filename="${name}.ndjson"` },
+        headers: {
+          "content-type": "application/x-ndjson",
+          "content-disposition": `attachment; filename="${name}.ndjson"`,
+        },
       });
     }
     if (format !== "json") return fail("validation_failed", "format is json or ndjson", "/query/format");

@@ -37,6 +37,7 @@ export async function spaceOf(svc: ChipsServices, c: Context<Env>) {
   const raw = c.req.param("space") ?? "";
   const info = isId("space", raw) ? await spaceInfo(svc.db, canonicalId(raw)) : null;
   const cred = c.get("cred");
-  if (!info || (cred.kind !== "admin" && info.workspaceId !== cred.workspaceId)) return fail("space_not_found", "no such space in this workspace");
+  if (!info || (cred.kind !== "admin" && info.workspaceId !== cred.workspaceId))
+    return fail("space_not_found", "no such space in this workspace");
   return { id: canonicalId(raw), workspaceId: info.workspaceId };
 }

@@ -12,7 +12,9 @@ import { fail, intParam, json, parseBody, problemResponse } from "./http";
 type Env = { Variables: { cred: Credential } };
 
 const answer = (r: IngestAnswer) =>
-  r.ok ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } }) : problemResponse(r.problem);
+  r.ok
+    ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } })
+    : problemResponse(r.problem);
 
 /** Commands to runs and their receipts ([RUN1], [RT3]), for people, harnesses and scripts. */
 export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
@@ -30,7 +32,13 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
   app.get("/api/v1/runs/:run/commands", async (c) => {
     const run = await runScope(svc, c);
     if (run instanceof Response) return run;
-    const answer: RunCommandsAnswer = { run_id: run.id, state: run.state, pending: run.pending, outcome: run.outcome, commands: await receiptsOf(svc.db, [run.id]) };
+    const answer: RunCommandsAnswer = {
+      run_id: run.id,
+      state: run.state,
+      pending: run.pending,
+      outcome: run.outcome,
+      commands: await receiptsOf(svc.db, [run.id]),
+    };
     return json(answer);
   });
 
@@ -42,12 +50,15 @@ export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
   // A harness without sockets polls its runs' commands ([RT3]); polling is its presence.
   app.get("/api/v1/commands", async (c) => {
     const cred = c.get("cred");
-    if (cred.kind !== "harness" && cred.kind !== "runner") return fail("forbidden", "harnesses poll their commands here");
+    if (cred.kind !== "harness" && cred.kind !== "runner")
+      return fail("forbidden", "harnesses poll their commands here");
     const after = intParam(c.req.query("after"), "after", 0);
     if (after instanceof Response) return after;
     const limit = intParam(c.req.query("limit"), "limit", 100, 1000);
     if (limit instanceof Response) return limit;
     const page = await pollCommands(svc, cred, after, Math.max(1, limit));
-    return new Response(`{"commands":[${page.bodies.join(",")}],"next_after":${page.nextAfter}}`, { headers: { "content-type": "application/json" } });
+    return new Response(`{"commands":[${page.bodies.join(",")}],"next_after":${page.nextAfter}}`, {
+      headers: { "content-type": "application/json" },
+    });
   });
 }

@@ -33,7 +33,8 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
   app.get("/api/v1/workspaces/:ws/runners", (c) => {
     const cred = c.get("cred");
     const ws = c.req.param("ws");
-    if (cred.kind !== "admin" && cred.workspaceId !== ws) return fail("forbidden", "this credential belongs to another workspace");
+    if (cred.kind !== "admin" && cred.workspaceId !== ws)
+      return fail("forbidden", "this credential belongs to another workspace");
     return json({ runners: svc.runnersOnline(ws) });
   });
 
@@ -70,7 +71,8 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     if (run instanceof Response) return run;
     if (run.harness_id !== cred.subjectId) return fail("forbidden", "this run belongs to another runner");
     const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
-    if (type !== "application/octet-stream") return fail("unsupported_media_type", "send the object as application/octet-stream");
+    if (type !== "application/octet-stream")
+      return fail("unsupported_media_type", "send the object as application/octet-stream");
     const body = await readBytes(c, svc.config.maxObjectBytes);
     if (!body.ok) return body.response;
     return json(await svc.objects.put(run.workspace_id, run.id, body.value), 201);

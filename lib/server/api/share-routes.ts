@@ -17,17 +17,20 @@ import { runScope, workspaceScope } from "./access";
 export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.post("/api/v1/runs/:run/shares", async (c) => {
     const cred = c.get("cred");
-    if (cred.kind !== "person") return fail("forbidden", "share links are made by people: use a session or a person token");
+    if (cred.kind !== "person")
+      return fail("forbidden", "share links are made by people: use a session or a person token");
     if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
     const input = await parseBody(c, ShareBody, "bad share link", 16 * 1024, {});
     if (input instanceof Response) return input;
     const run = await runScope(svc, c);
     if (run instanceof Response) return run;
     const { from_seq, to_seq } = input.data;
-    if (from_seq !== undefined && from_seq > run.last_seq) return fail("validation_failed", "from_seq is after the run's last event", "/from_seq");
+    if (from_seq !== undefined && from_seq > run.last_seq)
+      return fail("validation_failed", "from_seq is after the run's last event", "/from_seq");
     if (to_seq !== undefined) {
       const [first] = await runEventBodies(svc.db, run.id);
-      if (!first || to_seq < (JSON.parse(first) as { seq: number }).seq) return fail("validation_failed", "to_seq is before the run's first event", "/to_seq");
+      if (!first || to_seq < (JSON.parse(first) as { seq: number }).seq)
+        return fail("validation_failed", "to_seq is before the run's first event", "/to_seq");
     }
     return json(await createShare(svc, cred, run, input.data), 201);
   });
@@ -47,7 +50,8 @@ export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const cred = c.get("cred");
     const link = await shareById(svc.db, ws, c.req.param("share"));
     if (!link) return fail("not_found", "no share link by that id in this workspace");
-    if (!(link.createdBy === cred.subjectId || may(cred, "manage"))) return fail("forbidden", "a share link is revoked by the person who made it or an owner");
+    if (!(link.createdBy === cred.subjectId || may(cred, "manage")))
+      return fail("forbidden", "a share link is revoked by the person who made it or an owner");
     const revoked = await revokeShare(svc.db, link.id, cred.subjectId);
     return json({ revoked: link.id, already: !revoked });
   });

@@ -35,14 +35,18 @@ export function taskRoutes(app: Hono<Env>, svc: ChipsServices) {
     const body = await readJson(c, 64 * 1024);
     if (!body.ok) return body.response;
     const input = StartTaskBody.safeParse(body.value);
-    if (!input.success) return problemResponse(problem("validation_failed", "bad task start", zodErrors("", input.error)));
+    if (!input.success)
+      return problemResponse(problem("validation_failed", "bad task start", zodErrors("", input.error)));
     const space = await spaceOf(svc, c);
     if (space instanceof Response) return space;
     const id = c.req.param("task");
     if (!isId("task", id)) return fail("task_not_found", "no such task in this room");
     const r = await startTask(svc, c.get("cred"), space, canonicalId(id), input.data);
     if (!r.ok) return problemResponse(r.problem);
-    return new Response(`{"run_id":${JSON.stringify(r.runId)},"events":[${r.bodies.join(",")}]}`, { status: r.status, headers: STARTED });
+    return new Response(`{"run_id":${JSON.stringify(r.runId)},"events":[${r.bodies.join(",")}]}`, {
+      status: r.status,
+      headers: STARTED,
+    });
   });
 
   async function save(c: Context<Env>, taskId: string | null) {

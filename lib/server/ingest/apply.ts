@@ -20,7 +20,8 @@ interface Accepted {
   prevSeq: number | null;
 }
 
-export type RequestOutcome = { ok: true; answer: string[]; accepted: Accepted[] } | { ok: false; problem: ProblemError };
+export type RequestOutcome =
+  { ok: true; answer: string[]; accepted: Accepted[] } | { ok: false; problem: ProblemError };
 
 const systemOf = (workspaceId: string): Credential => ({ kind: "system", workspaceId, subjectId: "system" });
 
@@ -53,7 +54,13 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
       const fv = judge(state, f.cred, f.event, f.hash, "");
       if (fv.kind !== "accept") {
         state.rollbackRequest();
-        return { ok: false, problem: problem("internal", `a derived event was refused: ${fv.kind === "refuse" ? fv.problem.detail : "replay"}`) };
+        return {
+          ok: false,
+          problem: problem(
+            "internal",
+            `a derived event was refused: ${fv.kind === "refuse" ? fv.problem.detail : "replay"}`,
+          ),
+        };
       }
       accepted.push(accept(state, f.cred, fv.event, f.hash, at, queue));
     }
@@ -94,7 +101,8 @@ function accept(
     }
     if (e.type === "run.command_acked") state.set(state.ackBodies, e.command_id, body);
     const sys = systemOf(e.workspace_id);
-    for (const f of [...derivedEvents(before, e), ...accountUsage(state, before.run, after.run, e)]) followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
+    for (const f of [...derivedEvents(before, e), ...accountUsage(state, before.run, after.run, e)])
+      followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
   }
   if (e.type === "room.updated") state.set(state.rooms, e.space_id!, foldRoom(state.rooms.get(e.space_id!)!, e));
   if (e.type === "decision.recorded") foldDecisionsInto(state, e);
@@ -121,5 +129,7 @@ function foldDecisionsInto(state: BatchState, e: Extract<StoredEvent, { type: "d
     if (d) named[d.decision_id] = d;
   }
   const after = foldDecisions(named, e);
-  for (const d of Object.values(after)) if (after[d.decision_id] !== named[d.decision_id]) state.set(state.decisions, decisionKey(e.space_id!, d.decision_id), d);
+  for (const d of Object.values(after))
+    if (after[d.decision_id] !== named[d.decision_id])
+      state.set(state.decisions, decisionKey(e.space_id!, d.decision_id), d);
 }

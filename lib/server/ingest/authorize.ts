@@ -13,7 +13,8 @@ export function authorizeRaw(raw: unknown, cred: Credential, base: string): Prob
   const deny = (detail: string, pointer: string): ProblemError =>
     problem("forbidden", detail, [{ pointer: base + pointer, message: detail }] as FieldError[]);
 
-  if (cred.kind === "admin") return deny("the admin token does not post events; use a harness or person credential", "");
+  if (cred.kind === "admin")
+    return deny("the admin token does not post events; use a harness or person credential", "");
   if (typeof raw.workspace_id === "string" && raw.workspace_id.toUpperCase() !== cred.workspaceId!.toUpperCase()) {
     return deny("workspace_id is not the workspace of this credential", "/workspace_id");
   }
@@ -34,9 +35,13 @@ export function authorizeRaw(raw: unknown, cred: Credential, base: string): Prob
   }
   if (isObject(actor) && typeof actor.kind === "string") {
     if (actor.kind === "harness") {
-      if (!sameId(actor.id, cred.subjectId)) return deny("a harness token acts only as itself or as one of its agents", "/actor/id");
+      if (!sameId(actor.id, cred.subjectId))
+        return deny("a harness token acts only as itself or as one of its agents", "/actor/id");
     } else if (actor.kind !== "agent") {
-      return deny(`actor.kind "${String(actor.kind).slice(0, 20)}" cannot be claimed by a ${cred.kind} credential`, "/actor/kind");
+      return deny(
+        `actor.kind "${String(actor.kind).slice(0, 20)}" cannot be claimed by a ${cred.kind} credential`,
+        "/actor/kind",
+      );
     }
   }
   return null;

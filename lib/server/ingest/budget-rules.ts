@@ -1,5 +1,14 @@
 import { newId, problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/protocol";
-import { addSpend, exhaustedBy, exhaustedReason, NO_SPEND, sumSpend, usageDelta, WORKSPACE_SUBJECT, type MicroSpend } from "@/lib/projection/budget";
+import {
+  addSpend,
+  exhaustedBy,
+  exhaustedReason,
+  NO_SPEND,
+  sumSpend,
+  usageDelta,
+  WORKSPACE_SUBJECT,
+  type MicroSpend,
+} from "@/lib/projection/budget";
 import type { BatchState } from "./batch-state";
 
 /**

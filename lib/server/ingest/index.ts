@@ -17,7 +17,12 @@ const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "obj
  * then the writer for everything that needs the store.
  */
 export async function ingest(
-  deps: { database: Database; writer: IngestWriter; limiter: RateLimiter; presence?: { seen(id: string, workspaceId: string): void } },
+  deps: {
+    database: Database;
+    writer: IngestWriter;
+    limiter: RateLimiter;
+    presence?: { seen(id: string, workspaceId: string): void };
+  },
   cred: Credential,
   body: unknown,
 ): Promise<IngestAnswer> {
@@ -27,7 +32,13 @@ export async function ingest(
   if (isObject(body) && "events" in body) {
     if (!Array.isArray(body.events)) return fail("validation_failed", "events must be an array", "/events");
     if (body.events.length > LIMITS.batchEvents) {
-      return { ok: false, problem: problem("payload_too_large", `a batch holds at most ${LIMITS.batchEvents} events; this one has ${body.events.length}`) };
+      return {
+        ok: false,
+        problem: problem(
+          "payload_too_large",
+          `a batch holds at most ${LIMITS.batchEvents} events; this one has ${body.events.length}`,
+        ),
+      };
     }
     if (body.events.length === 0) return fail("validation_failed", "a batch needs at least one event", "/events");
     raws = body.events;
@@ -58,7 +69,13 @@ export async function ingest(
   if (!limited.ok) {
     const replay = await replayOnly(deps.database, workspaceId, parsed, hashes);
     if (replay) return replay;
-    return { ok: false, problem: { ...problem("rate_limited", "too many events from this credential; slow down"), retryAfter: limited.retryAfter } };
+    return {
+      ok: false,
+      problem: {
+        ...problem("rate_limited", "too many events from this credential; slow down"),
+        retryAfter: limited.retryAfter,
+      },
+    };
   }
   const r = await deps.writer.submit(workspaceId, { credential: cred, events: parsed, hashes, pointers });
   if (!r.ok) {
@@ -72,7 +89,12 @@ export async function ingest(
 }
 
 /** When refusing for load, a request that is wholly a replay is still answered ([HTTP2]). */
-async function replayOnly(database: Database, workspaceId: string, parsed: IncomingEvent[], hashes: string[]): Promise<IngestAnswer | null> {
+async function replayOnly(
+  database: Database,
+  workspaceId: string,
+  parsed: IncomingEvent[],
+  hashes: string[],
+): Promise<IngestAnswer | null> {
   const keys = parsed.map((e) => e.idempotency_key);
   if (keys.some((k) => !k)) return null;
   const byKey = await eventsByKey(database.run, workspaceId, [...new Set(keys as string[])]);
@@ -90,7 +112,12 @@ async function replayOnly(database: Database, workspaceId: string, parsed: Incom
  * refused before the body's fields are checked. (An id first claimed by two harnesses at
  * once is settled in the writer, which holds the registry under the workspace's lock.)
  */
-async function agentClaims(database: Database, cred: Credential, raws: unknown[], pointers: string[]): Promise<ProblemError | null> {
+async function agentClaims(
+  database: Database,
+  cred: Credential,
+  raws: unknown[],
+  pointers: string[],
+): Promise<ProblemError | null> {
   if (cred.kind !== "harness" && cred.kind !== "runner") return null;
   const ids = new Map<string, string>();
   raws.forEach((r, i) => {

@@ -9,25 +9,49 @@ import type { Committed, IngestRequest } from "./writer";
 
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 const present = <T>(x: T | null | undefined): x is T => x !== null && x !== undefined;
-const commandIdOf = (e: { type: string; command_id?: string }) => (e.type.startsWith("run.command") ? e.command_id : undefined);
+const commandIdOf = (e: { type: string; command_id?: string }) =>
+  e.type.startsWith("run.command") ? e.command_id : undefined;
 
 /**
  * Read, for the whole batch at once, what the rules need to know of the store: the
  * batch's state, "gone" when the workspace is, "moved" when another commit came between
  * the read's statements (judge again under the lock).
  */
-export async function load(run: Run, workspaceId: string, reqs: IngestRequest[]): Promise<BatchState | "gone" | "moved"> {
+export async function load(
+  run: Run,
+  workspaceId: string,
+  reqs: IngestRequest[],
+): Promise<BatchState | "gone" | "moved"> {
   const all = reqs.flatMap((r) => r.events);
   // The UTC day whose budgets the batch is judged against ([BUD2]). The writer stamps its
   // events a moment later: across midnight an event's usage is still added to its own day
   // (lib/server/ingest/budget-rules.ts), only not judged against this one.
   const day = new Date().toISOString().slice(0, 10);
   // Budgets are judged by a batch that reports usage or starts (queues, assigns) a run ([BUD1]–[BUD3]).
-  const budgeted = all.some((e) => ("usage" in e && e.usage) || e.type === "run.started" || e.type === "run.queued" || e.type === "run.assigned");
-  const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<IncomingEvent, { type: "runner.event" }>[];
-  const roomSpaces = uniq(all.filter((e) => e.type === "room.updated").map((e) => e.space_id).filter(present));
-  const decided = all.filter((e) => e.type === "decision.recorded" && e.space_id) as Extract<IncomingEvent, { type: "decision.recorded" }>[];
-  const decisions = decided.flatMap((e) => [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((decisionId) => ({ spaceId: e.space_id!, decisionId })));
+  const budgeted = all.some(
+    (e) =>
+      ("usage" in e && e.usage) || e.type === "run.started" || e.type === "run.queued" || e.type === "run.assigned",
+  );
+  const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<
+    IncomingEvent,
+    { type: "runner.event" }
+  >[];
+  const roomSpaces = uniq(
+    all
+      .filter((e) => e.type === "room.updated")
+      .map((e) => e.space_id)
+      .filter(present),
+  );
+  const decided = all.filter((e) => e.type === "decision.recorded" && e.space_id) as Extract<
+    IncomingEvent,
+    { type: "decision.recorded" }
+  >[];
+  const decisions = decided.flatMap((e) =>
+    [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((decisionId) => ({
+      spaceId: e.space_id!,
+      decisionId,
+    })),
+  );
   const read = await readBatch(run, {
     workspaceId,
     keys: uniq(all.map((e) => e.idempotency_key).filter(present)),
@@ -38,7 +62,15 @@ export async function load(run: Run, workspaceId: string, reqs: IngestRequest[])
     commandIds: uniq(all.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present)),
     // A run that finishes settles its open commands (a cancel — acked, or of a queued run — finishes its run).
     finishing: uniq(
-      all.filter((e) => e.type === "run.finished" || e.type === "run.command_acked" || (e.type === "run.command" && e.command === "cancel")).map((e) => e.run_id).filter(present),
+      all
+        .filter(
+          (e) =>
+            e.type === "run.finished" ||
+            e.type === "run.command_acked" ||
+            (e.type === "run.command" && e.command === "cancel"),
+        )
+        .map((e) => e.run_id)
+        .filter(present),
     ),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
     roomSpaces,
@@ -87,7 +119,10 @@ export function write(
   notify: { channel: string; payload: string } | null,
 ): Promise<boolean> {
   const stored = committed.map((c) => c.event);
-  const runnerEvents = stored.filter((e) => e.type === "runner.event") as Extract<StoredEvent, { type: "runner.event" }>[];
+  const runnerEvents = stored.filter((e) => e.type === "runner.event") as Extract<
+    StoredEvent,
+    { type: "runner.event" }
+  >[];
   return writeBatch(run, {
     workspaceId,
     readHead,
@@ -109,13 +144,22 @@ export function write(
       .map((id) => s.runs.get(id))
       .filter(present)
       .map(runRow),
-    commands: uniq([...stored.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present), ...s.settled.keys()])
+    commands: uniq([
+      ...stored.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present),
+      ...s.settled.keys(),
+    ])
       .map((id) => s.commands.get(id))
       .filter(present)
       .map(receiptRow),
-    rooms: uniq(stored.filter((e) => e.type === "room.updated").map((e) => e.space_id!)).map((id) => roomRow(s.rooms.get(id)!)),
+    rooms: uniq(stored.filter((e) => e.type === "room.updated").map((e) => e.space_id!)).map((id) =>
+      roomRow(s.rooms.get(id)!),
+    ),
     decisions: uniq(
-      stored.flatMap((e) => (e.type === "decision.recorded" ? [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((d) => decisionKey(e.space_id!, d)) : [])),
+      stored.flatMap((e) =>
+        e.type === "decision.recorded"
+          ? [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((d) => decisionKey(e.space_id!, d))
+          : [],
+      ),
     )
       .map((k) => s.decisions.get(k))
       .filter(present)

@@ -52,7 +52,8 @@ export class RateLimiter {
     this.buckets.set(key, b);
     if (this.buckets.size <= this.maxKeys) return;
     const t = this.now();
-    for (const [k, x] of this.buckets) if (x.tokens + ((t - x.at) / 1000) * this.rate >= this.burst) this.buckets.delete(k);
+    for (const [k, x] of this.buckets)
+      if (x.tokens + ((t - x.at) / 1000) * this.rate >= this.burst) this.buckets.delete(k);
     // Down to 90%: the next sweep is ~maxKeys/10 new keys away, not at the very next one.
     for (const k of this.buckets.keys()) {
       if (this.buckets.size <= this.maxKeys * 0.9) break;

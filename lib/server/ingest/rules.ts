@@ -23,22 +23,38 @@ const refuse = (code: ProblemError["code"], detail: string, pointer: string): Ve
 export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: string, base: string): Verdict {
   if (e.actor?.kind === "agent") {
     const owner = s.agents.get(e.actor.id);
-    if (owner && owner !== cred.subjectId) return refuse("forbidden", "this agent id is registered to another harness", `${base}/actor/id`);
+    if (owner && owner !== cred.subjectId)
+      return refuse("forbidden", "this agent id is registered to another harness", `${base}/actor/id`);
   }
 
   const known =
-    e.type === "runner.event" ? s.byRunnerSeq.get(`${e.run_id}:${e.sequence}`) : e.idempotency_key ? s.byKey.get(e.idempotency_key) : undefined;
+    e.type === "runner.event"
+      ? s.byRunnerSeq.get(`${e.run_id}:${e.sequence}`)
+      : e.idempotency_key
+        ? s.byKey.get(e.idempotency_key)
+        : undefined;
   if (known) {
     if (known.hash === hash) return { kind: "replay", body: known.body };
     return e.type === "runner.event"
-      ? refuse("idempotency_key_reused", "this run already has a runner event with that sequence and another body", `${base}/sequence`)
+      ? refuse(
+          "idempotency_key_reused",
+          "this run already has a runner event with that sequence and another body",
+          `${base}/sequence`,
+        )
       : refuse("idempotency_key_reused", "this idempotency key was used for another event", `${base}/idempotency_key`);
   }
-  if (s.byId.has(e.id)) return refuse("event_id_conflict", "an event with this id and another body exists", `${base}/id`);
+  if (s.byId.has(e.id))
+    return refuse("event_id_conflict", "an event with this id and another body exists", `${base}/id`);
 
-  if (e.space_id && !s.spaceHeads.has(e.space_id)) return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
+  if (e.space_id && !s.spaceHeads.has(e.space_id))
+    return refuse("space_not_found", "no such space in this workspace", `${base}/space_id`);
 
-  const roomProblem = e.type === "room.updated" ? judgeRoomUpdate(s, e, base) : e.type === "decision.recorded" ? judgeDecision(s, e, base) : null;
+  const roomProblem =
+    e.type === "room.updated"
+      ? judgeRoomUpdate(s, e, base)
+      : e.type === "decision.recorded"
+        ? judgeDecision(s, e, base)
+        : null;
   if (roomProblem) return { kind: "refuse", problem: roomProblem };
   if (!e.run_id) return { kind: "accept", run: null, event: e };
   const run = s.runs.get(e.run_id) ?? null;
@@ -46,10 +62,17 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     if (s.foreignRuns.has(e.run_id)) return refuse("run_not_found", "no such run in this workspace", `${base}/run_id`);
     if (run && run.state !== "queued") return refuse("run_exists", "this run has already started", `${base}/run_id`);
     if (run && run.harness_id !== cred.subjectId) {
-      return refuse("forbidden", "this queued run was not handed to this runner (it takes a run.assigned first)", `${base}/run_id`);
+      return refuse(
+        "forbidden",
+        "this queued run was not handed to this runner (it takes a run.assigned first)",
+        `${base}/run_id`,
+      );
     }
     // [BUD2] a harness whose budget (or the workspace's) is exhausted starts no new run.
-    const spent = cred.kind === "harness" || cred.kind === "runner" ? judgeBudget(s, [cred.subjectId, WORKSPACE_SUBJECT], `${base}/run_id`) : null;
+    const spent =
+      cred.kind === "harness" || cred.kind === "runner"
+        ? judgeBudget(s, [cred.subjectId, WORKSPACE_SUBJECT], `${base}/run_id`)
+        : null;
     if (spent) return { kind: "refuse", problem: spent };
     return { kind: "accept", run, event: e };
   }
@@ -96,12 +119,25 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     if (spent) return { kind: "refuse", problem: spent };
   }
   // A queued run can be cancelled, assigned, or refused by its runner (runner.event + run.finished).
-  const whileQueued = e.type.startsWith("run.command") || e.type === "run.finished" || e.type === "run.assigned" || e.type === "runner.event";
+  const whileQueued =
+    e.type.startsWith("run.command") ||
+    e.type === "run.finished" ||
+    e.type === "run.assigned" ||
+    e.type === "runner.event";
   if (run.state === "queued" && !whileQueued) {
     return refuse("invalid_transition", "the run is queued: it takes run.started first", `${base}/run_id`);
   }
-  if (e.type === "run.status" && e.progress !== undefined && run.status?.progress !== undefined && e.progress < run.status.progress) {
-    return refuse("validation_failed", `progress never decreases within a run (was ${run.status.progress})`, `${base}/progress`);
+  if (
+    e.type === "run.status" &&
+    e.progress !== undefined &&
+    run.status?.progress !== undefined &&
+    e.progress < run.status.progress
+  ) {
+    return refuse(
+      "validation_failed",
+      `progress never decreases within a run (was ${run.status.progress})`,
+      `${base}/progress`,
+    );
   }
   if (e.type === "run.step" && !e.title && !run.plan.some((p) => p.step_id === e.step_id)) {
     return refuse("validation_failed", "unknown step_id: give a title to add a step", `${base}/step_id`);
@@ -117,8 +153,11 @@ export function stamp(e: IncomingEvent, cred: Credential, seq: number, ts: strin
       ? { kind: "person" as const, id: cred.subjectId }
       : cred.kind === "system"
         ? { kind: "system" as const, id: "system" }
-      : sent!.kind === "agent"
-        ? { kind: "agent" as const, id: sent!.id, harness_id: agentOwner ?? cred.subjectId }
-        : { kind: sent!.kind, id: sent!.id.toUpperCase() === cred.subjectId.toUpperCase() ? cred.subjectId : sent!.id };
+        : sent!.kind === "agent"
+          ? { kind: "agent" as const, id: sent!.id, harness_id: agentOwner ?? cred.subjectId }
+          : {
+              kind: sent!.kind,
+              id: sent!.id.toUpperCase() === cred.subjectId.toUpperCase() ? cred.subjectId : sent!.id,
+            };
   return { ...rest, ts, seq, actor } as StoredEvent;
 }

@@ -2,7 +2,18 @@ import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 
-const HEAD = ["v", "type", "id", "ts", "seq", "workspace_id", "space_id", "run_id", "idempotency_key", "actor"] as const;
+const HEAD = [
+  "v",
+  "type",
+  "id",
+  "ts",
+  "seq",
+  "workspace_id",
+  "space_id",
+  "run_id",
+  "idempotency_key",
+  "actor",
+] as const;
 
 /** A stored event's JSON, envelope first: the exact bytes stored, served and replayed. */
 export function serializeEvent(e: StoredEvent): string {
@@ -19,6 +30,7 @@ export function serializeEvent(e: StoredEvent): string {
  */
 export function bodyHash(e: IncomingEvent, cred: Credential): string {
   const { ts: _ts, seq: _seq, actor, ...rest } = e;
-  const who = cred.kind === "person" ? { kind: "person", id: cred.subjectId } : actor ? { kind: actor.kind, id: actor.id } : null;
+  const who =
+    cred.kind === "person" ? { kind: "person", id: cred.subjectId } : actor ? { kind: actor.kind, id: actor.id } : null;
   return sha256(canonicalJson({ ...rest, actor: who }));
 }

@@ -22,9 +22,7 @@ export interface IngestRequest {
   storedAt?: string[];
 }
 
-export type IngestResult =
-  | { ok: true; bodies: string[]; created: boolean }
-  | { ok: false; problem: ProblemError };
+export type IngestResult = { ok: true; bodies: string[]; created: boolean } | { ok: false; problem: ProblemError };
 
 export interface WriterOptions {
   /** Most events one transaction takes. */
@@ -124,7 +122,10 @@ export class IngestWriter {
         }
         if (attempt === 1 && batch.length === 1) {
           log.error({ err: e, workspaceId }, "ingest transaction failed");
-          batch[0].resolve({ ok: false, problem: problem("internal", "the event could not be stored; retry with the same idempotency key") });
+          batch[0].resolve({
+            ok: false,
+            problem: problem("internal", "the event could not be stored; retry with the same idempotency key"),
+          });
           return;
         }
       }
@@ -172,8 +173,16 @@ export class IngestWriter {
     });
   }
 
-  private async attempt(run: Run, workspaceId: string, batch: Pending[]): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
-    const state = await load(run, workspaceId, batch.map((p) => p.req));
+  private async attempt(
+    run: Run,
+    workspaceId: string,
+    batch: Pending[],
+  ): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
+    const state = await load(
+      run,
+      workspaceId,
+      batch.map((p) => p.req),
+    );
     if (state === "moved") return null;
     if (state === "gone") {
       const p = problem("forbidden", "the workspace of this credential no longer exists");
@@ -198,8 +207,18 @@ export class IngestWriter {
     }
     if (!committed.length) return { results, committed };
     const { notify } = this.opts;
-    const payload = notify ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq }) : "";
-    const stored = await write(run, workspaceId, readHead, state, committed, hashes, notify ? { channel: notify.channel, payload } : null);
+    const payload = notify
+      ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq })
+      : "";
+    const stored = await write(
+      run,
+      workspaceId,
+      readHead,
+      state,
+      committed,
+      hashes,
+      notify ? { channel: notify.channel, payload } : null,
+    );
     return stored ? { results, committed } : null;
   }
 }

@@ -61,7 +61,8 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
       // A runner says what it can run; the ack carries the key its leases verify with.
       socket.on("runner.hello", (raw: unknown, ack?: (a: RunnerHelloAck) => void) => {
         const hello = RunnerHello.safeParse(raw);
-        if (!hello.success) return ack?.({ ok: false, error: `invalid runner.hello: ${hello.error.issues[0]?.message ?? "bad shape"}` });
+        if (!hello.success)
+          return ack?.({ ok: false, error: `invalid runner.hello: ${hello.error.issues[0]?.message ?? "bad shape"}` });
         ack?.({ ok: true, runner_id: cred.subjectId, lease_public_key: svc.keys.leasePublicPem });
         dispatcher.add(socket, cred.subjectId, cred.workspaceId, hello.data);
       });
@@ -90,12 +91,18 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
     // Only these types matter here, and only they are parsed: a room's messages never are.
     const frames: Frame[] = out.filter((f) => ROUTED.has(f.type)).map((f) => JSON.parse(f.json));
     // A run queued, or a run ended (a runner has room again): offer queued runs.
-    const kicks = new Set(frames.filter((f) => f.type === "run.queued" || f.type === "run.finished").map((f) => f.workspace_id as string));
+    const kicks = new Set(
+      frames.filter((f) => f.type === "run.queued" || f.type === "run.finished").map((f) => f.workspace_id as string),
+    );
     for (const ws of kicks) void dispatcher.kick(ws);
     for (const f of frames) {
       if (f.type !== "run.command") continue;
       const commandId = f.command_id as string;
-      const [cmd] = await svc.db.select({ harnessId: commands.harnessId, receipt: commands.receipt }).from(commands).where(eq(commands.id, commandId)).limit(1);
+      const [cmd] = await svc.db
+        .select({ harnessId: commands.harnessId, receipt: commands.receipt })
+        .from(commands)
+        .where(eq(commands.id, commandId))
+        .limit(1);
       if (!cmd?.harnessId || cmd.receipt !== "accepted") continue; // no harness yet (queued), or already settled
       nsp
         .to(harnessRoom(cmd.harnessId))

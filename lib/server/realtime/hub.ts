@@ -73,7 +73,12 @@ export class RoomHub {
     if (!batch.length) return;
     this.enqueue(workspaceId, batch[0].event.seq - 1, batch[batch.length - 1].event.seq, async () =>
       // The writer's own string, serialized once, is what every socket of every room gets.
-      batch.map((c) => ({ seq: c.event.seq, spaceId: c.event.space_id ?? null, type: c.event.type, json: frameJson(c.body, c.prevSeq) })),
+      batch.map((c) => ({
+        seq: c.event.seq,
+        spaceId: c.event.space_id ?? null,
+        type: c.event.type,
+        json: frameJson(c.body, c.prevSeq),
+      })),
     );
   }
 
@@ -87,12 +92,7 @@ export class RoomHub {
     this.enqueue(workspaceId, from, to, async () => []);
   }
 
-  private enqueue(
-    workspaceId: string,
-    from: number,
-    to: number,
-    local: () => Promise<OutFrame[]>,
-  ) {
+  private enqueue(workspaceId: string, from: number, to: number, local: () => Promise<OutFrame[]>) {
     const prev = this.chains.get(workspaceId) ?? Promise.resolve();
     const next = prev
       .then(async () => {

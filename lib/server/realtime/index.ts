@@ -95,7 +95,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   async function catchUpHeads() {
     const known = hub.workspaces();
     if (!known.length) return;
-    const rows = await svc.db.select({ id: workspaces.id, head: workspaces.seqHead }).from(workspaces).where(inArray(workspaces.id, known));
+    const rows = await svc.db
+      .select({ id: workspaces.id, head: workspaces.seqHead })
+      .from(workspaces)
+      .where(inArray(workspaces.id, known));
     for (const r of rows) hub.remoteCommitted(r.id, r.head, r.head);
   }
 
@@ -142,7 +145,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       if (node !== svc.nodeId) svc.revokedHere(id, change);
     })
     .catch((e) => {
-      log.error({ err: e }, "LISTEN for revocations failed: other nodes' revocations reach this one within the credential cache time");
+      log.error(
+        { err: e },
+        "LISTEN for revocations failed: other nodes' revocations reach this one within the credential cache time",
+      );
       return null;
     });
   // Rooms say "reconnecting to storage" while the database is away, and rejoin when it is back.
@@ -152,12 +158,18 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const people = new RoomPeople({
     nodeId: svc.nodeId,
     emit: (spaceId, list) => void io.to(room(spaceId)).emit("people", { space_id: spaceId, people: list }),
-    publish: svc.database.listen ? async (payload) => void (await svc.database.query(sql`select pg_notify(${PEOPLE_CHANNEL}, ${payload})`)) : undefined,
+    publish: svc.database.listen
+      ? async (payload) => void (await svc.database.query(sql`select pg_notify(${PEOPLE_CHANNEL}, ${payload})`))
+      : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
     onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
   });
   const peopleElsewhere = svc.database
-    .listen?.(PEOPLE_CHANNEL, (payload) => people.heard(payload), () => people.listening())
+    .listen?.(
+      PEOPLE_CHANNEL,
+      (payload) => people.heard(payload),
+      () => people.listening(),
+    )
     .catch((e) => {
       log.error({ err: e }, "LISTEN for people failed: rooms show only who is on this node");
       return null;
@@ -187,7 +199,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       // Another workspace's space answers exactly like a missing one.
       if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
 
-      const [person] = await svc.db.select({ name: persons.name }).from(persons).where(eq(persons.id, cred.subjectId)).limit(1);
+      const [person] = await svc.db
+        .select({ name: persons.name })
+        .from(persons)
+        .where(eq(persons.id, cred.subjectId))
+        .limit(1);
       const name = person?.name;
       // A join on a joined space (gap repair) starts over from the client's seq.
       socket.leave(room(spaceId));
@@ -195,7 +211,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       const catchUp = hub.beginCatchUp(spaceId);
       try {
         const after = p.data.after_seq;
-        const missing = after > info.head ? null : await spaceFramesAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
+        const missing =
+          after > info.head ? null : await spaceFramesAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
         let lastSent = after;
         if (!missing || missing.length > CATCH_UP_MAX) {
           // Too far behind (or ahead of a reset store): the room's state, then its newest page.
@@ -207,8 +224,20 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
             roomTasks(svc.db, info.workspaceId, spaceId),
           ]);
           lastSent = page.length ? page[page.length - 1].seq : 0;
-          const receipts = await receiptsOf(svc.db, runs.map((x) => x.id));
-          const snapshot: Wire<RoomSnapshot> = { space_id: spaceId, head_seq: lastSent, runs, receipts, events: framePage(page), room: current, decisions: decided, tasks: Object.values(tasks) };
+          const receipts = await receiptsOf(
+            svc.db,
+            runs.map((x) => x.id),
+          );
+          const snapshot: Wire<RoomSnapshot> = {
+            space_id: spaceId,
+            head_seq: lastSent,
+            runs,
+            receipts,
+            events: framePage(page),
+            room: current,
+            decisions: decided,
+            tasks: Object.values(tasks),
+          };
           socket.emit("snapshot", snapshot);
         } else if (missing.length) {
           socket.emit("events", framePage(missing));
@@ -237,7 +266,13 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         const spaceId = canonicalId(p.data.space_id);
         const info = await spaceInfo(svc.db, spaceId);
         if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
-        const events = await spaceFramesBefore(svc.db, info.workspaceId, spaceId, p.data.before_seq ?? null, p.data.limit ?? 200);
+        const events = await spaceFramesBefore(
+          svc.db,
+          info.workspaceId,
+          spaceId,
+          p.data.before_seq ?? null,
+          p.data.limit ?? 200,
+        );
         reply({ ok: true, events: framePage(events) });
       } catch (e) {
         reply({ error: svc.storage.refuse(e, "history") });

@@ -23,19 +23,23 @@ export interface OutFrame {
 }
 
 /** A JSON array of frames, as one raw value. */
-export const framePage = (frames: readonly { json: string }[]) => new RawJson(`[${frames.map((f) => f.json).join(",")}]`);
+export const framePage = (frames: readonly { json: string }[]) =>
+  new RawJson(`[${frames.map((f) => f.json).join(",")}]`);
 
 const valueJson = (v: unknown) => (v instanceof RawJson ? v.json : (JSON.stringify(v) ?? "null"));
 
-const isPlain = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype;
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  !!v && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype;
 
 /** An argument that is raw, or a plain object with a raw value (an ack `{ok, events}`, a snapshot). */
-const holdsRaw = (v: unknown) => v instanceof RawJson || (isPlain(v) && Object.values(v).some((x) => x instanceof RawJson));
+const holdsRaw = (v: unknown) =>
+  v instanceof RawJson || (isPlain(v) && Object.values(v).some((x) => x instanceof RawJson));
 
 function argJson(v: unknown): string {
   if (!isPlain(v) || !holdsRaw(v)) return valueJson(v);
   const parts: string[] = [];
-  for (const [k, x] of Object.entries(v)) if (x !== undefined && typeof x !== "function") parts.push(`${JSON.stringify(k)}:${valueJson(x)}`);
+  for (const [k, x] of Object.entries(v))
+    if (x !== undefined && typeof x !== "function") parts.push(`${JSON.stringify(k)}:${valueJson(x)}`);
   return `{${parts.join(",")}}`;
 }
 

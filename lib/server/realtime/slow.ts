@@ -1,7 +1,8 @@
 import type { Server, Socket } from "socket.io";
 import { log } from "../log";
 
-const size = (data: unknown) => (typeof data === "string" ? data.length : data instanceof Uint8Array ? data.byteLength : 0);
+const size = (data: unknown) =>
+  typeof data === "string" ? data.length : data instanceof Uint8Array ? data.byteLength : 0;
 
 /**
  * Bytes this server holds for one socket and has not handed to the kernel: packets engine.io
@@ -12,7 +13,8 @@ const size = (data: unknown) => (typeof data === "string" ? data.length : data i
 function bufferedBytes(socket: Socket): number {
   const queued: unknown = Reflect.get(socket.conn, "writeBuffer");
   let n = 0;
-  if (Array.isArray(queued)) for (const p of queued) n += size(p && typeof p === "object" ? Reflect.get(p, "data") : undefined);
+  if (Array.isArray(queued))
+    for (const p of queued) n += size(p && typeof p === "object" ? Reflect.get(p, "data") : undefined);
   const ws: unknown = Reflect.get(socket.conn.transport, "socket");
   const inWs = ws && typeof ws === "object" ? Reflect.get(ws, "bufferedAmount") : 0;
   return n + (typeof inWs === "number" ? inWs : 0);

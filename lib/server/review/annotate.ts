@@ -13,16 +13,26 @@ import type { ChipsServices } from "../services";
  * as `run.annotated` through the one writer, with that person as its actor. A retry with the
  * same key is the stored annotation.
  */
-export async function annotate(svc: ChipsServices, cred: Credential & { kind: "person" }, run: Run, body: AnnotationBody): Promise<IngestAnswer> {
+export async function annotate(
+  svc: ChipsServices,
+  cred: Credential & { kind: "person" },
+  run: Run,
+  body: AnnotationBody,
+): Promise<IngestAnswer> {
   const t = body.target;
   if (t.kind === "event") {
-    const [hit] = await svc.db.select({ seq: events.seq }).from(events).where(and(eq(events.workspaceId, run.workspace_id), eq(events.seq, t.seq), eq(events.runId, run.id))).limit(1);
+    const [hit] = await svc.db
+      .select({ seq: events.seq })
+      .from(events)
+      .where(and(eq(events.workspaceId, run.workspace_id), eq(events.seq, t.seq), eq(events.runId, run.id)))
+      .limit(1);
     if (!hit) return refuse("no event of this run has that seq", "/target/seq");
   }
   if (t.kind === "diff") {
     const cs = run.change_set ? ChangeSetPayload.safeParse(run.change_set).data : undefined;
     if (!cs) return refuse("this run has no change-set to annotate", "/target");
-    if (!cs.files.some((f) => f.path === t.path)) return refuse("no file of this run's change-set has that path", "/target/path");
+    if (!cs.files.some((f) => f.path === t.path))
+      return refuse("no file of this run's change-set has that path", "/target/path");
   }
   const event = {
     v: 1,
@@ -37,9 +47,26 @@ export async function annotate(svc: ChipsServices, cred: Credential & { kind: "p
     idempotency_key: body.idempotency_key,
   } as IncomingEvent;
   // Its ids are the server's: a retry is the same annotation when the person and what they said are.
-  const hash = sha256(canonicalJson({ run_id: run.id, target: t, verdict: body.verdict ?? null, comment: body.comment ?? null, key: body.idempotency_key, by: cred.subjectId }));
-  const r = await svc.writer.submit(run.workspace_id, { credential: cred, events: [event], hashes: [hash], pointers: [""] });
+  const hash = sha256(
+    canonicalJson({
+      run_id: run.id,
+      target: t,
+      verdict: body.verdict ?? null,
+      comment: body.comment ?? null,
+      key: body.idempotency_key,
+      by: cred.subjectId,
+    }),
+  );
+  const r = await svc.writer.submit(run.workspace_id, {
+    credential: cred,
+    events: [event],
+    hashes: [hash],
+    pointers: [""],
+  });
   return r.ok ? { ok: true, status: r.created ? 201 : 200, body: r.bodies[0] } : r;
 }
 
-const refuse = (detail: string, pointer: string): IngestAnswer => ({ ok: false, problem: problem("validation_failed", detail, [{ pointer, message: detail }]) });
+const refuse = (detail: string, pointer: string): IngestAnswer => ({
+  ok: false,
+  problem: problem("validation_failed", detail, [{ pointer, message: detail }]),
+});

@@ -20,7 +20,11 @@ export async function runNdjson(db: Db, runIds: string[]): Promise<string> {
  * Runs as one JSON document ([EXP1]): each run's read model and events, the names of the
  * people, harnesses and rooms they mention, and their artifacts while they fit.
  */
-export async function exportDocument(deps: { db: Db; objects: ObjectStore }, ws: string, runIds: string[]): Promise<ExportDocument> {
+export async function exportDocument(
+  deps: { db: Db; objects: ObjectStore },
+  ws: string,
+  runIds: string[],
+): Promise<ExportDocument> {
   const runs: ExportDocument["runs"] = [];
   const models: Run[] = [];
   for (const id of runIds) {
@@ -31,7 +35,9 @@ export async function exportDocument(deps: { db: Db; objects: ObjectStore }, ws:
   }
   const names = await namesOf(deps.db, ws);
   const mentioned = new Set<string>();
-  for (const r of runs) for (const e of r.events) for (const m of JSON.stringify(e).matchAll(/\b(usr|hrn|rnr|spc)_[0-9A-Z]{26}\b/g)) mentioned.add(m[0]);
+  for (const r of runs)
+    for (const e of r.events)
+      for (const m of JSON.stringify(e).matchAll(/\b(usr|hrn|rnr|spc)_[0-9A-Z]{26}\b/g)) mentioned.add(m[0]);
   const objects: NonNullable<ExportDocument["objects"]> = [];
   let bytes = 0;
   for (const run of models) {
@@ -52,7 +58,11 @@ export async function exportDocument(deps: { db: Db; objects: ObjectStore }, ws:
     workspace_id: ws,
     directory: {
       persons: Object.fromEntries(names.people.filter((p) => mentioned.has(p.id)).map((p) => [p.id, p.name])),
-      harnesses: Object.fromEntries(names.harnesses.filter((h) => mentioned.has(h.id)).map((h) => [h.id, { name: h.name, kind: h.kind === "runner" ? "runner" : "harness" }])),
+      harnesses: Object.fromEntries(
+        names.harnesses
+          .filter((h) => mentioned.has(h.id))
+          .map((h) => [h.id, { name: h.name, kind: h.kind === "runner" ? "runner" : "harness" }]),
+      ),
       rooms: Object.fromEntries(names.rooms.filter((r) => mentioned.has(r.id)).map((r) => [r.id, r.name])),
     },
     runs,

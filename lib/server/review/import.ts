@@ -2,14 +2,28 @@ import { createHash } from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events as eventsTable, harnesses, persons, spaces } from "@/db/schema";
-import { ID_PREFIX, newId, parseEvent, problem, type ExportDocument, type ImportAnswer, type IncomingEvent, type ProblemError } from "@/lib/protocol";
+import {
+  ID_PREFIX,
+  newId,
+  parseEvent,
+  problem,
+  type ExportDocument,
+  type ImportAnswer,
+  type IncomingEvent,
+  type ProblemError,
+} from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { bodyHash } from "../ingest/serialize";
 import type { IngestWriter } from "../ingest/writer";
 import type { ObjectStore } from "../runners/objects";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-const ANY_ID = new RegExp(`\\b(${Object.values(ID_PREFIX).map((p) => p.slice(0, -1)).join("|")})_[0-9A-HJKMNP-TV-Z]{26}\\b`, "g");
+const ANY_ID = new RegExp(
+  `\\b(${Object.values(ID_PREFIX)
+    .map((p) => p.slice(0, -1))
+    .join("|")})_[0-9A-HJKMNP-TV-Z]{26}\\b`,
+  "g",
+);
 
 /**
  * The id an imported id becomes in workspace `ws`: the same kind, a ULID-shaped digest of
@@ -54,14 +68,21 @@ export async function importRuns(deps: ImportDeps, ws: string, doc: ExportDocume
     if (runId) prevOfRun.set(runId, e);
     if (derivedByWriter(e, prev)) continue;
     const { ts, seq, ...rest } = e;
-    const text = JSON.stringify({ ...rest, idempotency_key: `import:${digest(`${src}\n${e.idempotency_key ?? e.id}`)}` }).replace(ANY_ID, (id) => map(id));
+    const text = JSON.stringify({
+      ...rest,
+      idempotency_key: `import:${digest(`${src}\n${e.idempotency_key ?? e.id}`)}`,
+    }).replace(ANY_ID, (id) => map(id));
     const parsed = parseEvent(JSON.parse(text), `/events/${seq}`);
-    if (!parsed.ok) return { ok: false, problem: { ...parsed.problem, detail: `event seq ${seq}: ${parsed.problem.detail}` } };
+    if (!parsed.ok)
+      return { ok: false, problem: { ...parsed.problem, detail: `event seq ${seq}: ${parsed.problem.detail}` } };
     items.push({ event: parsed.event, cred: credentialOf(ws, parsed.event), at: ts, seq });
   }
 
-  const known = await existing(deps.db, items.map((i) => i.event.id));
-  for (let i = 0; i < items.length; ) {
+  const known = await existing(
+    deps.db,
+    items.map((i) => i.event.id),
+  );
+  for (let i = 0; i < items.length;) {
     const key = credKey(items[i].cred);
     let j = i + 1;
     while (j < items.length && j - i < 500 && credKey(items[j].cred) === key) j++;
@@ -74,18 +95,30 @@ export async function importRuns(deps: ImportDeps, ws: string, doc: ExportDocume
       pointers: group.map((g) => `/events/${g.seq}`),
       storedAt: group.map((g) => g.at),
     });
-    if (!r.ok) return { ok: false, problem: { ...r.problem, detail: `the export's event seq ${group[0].seq}…${group[group.length - 1].seq} was refused: ${r.problem.detail}` } };
+    if (!r.ok)
+      return {
+        ok: false,
+        problem: {
+          ...r.problem,
+          detail: `the export's event seq ${group[0].seq}…${group[group.length - 1].seq} was refused: ${r.problem.detail}`,
+        },
+      };
     i = j;
   }
 
   for (const o of doc.objects ?? []) {
     const runId = map(o.run_id);
     const body = Buffer.from(o.base64, "base64");
-    if (createHash("sha256").update(body).digest("hex") !== o.sha256) return { ok: false, problem: problem("validation_failed", `object ${o.sha256} does not hash to its name`) };
+    if (createHash("sha256").update(body).digest("hex") !== o.sha256)
+      return { ok: false, problem: problem("validation_failed", `object ${o.sha256} does not hash to its name`) };
     await deps.objects.put(ws, runId, body);
   }
   const stored = items.filter((i) => !known.has(i.event.id)).length;
-  return { runs: doc.runs.map((r) => ({ from: String(r.run.id), to: map(String(r.run.id)) })), stored, replayed: items.length - stored };
+  return {
+    runs: doc.runs.map((r) => ({ from: String(r.run.id), to: map(String(r.run.id)) })),
+    stored,
+    replayed: items.length - stored,
+  };
 }
 
 const digest = (s: string) => createHash("sha256").update(s).digest("hex").slice(0, 40);
@@ -97,7 +130,10 @@ type Exported = ExportDocument["runs"][number]["events"][number];
 function derivedByWriter(e: Exported, prev: Exported | undefined): boolean {
   const actor = e.actor as { kind?: unknown } | undefined;
   if (e.type !== "run.finished" || actor?.kind !== "system" || e.outcome !== "cancelled" || !prev) return false;
-  return (prev.type === "run.command_acked" && prev.result === "applied") || (prev.type === "run.command" && prev.command === "cancel");
+  return (
+    (prev.type === "run.command_acked" && prev.result === "applied") ||
+    (prev.type === "run.command" && prev.command === "cancel")
+  );
 }
 
 /** The credential an imported event is sent with: its actor's (an agent speaks through its harness). */
@@ -115,13 +151,20 @@ function credentialOf(ws: string, e: IncomingEvent): Credential {
   }
 }
 
-const harnessCred = (ws: string, id: string): Credential => ({ kind: id.startsWith(ID_PREFIX.runner) ? "runner" : "harness", workspaceId: ws, subjectId: id });
+const harnessCred = (ws: string, id: string): Credential => ({
+  kind: id.startsWith(ID_PREFIX.runner) ? "runner" : "harness",
+  workspaceId: ws,
+  subjectId: id,
+});
 const credKey = (c: Credential) => `${c.kind}:${c.subjectId}`;
 
 async function existing(db: Db, ids: string[]): Promise<Set<string>> {
   const out = new Set<string>();
   for (let i = 0; i < ids.length; i += 1000) {
-    const rows = await db.select({ id: eventsTable.id }).from(eventsTable).where(inArray(eventsTable.id, ids.slice(i, i + 1000)));
+    const rows = await db
+      .select({ id: eventsTable.id })
+      .from(eventsTable)
+      .where(inArray(eventsTable.id, ids.slice(i, i + 1000)));
     for (const r of rows) out.add(r.id);
   }
   return out;
@@ -130,10 +173,16 @@ async function existing(db: Db, ids: string[]): Promise<Set<string>> {
 /** Source room → a room of this workspace with the same name (made when there is none). */
 async function roomMap(db: Db, ws: string, doc: ExportDocument): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const wanted = new Set(doc.runs.flatMap((r) => r.events.map((e) => e.space_id).filter((s): s is string => typeof s === "string")));
+  const wanted = new Set(
+    doc.runs.flatMap((r) => r.events.map((e) => e.space_id).filter((s): s is string => typeof s === "string")),
+  );
   for (const id of wanted) {
     const name = doc.directory.rooms[id] ?? "imported";
-    const [found] = await db.select({ id: spaces.id }).from(spaces).where(and(eq(spaces.workspaceId, ws), eq(spaces.name, name))).limit(1);
+    const [found] = await db
+      .select({ id: spaces.id })
+      .from(spaces)
+      .where(and(eq(spaces.workspaceId, ws), eq(spaces.name, name)))
+      .limit(1);
     if (found) out.set(id, found.id);
     else {
       const made = newId("space");
@@ -146,8 +195,18 @@ async function roomMap(db: Db, ws: string, doc: ExportDocument): Promise<Map<str
 
 /** The people and harnesses the export names, under their mapped ids (no credentials: they cannot sign in or post). */
 async function namesFor(db: Db, ws: string, doc: ExportDocument, map: (id: string) => string) {
-  const people = Object.entries(doc.directory.persons).map(([id, name]) => ({ id: map(id), workspaceId: ws, name, role: "viewer" }));
-  const hs = Object.entries(doc.directory.harnesses).map(([id, h]) => ({ id: map(id), workspaceId: ws, name: h.name, kind: h.kind }));
+  const people = Object.entries(doc.directory.persons).map(([id, name]) => ({
+    id: map(id),
+    workspaceId: ws,
+    name,
+    role: "viewer",
+  }));
+  const hs = Object.entries(doc.directory.harnesses).map(([id, h]) => ({
+    id: map(id),
+    workspaceId: ws,
+    name: h.name,
+    kind: h.kind,
+  }));
   if (people.length) await db.insert(persons).values(people).onConflictDoNothing();
   if (hs.length) await db.insert(harnesses).values(hs).onConflictDoNothing();
 }

@@ -44,9 +44,11 @@ export class ReviewIndexer {
     const prev = this.chains.get(workspaceId) ?? Promise.resolve();
     const next = prev.catch(() => {}).then(() => this.catchUp(workspaceId));
     this.chains.set(workspaceId, next);
-    void next.finally(() => {
-      if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);
-    }).catch(() => {});
+    void next
+      .finally(() => {
+        if (this.chains.get(workspaceId) === next) this.chains.delete(workspaceId);
+      })
+      .catch(() => {});
     return next;
   }
 

@@ -21,7 +21,12 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const sharePath = (token: string) => `/share?token=${token}`;
 
 /** Make a link to `run` for `person`; answers the link and its URL (the only time the token is seen). */
-export async function createShare(svc: ChipsServices, person: Credential, run: Run, body: ShareBody): Promise<{ link: ShareLink; url: string }> {
+export async function createShare(
+  svc: ChipsServices,
+  person: Credential,
+  run: Run,
+  body: ShareBody,
+): Promise<{ link: ShareLink; url: string }> {
   const token = randomBytes(32).toString("base64url");
   const link = await insertShare(svc.db, {
     id: newId("share"),
@@ -51,7 +56,11 @@ export interface SharedRun {
  * answers 404 alike, so a link's fate is not told). A miss counts as a failed sign-in
  * attempt of the address; each open is logged with when and from where.
  */
-export async function openShare(svc: ChipsServices, token: string, from: { address: string | null; userAgent: string | null }): Promise<SharedRun | null> {
+export async function openShare(
+  svc: ChipsServices,
+  token: string,
+  from: { address: string | null; userAgent: string | null },
+): Promise<SharedRun | null> {
   const address = from.address ?? undefined;
   if (svc.attempts.blocked(address) !== null) return null;
   const link = TOKEN.test(token) ? await liveShare(svc.db, sha256(token)) : null;
@@ -60,17 +69,31 @@ export async function openShare(svc: ChipsServices, token: string, from: { addre
     svc.attempts.failed(address);
     return null;
   }
-  await logShareOpen(svc.db, { shareId: link.id, workspaceId: link.workspaceId, address: from.address, userAgent: from.userAgent?.slice(0, 300) ?? null });
+  await logShareOpen(svc.db, {
+    shareId: link.id,
+    workspaceId: link.workspaceId,
+    address: from.address,
+    userAgent: from.userAgent?.slice(0, 300) ?? null,
+  });
   const all = (await runEventBodies(svc.db, link.runId)).map((b) => JSON.parse(b) as StoredEvent);
-  const share = { id: link.id, expires_at: new Date(link.expiresAt).toISOString(), from_seq: link.fromSeq, to_seq: link.toSeq };
-  const within = (seq: number) => (link.fromSeq === null || seq >= link.fromSeq) && (link.toSeq === null || seq <= link.toSeq);
+  const share = {
+    id: link.id,
+    expires_at: new Date(link.expiresAt).toISOString(),
+    from_seq: link.fromSeq,
+    to_seq: link.toSeq,
+  };
+  const within = (seq: number) =>
+    (link.fromSeq === null || seq >= link.fromSeq) && (link.toSeq === null || seq <= link.toSeq);
   const events = all.filter((e) => within(e.seq));
   let run: Run | undefined = model;
   let receipts: Receipt[];
   if (link.toSeq === null) receipts = await receiptsOf(svc.db, [model.id]);
   else {
     // A range shows the run as it stood at its end: the one projection over the log up to there.
-    const view = foldEvents(emptyRuns(), all.filter((e) => e.seq <= link.toSeq!));
+    const view = foldEvents(
+      emptyRuns(),
+      all.filter((e) => e.seq <= link.toSeq!),
+    );
     run = view.runs[model.id];
     receipts = view.receipts[model.id] ?? [];
   }
@@ -79,11 +102,18 @@ export async function openShare(svc: ChipsServices, token: string, from: { addre
   return { share, run, events, receipts, names: await namesIn(svc.db, run, events, receipts) };
 }
 
-async function namesIn(db: ChipsServices["db"], run: Run, events: StoredEvent[], receipts: Receipt[]): Promise<SharedRun["names"]> {
+async function namesIn(
+  db: ChipsServices["db"],
+  run: Run,
+  events: StoredEvent[],
+  receipts: Receipt[],
+): Promise<SharedRun["names"]> {
   const mentioned = new Set<string>([run.space_id, run.harness_id ?? ""]);
-  for (const e of events) for (const m of JSON.stringify(e).matchAll(/\b(usr|hrn|rnr|spc)_[0-9A-Z]{26}\b/g)) mentioned.add(m[0]);
+  for (const e of events)
+    for (const m of JSON.stringify(e).matchAll(/\b(usr|hrn|rnr|spc)_[0-9A-Z]{26}\b/g)) mentioned.add(m[0]);
   for (const r of receipts) mentioned.add(r.person_id);
   const n = await namesOf(db, run.workspace_id);
-  const pick = (rows: { id: string; name: string }[]) => Object.fromEntries(rows.filter((r) => mentioned.has(r.id)).map((r) => [r.id, r.name]));
+  const pick = (rows: { id: string; name: string }[]) =>
+    Object.fromEntries(rows.filter((r) => mentioned.has(r.id)).map((r) => [r.id, r.name]));
   return { persons: pick(n.people), harnesses: pick(n.harnesses), rooms: pick(n.rooms) };
 }

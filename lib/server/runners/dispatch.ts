@@ -81,8 +81,15 @@ export class Dispatcher {
   /** The runners connected to this node for a workspace: what the start form offers. */
   list(workspaceId: string) {
     const byId = new Map<string, RunnerHello & { runner_id: string }>();
-    for (const r of this.runners.values()) if (r.workspaceId === workspaceId) byId.set(r.runnerId, { runner_id: r.runnerId, ...r.hello });
-    return [...byId.values()].map(({ runner_id, name, adapters, repositories, capacity }) => ({ runner_id, name, adapters, repositories, capacity }));
+    for (const r of this.runners.values())
+      if (r.workspaceId === workspaceId) byId.set(r.runnerId, { runner_id: r.runnerId, ...r.hello });
+    return [...byId.values()].map(({ runner_id, name, adapters, repositories, capacity }) => ({
+      runner_id,
+      name,
+      adapters,
+      repositories,
+      capacity,
+    }));
   }
 
   workspaces(): string[] {
@@ -131,7 +138,10 @@ export class Dispatcher {
   private async pick(candidates: ConnectedRunner[], run: RunRow): Promise<ConnectedRunner | null> {
     const req = run.request!;
     const fits = candidates.filter(
-      (r) => r.socket.connected && r.hello.repositories.includes(req.repository) && r.hello.adapters.some((a) => a.agent === req.agent),
+      (r) =>
+        r.socket.connected &&
+        r.hello.repositories.includes(req.repository) &&
+        r.hello.adapters.some((a) => a.agent === req.agent),
     );
     let best: { r: ConnectedRunner; load: number } | null = null;
     for (const r of fits) {
@@ -162,7 +172,11 @@ export class Dispatcher {
     const request = startRequestOf(run);
     const frame: StartRequest = { ...request, lease: this.lease(run, run.harnessId!, request) };
     socket.timeout(START_ACK_MS).emit("runner.start", frame, (err: Error | null) => {
-      if (err) log.warn({ runnerId: run.harnessId, runId: run.id }, "runner did not acknowledge a start; it is sent again when the runner reconnects");
+      if (err)
+        log.warn(
+          { runnerId: run.harnessId, runId: run.id },
+          "runner did not acknowledge a start; it is sent again when the runner reconnects",
+        );
     });
   }
 
@@ -183,7 +197,8 @@ export class Dispatcher {
     if (typeof runId !== "string") return { ok: false, error: "run_not_found" };
     const [row] = await this.svc.db.select().from(runs).where(eq(runs.id, runId)).limit(1);
     const [lease] = await this.svc.db.select().from(leases).where(eq(leases.runId, runId)).limit(1);
-    if (!row || !lease || lease.runnerId !== runnerId || row.harnessId !== runnerId) return { ok: false, error: "not_your_run" };
+    if (!row || !lease || lease.runnerId !== runnerId || row.harnessId !== runnerId)
+      return { ok: false, error: "not_your_run" };
     if (row.state === "finished") return { ok: false, error: "run_finished" };
     if (Date.parse(lease.expiresAt) <= Date.now()) return { ok: false, error: "lease_lapsed" };
     await this.svc.db.update(leases).set({ expiresAt: this.expiry() }).where(eq(leases.runId, runId));
@@ -204,7 +219,8 @@ export class Dispatcher {
         outcome: "failed",
         summary: `runner lost: its lease lapsed at ${new Date(l.expiresAt).toISOString()}`,
       } as never);
-      if (!r.ok && r.problem.code !== "run_finished") log.warn({ runId: l.runId, problem: r.problem }, "could not fail a run whose lease lapsed");
+      if (!r.ok && r.problem.code !== "run_finished")
+        log.warn({ runId: l.runId, problem: r.problem }, "could not fail a run whose lease lapsed");
     }
   }
 }

@@ -1,6 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { createPrivateKey, createPublicKey, generateKeyPairSync, hkdfSync, randomBytes, type KeyObject } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+  type KeyObject,
+} from "node:crypto";
 
 /** The server's signing keys: never in the database, never logged; files 0600 in the data dir. */
 export interface ServerKeys {
@@ -44,10 +51,19 @@ const derive = (secret: string, what: string) => Buffer.from(hkdfSync("sha256", 
  */
 export function loadServerKeys(dataDir: string, secret?: string): ServerKeys {
   if (secret) {
-    if (secret.length < 32) throw new Error("CHIPS_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)");
-    const leasePrivate = createPrivateKey({ key: Buffer.concat([ED25519_PKCS8_PREFIX, derive(secret, "lease-key")]), format: "der", type: "pkcs8" });
+    if (secret.length < 32)
+      throw new Error("CHIPS_SECRET must be at least 32 characters (e.g. `openssl rand -hex 32`)");
+    const leasePrivate = createPrivateKey({
+      key: Buffer.concat([ED25519_PKCS8_PREFIX, derive(secret, "lease-key")]),
+      format: "der",
+      type: "pkcs8",
+    });
     const leasePublicPem = createPublicKey(leasePrivate).export({ type: "spki", format: "pem" }) as string;
-    return { leasePrivate, leasePublicPem, objectUrlKey: Buffer.from(derive(secret, "object-url-key").toString("hex")) };
+    return {
+      leasePrivate,
+      leasePublicPem,
+      objectUrlKey: Buffer.from(derive(secret, "object-url-key").toString("hex")),
+    };
   }
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const pem = readOrCreate(path.join(dataDir, LEASE_FILE), () =>
@@ -55,6 +71,8 @@ export function loadServerKeys(dataDir: string, secret?: string): ServerKeys {
   );
   const leasePrivate = createPrivateKey(pem);
   const leasePublicPem = createPublicKey(leasePrivate).export({ type: "spki", format: "pem" }) as string;
-  const objectUrlKey = readOrCreate(path.join(dataDir, OBJECT_FILE), () => Buffer.from(randomBytes(32).toString("hex")));
+  const objectUrlKey = readOrCreate(path.join(dataDir, OBJECT_FILE), () =>
+    Buffer.from(randomBytes(32).toString("hex")),
+  );
   return { leasePrivate, leasePublicPem, objectUrlKey };
 }

@@ -87,7 +87,10 @@ export class ObjectStore {
   /** A read URL for `key`, valid for `ttlSeconds`. */
   sign(key: string, ttlSeconds: number, now = Date.now()) {
     const exp = Math.floor(now / 1000) + ttlSeconds;
-    return { url: `/objects/${key}?exp=${exp}&sig=${this.mac(key, exp)}`, expires_at: new Date(exp * 1000).toISOString() };
+    return {
+      url: `/objects/${key}?exp=${exp}&sig=${this.mac(key, exp)}`,
+      expires_at: new Date(exp * 1000).toISOString(),
+    };
   }
 
   verify(key: string, expRaw: string | undefined, sig: string | undefined, now = Date.now()): "ok" | "expired" | "bad" {

@@ -13,16 +13,27 @@ export class PgBlobs implements BlobBackend {
 
   async put(key: string, body: Buffer) {
     const [workspaceId, runId, sha256] = key.split("/");
-    await this.db.insert(objects).values({ key, workspaceId, runId, sha256, bytes: body.length, body }).onConflictDoNothing();
+    await this.db
+      .insert(objects)
+      .values({ key, workspaceId, runId, sha256, bytes: body.length, body })
+      .onConflictDoNothing();
   }
 
   async exists(key: string) {
-    const [row] = await this.db.select({ one: sql<number>`1` }).from(objects).where(eq(objects.key, key)).limit(1);
+    const [row] = await this.db
+      .select({ one: sql<number>`1` })
+      .from(objects)
+      .where(eq(objects.key, key))
+      .limit(1);
     return !!row;
   }
 
   async open(key: string) {
-    const [row] = await this.db.select({ body: objects.body }).from(objects).where(and(eq(objects.key, key))).limit(1);
+    const [row] = await this.db
+      .select({ body: objects.body })
+      .from(objects)
+      .where(and(eq(objects.key, key)))
+      .limit(1);
     return row ? Readable.from([Buffer.from(row.body)]) : null;
   }
 }

@@ -5,8 +5,7 @@ import { canonicalJson, sha256 } from "../hash";
 import type { ChipsServices } from "../services";
 
 export type StartRunAnswer =
-  | { ok: true; status: 200 | 201; runId: string; bodies: string[] }
-  | { ok: false; problem: ReturnType<typeof problem> };
+  { ok: true; status: 200 | 201; runId: string; bodies: string[] } | { ok: false; problem: ReturnType<typeof problem> };
 
 /**
  * A person starts a run from a room (`POST /api/v1/runs`, §5): their prompt is posted as
@@ -14,8 +13,14 @@ export type StartRunAnswer =
  * screen, [UI3]) — both in one all-or-nothing request. A retry with the same key answers
  * what the first stored. A task's run ([TSK3]) also carries the snapshot its start request freezes.
  */
-export async function startRun(svc: ChipsServices, cred: Credential, body: StartRunBody, task?: TaskSnapshot): Promise<StartRunAnswer> {
-  if (cred.kind !== "person") return { ok: false, problem: problem("forbidden", "runs are started by people: use a session or a person token") };
+export async function startRun(
+  svc: ChipsServices,
+  cred: Credential,
+  body: StartRunBody,
+  task?: TaskSnapshot,
+): Promise<StartRunAnswer> {
+  if (cred.kind !== "person")
+    return { ok: false, problem: problem("forbidden", "runs are started by people: use a session or a person token") };
   const runId = newId("run");
   const { space_id, prompt, idempotency_key, ...request } = body;
   const message = {
@@ -36,12 +41,23 @@ export async function startRun(svc: ChipsServices, cred: Credential, body: Start
     run_id: runId,
     goal: prompt,
     goal_from: "chips",
-    request: { ...request, ...(request.model === undefined ? {} : { model: request.model }), ...(task ? { task } : {}) },
+    request: {
+      ...request,
+      ...(request.model === undefined ? {} : { model: request.model }),
+      ...(task ? { task } : {}),
+    },
     idempotency_key,
   } as IncomingEvent;
   // Ids are the server's: a retry is "the same" when the person and what they asked match.
   // A task's retry is the same start of the same task, whatever the room has become since.
-  const same = canonicalJson({ space_id, prompt, request, key: idempotency_key, by: cred.subjectId, ...(task ? { task: task.task_id } : {}) });
+  const same = canonicalJson({
+    space_id,
+    prompt,
+    request,
+    key: idempotency_key,
+    by: cred.subjectId,
+    ...(task ? { task: task.task_id } : {}),
+  });
   const r = await svc.writer.submit(cred.workspaceId, {
     credential: cred,
     events: [message, queued],

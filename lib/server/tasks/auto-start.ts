@@ -15,8 +15,11 @@ import { startTask } from "./start";
  */
 export function autoStarter(svc: ChipsServices) {
   return (workspaceId: string, batch: Committed[]) => {
-    const freed = batch.filter((c) => c.event.type === "run.finished" && c.event.outcome === "succeeded").map((c) => c.event.run_id!);
-    if (freed.length) void startFreed(svc, workspaceId, freed).catch((e) => svc.storage.refuse(e, "auto-starting tasks"));
+    const freed = batch
+      .filter((c) => c.event.type === "run.finished" && c.event.outcome === "succeeded")
+      .map((c) => c.event.run_id!);
+    if (freed.length)
+      void startFreed(svc, workspaceId, freed).catch((e) => svc.storage.refuse(e, "auto-starting tasks"));
   };
 }
 
@@ -25,11 +28,19 @@ async function startFreed(svc: ChipsServices, workspaceId: string, runIds: strin
     const run = await getRun(svc.db, runId);
     const done = run?.request?.task?.task_id;
     if (!run || !done) continue;
-    const [tasks, runs] = await Promise.all([roomTasks(svc.db, workspaceId, run.space_id), taskRuns(svc.db, workspaceId, run.space_id)]);
+    const [tasks, runs] = await Promise.all([
+      roomTasks(svc.db, workspaceId, run.space_id),
+      taskRuns(svc.db, workspaceId, run.space_id),
+    ]);
     for (const t of taskViews(tasks, runs)) {
-      if (!t.auto_start || t.status !== "ready" || !t.prerequisites.includes(done) || t.actor.kind !== "person") continue;
+      if (!t.auto_start || t.status !== "ready" || !t.prerequisites.includes(done) || t.actor.kind !== "person")
+        continue;
       const by = { kind: "person" as const, workspaceId, subjectId: t.actor.id, role: "member" as const };
-      const r = await startTask(svc, by, { id: run.space_id, workspaceId }, t.task_id, { required_commands: [], override_overlap: false, idempotency_key: `auto:${t.task_id}:${runId}` });
+      const r = await startTask(svc, by, { id: run.space_id, workspaceId }, t.task_id, {
+        required_commands: [],
+        override_overlap: false,
+        idempotency_key: `auto:${t.task_id}:${runId}`,
+      });
       if (!r.ok) log.info({ taskId: t.task_id, problem: r.problem.code }, "an auto-start task did not start");
     }
   }

@@ -6,7 +6,8 @@ import type { IngestAnswer } from "../ingest";
 import type { ChipsServices } from "../services";
 import { roomTasks, storedByKey } from "@/lib/queries/tasks";
 
-const invalid = (detail: string, pointer: string): ProblemError => problem("validation_failed", detail, [{ pointer, message: detail }]);
+const invalid = (detail: string, pointer: string): ProblemError =>
+  problem("validation_failed", detail, [{ pointer, message: detail }]);
 
 /** A prerequisite that is no task of the room, the task itself, or that closes a cycle ([TSK1]). */
 function prerequisiteProblem(tasks: Tasks, taskId: string, prerequisites: string[]): ProblemError | null {
@@ -33,7 +34,13 @@ function prerequisiteProblem(tasks: Tasks, taskId: string, prerequisites: string
  * An edit based on an older prompt version is `409 revision_conflict` with the task as it is.
  * A retry with the same key answers what the first stored.
  */
-export async function saveTask(svc: ChipsServices, cred: Credential, space: { id: string; workspaceId: string }, taskId: string | null, body: TaskBody): Promise<IngestAnswer> {
+export async function saveTask(
+  svc: ChipsServices,
+  cred: Credential,
+  space: { id: string; workspaceId: string },
+  taskId: string | null,
+  body: TaskBody,
+): Promise<IngestAnswer> {
   const known = await storedByKey(svc.db, space.workspaceId, body.idempotency_key);
   const tasks = await roomTasks(svc.db, space.workspaceId, space.id);
   const id = taskId ?? (known?.type === "task.saved" ? known.task_id : newId("task"));
@@ -44,7 +51,13 @@ export async function saveTask(svc: ChipsServices, cred: Credential, space: { id
     if (bad) return { ok: false, problem: bad };
     if (current && body.prompt_version !== undefined && body.prompt_version !== current.prompt_version) {
       const detail = `the task's prompt is at version ${current.prompt_version}: this edit was based on version ${body.prompt_version}`;
-      return { ok: false, problem: { ...problem("revision_conflict", detail, [{ pointer: "/prompt_version", message: detail }]), extensions: { current } } };
+      return {
+        ok: false,
+        problem: {
+          ...problem("revision_conflict", detail, [{ pointer: "/prompt_version", message: detail }]),
+          extensions: { current },
+        },
+      };
     }
   }
   const { idempotency_key, prompt_version: _based, ...fields } = body;
@@ -61,7 +74,14 @@ export async function saveTask(svc: ChipsServices, cred: Credential, space: { id
     idempotency_key,
   } as IncomingEvent;
   // Ids and the version are the server's: a retry is the same save when the person and what they asked match.
-  const hash = sha256(canonicalJson({ space: space.id, task: taskId, body: fields, key: idempotency_key, by: cred.subjectId }));
-  const r = await svc.writer.submit(space.workspaceId, { credential: cred, events: [event], hashes: [hash], pointers: [""] });
+  const hash = sha256(
+    canonicalJson({ space: space.id, task: taskId, body: fields, key: idempotency_key, by: cred.subjectId }),
+  );
+  const r = await svc.writer.submit(space.workspaceId, {
+    credential: cred,
+    events: [event],
+    hashes: [hash],
+    pointers: [""],
+  });
   return r.ok ? { ok: true, status: r.created ? 201 : 200, body: r.bodies[0] } : r;
 }

@@ -1,4 +1,11 @@
-import { problem, scopesOverlap, type ProblemError, type StartTaskBody, type Task, type TaskSnapshot } from "@/lib/protocol";
+import {
+  problem,
+  scopesOverlap,
+  type ProblemError,
+  type StartTaskBody,
+  type Task,
+  type TaskSnapshot,
+} from "@/lib/protocol";
 import { taskViews, unmetPrerequisites } from "@/lib/projection/tasks";
 import type { Credential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/queries/rooms";
@@ -6,7 +13,10 @@ import { startRun, type StartRunAnswer } from "../runners/start-run";
 import type { ChipsServices } from "../services";
 import { roomTasks, storedByKey, taskRuns } from "@/lib/queries/tasks";
 
-const refuse = (p: ProblemError, extensions: Record<string, unknown>): StartRunAnswer => ({ ok: false, problem: { ...p, extensions } });
+const refuse = (p: ProblemError, extensions: Record<string, unknown>): StartRunAnswer => ({
+  ok: false,
+  problem: { ...p, extensions },
+});
 /** A run's goal is a line of the room; the start request carries the whole prompt. */
 const goalOf = (t: Task) => (t.prompt.length > 1000 ? `${t.prompt.slice(0, 999)}…` : t.prompt);
 
@@ -18,31 +28,67 @@ const goalOf = (t: Task) => (t.prompt.length > 1000 ? `${t.prompt.slice(0, 999)}
  * intent and outcome, its active decisions, the task's write scope, prerequisites and prompt
  * version as they are now. A retry with the same key answers the run the first queued.
  */
-export async function startTask(svc: ChipsServices, cred: Credential, space: { id: string; workspaceId: string }, taskId: string, body: StartTaskBody): Promise<StartRunAnswer> {
+export async function startTask(
+  svc: ChipsServices,
+  cred: Credential,
+  space: { id: string; workspaceId: string },
+  taskId: string,
+  body: StartTaskBody,
+): Promise<StartRunAnswer> {
   const replay = (await storedByKey(svc.db, space.workspaceId, body.idempotency_key)) !== null;
-  const [tasks, runs] = await Promise.all([roomTasks(svc.db, space.workspaceId, space.id), taskRuns(svc.db, space.workspaceId, space.id)]);
+  const [tasks, runs] = await Promise.all([
+    roomTasks(svc.db, space.workspaceId, space.id),
+    taskRuns(svc.db, space.workspaceId, space.id),
+  ]);
   const task = tasks[taskId];
   if (!task) return { ok: false, problem: problem("task_not_found", "no such task in this room") };
   const repository = body.repository ?? task.repository;
-  if (!repository) return { ok: false, problem: problem("validation_failed", "the task names no repository: say which", [{ pointer: "/repository", message: "required" }]) };
+  if (!repository)
+    return {
+      ok: false,
+      problem: problem("validation_failed", "the task names no repository: say which", [
+        { pointer: "/repository", message: "required" },
+      ]),
+    };
   let override: TaskSnapshot["override"];
   if (!replay) {
     const unmet = unmetPrerequisites(task, runs);
-    if (unmet.length) return refuse(problem("prerequisites_unmet", `prerequisites not yet succeeded: ${unmet.join(", ")}`, [{ pointer: "/task", message: "prerequisites unmet" }]), { unmet });
-    const overlaps = taskViews(tasks, runs).filter((t) => t.status === "running" && t.task_id !== taskId && scopesOverlap(t.write_scope, task.write_scope));
+    if (unmet.length)
+      return refuse(
+        problem("prerequisites_unmet", `prerequisites not yet succeeded: ${unmet.join(", ")}`, [
+          { pointer: "/task", message: "prerequisites unmet" },
+        ]),
+        { unmet },
+      );
+    const overlaps = taskViews(tasks, runs).filter(
+      (t) => t.status === "running" && t.task_id !== taskId && scopesOverlap(t.write_scope, task.write_scope),
+    );
     if (overlaps.length && !body.override_overlap) {
       const detail = `the write scope overlaps running tasks: ${overlaps.map((t) => t.title).join(", ")}`;
-      return refuse(problem("scope_overlap", detail, [{ pointer: "/override_overlap", message: "confirm to start anyway" }]), {
-        overlaps: overlaps.map((t) => ({ task_id: t.task_id, title: t.title, run_id: t.run_id, write_scope: t.write_scope })),
-      });
+      return refuse(
+        problem("scope_overlap", detail, [{ pointer: "/override_overlap", message: "confirm to start anyway" }]),
+        {
+          overlaps: overlaps.map((t) => ({
+            task_id: t.task_id,
+            title: t.title,
+            run_id: t.run_id,
+            write_scope: t.write_scope,
+          })),
+        },
+      );
     }
     if (overlaps.length) override = { overlaps: overlaps.map((t) => t.task_id), by: cred.subjectId };
   }
-  const [room, decisions] = await Promise.all([getRoom(svc.db, space.workspaceId, space.id), listDecisions(svc.db, space.workspaceId, space.id)]);
+  const [room, decisions] = await Promise.all([
+    getRoom(svc.db, space.workspaceId, space.id),
+    listDecisions(svc.db, space.workspaceId, space.id),
+  ]);
   const snapshot: TaskSnapshot = {
     task_id: task.task_id,
     room: { revision: room.revision, intent: room.intent, outcome: room.outcome },
-    decisions: decisions.filter((d) => d.status === "active").map(({ decision_id, title, text }) => ({ decision_id, title, text })),
+    decisions: decisions
+      .filter((d) => d.status === "active")
+      .map(({ decision_id, title, text }) => ({ decision_id, title, text })),
     write_scope: task.write_scope,
     prerequisites: task.prerequisites,
     prompt: { text: task.prompt, version: task.prompt_version },

@@ -11,10 +11,19 @@ const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide te
 const td = "px-2 py-1.5 align-top";
 
 /** Runs side by side ([CMP1]): steps aligned by step_id (else title), outcome, usage, checks, diff stats, and the change-sets file by file. */
-export default async function ComparePage({ params, searchParams }: { params: Promise<{ ws: string }>; searchParams: Promise<{ run?: string | string[] }> }) {
+export default async function ComparePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ws: string }>;
+  searchParams: Promise<{ run?: string | string[] }>;
+}) {
   const { ws } = await params;
   const asked = (await searchParams).run;
-  const d = await comparePage(ws, (Array.isArray(asked) ? asked : asked ? asked.split(",") : []).map((x) => x.trim()).filter(Boolean));
+  const d = await comparePage(
+    ws,
+    (Array.isArray(asked) ? asked : asked ? asked.split(",") : []).map((x) => x.trim()).filter(Boolean),
+  );
   const { runs, names } = d;
   const sides = runs.map(sideOf);
   return (
@@ -27,7 +36,9 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
         </p>
       )}
       {runs.length < 2 ? (
-        <p className={`mt-4 text-sm ${muted}`}>Pick two or more runs on the runs page (the boxes in the first column) and press “Compare”.</p>
+        <p className={`mt-4 text-sm ${muted}`}>
+          Pick two or more runs on the runs page (the boxes in the first column) and press “Compare”.
+        </p>
       ) : (
         <>
           <div className="mt-4 overflow-x-auto">
@@ -54,8 +65,18 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
                     ["Outcome", (i: number) => sides[i].outcome],
                     ["Duration", (i: number) => took(sides[i].duration_ms)],
                     ["Tokens · cost", (i: number) => `${tokens(sides[i].tokens)} · ${usd(sides[i].cost_usd)}`],
-                    ["Checks", (i: number) => (sides[i].checks ? `${sides[i].checks!.passed} passed, ${sides[i].checks!.failed} failed` : "—")],
-                    ["Diff", (i: number) => (sides[i].files === null ? "no change-set" : `${sides[i].files} files +${sides[i].additions} −${sides[i].deletions}`)],
+                    [
+                      "Checks",
+                      (i: number) =>
+                        sides[i].checks ? `${sides[i].checks!.passed} passed, ${sides[i].checks!.failed} failed` : "—",
+                    ],
+                    [
+                      "Diff",
+                      (i: number) =>
+                        sides[i].files === null
+                          ? "no change-set"
+                          : `${sides[i].files} files +${sides[i].additions} −${sides[i].deletions}`,
+                    ],
                   ] as const
                 ).map(([label, cell]) => (
                   <tr key={label} className="border-t border-zinc-100 dark:border-zinc-900">
@@ -90,12 +111,22 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
               </thead>
               <tbody>
                 {alignSteps(runs).map((row) => (
-                  <tr key={row.key} data-testid="compare-step" data-step={row.key} className="border-t border-zinc-100 dark:border-zinc-900">
+                  <tr
+                    key={row.key}
+                    data-testid="compare-step"
+                    data-step={row.key}
+                    className="border-t border-zinc-100 dark:border-zinc-900"
+                  >
                     <th scope="row" className={`${td} text-left font-normal`}>
                       {row.title}
                     </th>
                     {row.cells.map((c, i) => (
-                      <td key={runs[i].id} className={`${td} tabular-nums`} data-state={c?.state ?? "absent"} data-duration-ms={c?.duration_ms ?? ""}>
+                      <td
+                        key={runs[i].id}
+                        className={`${td} tabular-nums`}
+                        data-state={c?.state ?? "absent"}
+                        data-duration-ms={c?.duration_ms ?? ""}
+                      >
                         {c ? `${c.state} · ${took(c.duration_ms)}` : <span className={muted}>not in this run</span>}
                       </td>
                     ))}
@@ -104,7 +135,9 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
               </tbody>
             </table>
           </div>
-          <h2 className="mt-8 text-sm font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">Change-sets, file by file</h2>
+          <h2 className="mt-8 text-sm font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">
+            Change-sets, file by file
+          </h2>
           <div className="overflow-x-auto">
             <table className="mt-2 w-full text-sm" data-testid="compare-files">
               <caption className="sr-only">Files changed, by run</caption>
@@ -125,13 +158,23 @@ export default async function ComparePage({ params, searchParams }: { params: Pr
               </thead>
               <tbody>
                 {compareChangeSets(runs).map((f) => (
-                  <tr key={f.path} data-testid="compare-file" data-path={f.path} data-same={String(f.same)} className="border-t border-zinc-100 font-mono text-xs dark:border-zinc-900">
+                  <tr
+                    key={f.path}
+                    data-testid="compare-file"
+                    data-path={f.path}
+                    data-same={String(f.same)}
+                    className="border-t border-zinc-100 font-mono text-xs dark:border-zinc-900"
+                  >
                     <th scope="row" className={`${td} break-all text-left font-normal`}>
                       {f.path}
                     </th>
                     {f.cells.map((c, i) => (
                       <td key={runs[i].id} className={td}>
-                        {c ? `${c.status} +${c.additions ?? "bin"} −${c.deletions ?? "bin"}` : <span className={muted}>untouched</span>}
+                        {c ? (
+                          `${c.status} +${c.additions ?? "bin"} −${c.deletions ?? "bin"}`
+                        ) : (
+                          <span className={muted}>untouched</span>
+                        )}
                       </td>
                     ))}
                     <td className={td}>{f.same ? "same" : "differs"}</td>

@@ -10,10 +10,18 @@ import { COUNT_CAP } from "@/lib/queries/review";
 export const dynamic = "force-dynamic";
 
 /** Every run of the workspace: filters and search in the URL, newest first, a page at a time ([REV1], [REV2]). */
-export default async function RunsPage({ params, searchParams }: { params: Promise<{ ws: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RunsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ws: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { ws } = await params;
   const d = await runsPage(ws, await searchParams);
-  const next = d.page.next_cursor ? `?${d.query ? `${d.query}&` : ""}cursor=${encodeURIComponent(d.page.next_cursor)}` : null;
+  const next = d.page.next_cursor
+    ? `?${d.query ? `${d.query}&` : ""}cursor=${encodeURIComponent(d.page.next_cursor)}`
+    : null;
   const exportQuery = d.query ? `&${d.query}` : "";
   return (
     <main className="mx-auto max-w-7xl px-6 py-8">
@@ -28,7 +36,8 @@ export default async function RunsPage({ params, searchParams }: { params: Promi
       <SavedViews ws={ws} views={d.views} query={d.query} />
       <div className="mt-4 flex flex-wrap items-baseline gap-x-4 text-sm">
         <p data-testid="runs-count" data-count={d.count}>
-          {d.count > COUNT_CAP ? `${COUNT_CAP.toLocaleString("en-US")}+` : d.count.toLocaleString("en-US")} {d.count === 1 ? "run" : "runs"}
+          {d.count > COUNT_CAP ? `${COUNT_CAP.toLocaleString("en-US")}+` : d.count.toLocaleString("en-US")}{" "}
+          {d.count === 1 ? "run" : "runs"}
         </p>
         <a className={link} href={`/api/v1/workspaces/${ws}/review/export?format=json${exportQuery}`} download>
           Export these runs (JSON)

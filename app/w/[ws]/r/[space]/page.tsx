@@ -40,7 +40,10 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
       dir={{ persons: names.persons, harnesses: names.harnesses }}
       initialRuns={runs}
       initialEvents={events}
-      initialReceipts={await receiptsOf(db, runs.map((r) => r.id))}
+      initialReceipts={await receiptsOf(
+        db,
+        runs.map((r) => r.id),
+      )}
       initialRoom={current}
       initialDecisions={decided}
       initialTasks={Object.values(tasks)}

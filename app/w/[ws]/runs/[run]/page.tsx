@@ -35,7 +35,16 @@ export default async function RunReviewPage({ params }: { params: Promise<{ ws: 
         <h2 id="shares" className="mb-2 text-sm font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">
           Share links
         </h2>
-        <ShareLinks ws={ws} runId={run.id} shares={d.shares} dir={names} canShare={d.canAct} me={d.me} isOwner={d.isOwner} drawnAt={d.now} />
+        <ShareLinks
+          ws={ws}
+          runId={run.id}
+          shares={d.shares}
+          dir={names}
+          canShare={d.canAct}
+          me={d.me}
+          isOwner={d.isOwner}
+          drawnAt={d.now}
+        />
       </section>
     </main>
   );

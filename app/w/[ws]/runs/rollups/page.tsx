@@ -16,7 +16,13 @@ const BY: [string, string][] = [
 ];
 
 /** Rollups of the workspace's runs ([ROL1]): per day/week or harness, agent, person, room, as charts, a table and a CSV. */
-export default async function RollupsPage({ params, searchParams }: { params: Promise<{ ws: string }>; searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function RollupsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ws: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { ws } = await params;
   const d = await rollupsPage(ws, await searchParams);
   const label = (key: string | null) => rollupLabel(d.by, key, d.names);
@@ -57,7 +63,12 @@ export default async function RollupsPage({ params, searchParams }: { params: Pr
         <button type="submit" className={button} data-testid="rollup-apply">
           Show
         </button>
-        <a className={link} href={`/api/v1/workspaces/${ws}/review/rollups?${query}&format=csv`} download data-testid="rollup-csv">
+        <a
+          className={link}
+          href={`/api/v1/workspaces/${ws}/review/rollups?${query}&format=csv`}
+          download
+          data-testid="rollup-csv"
+        >
           Download CSV
         </a>
       </form>
@@ -108,7 +119,9 @@ export default async function RollupsPage({ params, searchParams }: { params: Pr
                   <td className="px-2 py-1">
                     {r.failed} / {r.finished}
                   </td>
-                  <td className="px-2 py-1">{r.failure_rate === null ? "—" : `${(r.failure_rate * 100).toFixed(1)}%`}</td>
+                  <td className="px-2 py-1">
+                    {r.failure_rate === null ? "—" : `${(r.failure_rate * 100).toFixed(1)}%`}
+                  </td>
                   <td className="px-2 py-1">{took(r.p50_ms)}</td>
                   <td className="px-2 py-1">{took(r.p90_ms)}</td>
                   <td className="px-2 py-1">{tokens(r.tokens)}</td>

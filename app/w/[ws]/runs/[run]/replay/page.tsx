@@ -8,7 +8,13 @@ import { link } from "@/components/review/format";
 export const dynamic = "force-dynamic";
 
 /** The room as it was at a seq of a run (`?seq=N`; the run's last when left out) ([RPL1]). */
-export default async function ReplayPage({ params, searchParams }: { params: Promise<{ ws: string; run: string }>; searchParams: Promise<{ seq?: string }> }) {
+export default async function ReplayPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ ws: string; run: string }>;
+  searchParams: Promise<{ seq?: string }>;
+}) {
   const { ws, run: runId } = await params;
   const d = await replayPage(ws, runId);
   if (!d) notFound();
@@ -25,7 +31,13 @@ export default async function ReplayPage({ params, searchParams }: { params: Pro
           Replay · {d.names.rooms[d.run.space_id] ? `# ${d.names.rooms[d.run.space_id]}` : "room"}
         </h1>
       </header>
-      <ReplayView run={d.run} events={d.events} dir={d.names} statusTtlSeconds={d.statusTtlSeconds} initialSeq={Number.isInteger(seq) && seq > 0 ? seq : null} />
+      <ReplayView
+        run={d.run}
+        events={d.events}
+        dir={d.names}
+        statusTtlSeconds={d.statusTtlSeconds}
+        initialSeq={Number.isInteger(seq) && seq > 0 ? seq : null}
+      />
     </div>
   );
 }
