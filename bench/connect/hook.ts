@@ -13,7 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { summarize, usageMeter, waitQuiet, type Latency } from "../stats";
+import { summarize, usageMeter, waitQuiet, type Latency } from "../lib/stats";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const N = Number(process.env.CHIPS_BENCH_HOOK_CALLS ?? 200);

@@ -1,10 +1,10 @@
 import { newId } from "@/lib/protocol";
-import { adminToken, createWorkspace, keepAlive, message, request, seedMessages, type Workspace } from "./api";
+import { adminToken, createWorkspace, keepAlive, message, request, seedMessages, type Workspace } from "../lib/api";
 import { baselineCatchUp, chipsCatchUp, type CatchUpResult } from "./catchup";
 import { runFanout, type FanoutResult } from "./fanout";
-import { startPg, type DbKind, type PgCluster } from "./pg";
-import { summarizeProfile } from "./profile";
-import { rmrf, spawnNode, waitQuiet, type Child } from "./proc";
+import { startPg, type DbKind, type PgCluster } from "../lib/pg";
+import { summarizeProfile } from "../lib/profile";
+import { rmrf, spawnNode, waitQuiet, type Child } from "../lib/proc";
 import { aimsOf, printDb, type DbResult } from "./report";
 import { printStepUp, STEP_CLIENTS, STEP_RATES } from "./stepup";
 

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { io, type Socket } from "socket.io-client";
-import { request, type Workspace } from "./api";
-import { median, monoMs } from "./hist";
+import { request, type Workspace } from "../lib/api";
+import { median, monoMs } from "../lib/hist";
 
 type Ev = { seq: number; prev_seq?: number };
 

@@ -7,7 +7,7 @@
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { io, type Socket } from "socket.io-client";
-import { Hist, monoMs, type HistJson } from "./hist";
+import { Hist, monoMs, type HistJson } from "../lib/hist";
 
 export interface ClientsStart {
   op: "start";

@@ -6,10 +6,10 @@
  *   node --import tsx bench/realtime/explain.ts [--db pglite|postgres|both] [--events 10000]
  */
 import path from "node:path";
-import { adminToken, createWorkspace, keepAlive, seedMessages, type Workspace } from "./api";
-import { flags, num, one } from "./args";
-import { parseDbFlag, startPg, type PgCluster } from "./pg";
-import { rmrf, spawnNode } from "./proc";
+import { adminToken, createWorkspace, keepAlive, seedMessages, type Workspace } from "../lib/api";
+import { flags, num, one } from "../lib/args";
+import { parseDbFlag, startPg, type PgCluster } from "../lib/pg";
+import { rmrf, spawnNode } from "../lib/proc";
 
 const queries = (ws: Workspace, head: number) => [
   [

@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from "node:child_process";
 import type http from "node:http";
 import path from "node:path";
-import type { Workspace } from "./api";
+import type { Workspace } from "../lib/api";
 import type { ClientsReport, ClientsStart } from "./clients";
-import { Hist, monoMs } from "./hist";
+import { Hist, monoMs } from "../lib/hist";
 import { postOpenLoop, type PostResult } from "./poster";
-import { machineMeter, othersMeter, pidCpuMs } from "./proc";
+import { machineMeter, othersMeter, pidCpuMs } from "../lib/proc";
 
 export interface FanoutOpts {
   label: string;

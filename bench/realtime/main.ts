@@ -14,14 +14,14 @@
  * --quiet-wait S: before each run, wait up to S seconds for the machine to be < 30% busy.
  *
  * --profile writes a CPU profile of every Chips server child (node --cpu-prof) and prints
- * where its time went; `node --import tsx bench/realtime/profile.ts F.cpuprofile` reads one.
+ * where its time went; `node --import tsx bench/lib/profile.ts F.cpuprofile` reads one.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { flags, machine, num, one } from "./args";
+import { flags, machine, num, one } from "../lib/args";
 import { runRealtimeBench } from "./bench";
-import { parseDbFlag } from "./pg";
-import { tmpDir } from "./proc";
+import { parseDbFlag } from "../lib/pg";
+import { tmpDir } from "../lib/proc";
 
 async function main() {
   const f = flags();

@@ -1,6 +1,6 @@
 import type http from "node:http";
-import { message, request, type Workspace } from "./api";
-import { Hist, monoMs, pctOf } from "./hist";
+import { message, request, type Workspace } from "../lib/api";
+import { Hist, monoMs, pctOf } from "../lib/hist";
 
 export interface PostResult {
   /** Events stored (2xx), warm-up included. */

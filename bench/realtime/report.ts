@@ -1,7 +1,7 @@
 import type { CatchUpResult } from "./catchup";
 import type { FanoutResult } from "./fanout";
-import type { DbKind } from "./pg";
-import { aimsTable, ms, pct, ratio, table, type Aim } from "./table";
+import type { DbKind } from "../lib/pg";
+import { aimsTable, ms, pct, ratio, table, type Aim } from "../lib/table";
 
 export interface DbResult {
   db: DbKind;

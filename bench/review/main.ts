@@ -20,8 +20,8 @@ import { loadConfig } from "@/lib/env";
 import { bootstrap } from "@/lib/server/bootstrap";
 import { createServices } from "@/lib/server/services";
 import { createWorkspaceBundle } from "@/lib/server/workspaces";
-import { parseDbFlag, startPg, type DbKind } from "../realtime/pg";
-import { fmt, table } from "../stats";
+import { parseDbFlag, startPg, type DbKind } from "../lib/pg";
+import { fmt, table } from "../lib/stats";
 import { commonest, explainRunLog, explainView, runPage, runsPage, type Timing } from "./queries";
 import { seedBig, seedLongRun } from "./seed";
 

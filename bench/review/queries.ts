@@ -11,7 +11,7 @@ import {
 } from "@/lib/queries/review";
 import { listShares } from "@/lib/queries/shares";
 import { getRun, receiptsOf } from "@/lib/queries/runs";
-import { percentile } from "../stats";
+import { percentile } from "../lib/stats";
 
 export interface Timing {
   name: string;

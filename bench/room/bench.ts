@@ -1,10 +1,10 @@
 import net from "node:net";
-import { adminToken, createWorkspace, keepAlive, request, type Workspace } from "../realtime/api";
-import { median } from "../realtime/hist";
-import { startPg, type DbKind } from "../realtime/pg";
-import { summarizeProfile } from "../realtime/profile";
-import { rmrf, spawnNode, waitQuiet } from "../realtime/proc";
-import { aimsTable, ms, table, type Aim } from "../realtime/table";
+import { adminToken, createWorkspace, keepAlive, request, type Workspace } from "../lib/api";
+import { median } from "../lib/hist";
+import { startPg, type DbKind } from "../lib/pg";
+import { summarizeProfile } from "../lib/profile";
+import { rmrf, spawnNode, waitQuiet } from "../lib/proc";
+import { aimsTable, ms, table, type Aim } from "../lib/table";
 import { launch, visit, type Visit } from "./browser";
 import { ensureBuild } from "./build";
 import { markdownCost } from "./markdown-cost";

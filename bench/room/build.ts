@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { ROOT } from "../realtime/proc";
+import { ROOT } from "../lib/proc";
 
 /** What the production bundle is built from: newer than `.next/BUILD_ID` means stale. */
 const SOURCES = [

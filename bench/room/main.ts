@@ -16,9 +16,9 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { flags, machine, num, one } from "../realtime/args";
-import { parseDbFlag } from "../realtime/pg";
-import { tmpDir } from "../realtime/proc";
+import { flags, machine, num, one } from "../lib/args";
+import { parseDbFlag } from "../lib/pg";
+import { tmpDir } from "../lib/proc";
 import { runRoomBench } from "./bench";
 
 async function main() {

@@ -10,7 +10,7 @@ import path from "node:path";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { Markdown } from "@/components/ui/markdown";
-import { median } from "../realtime/hist";
+import { median } from "../lib/hist";
 import { TEXTS } from "./seed";
 
 export function markdownCost(rounds = 300): { perItem: number; plain: number } {

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { newId } from "@/lib/protocol";
-import { harnessEvent, message, postBatch, type Workspace } from "../realtime/api";
+import { harnessEvent, message, postBatch, type Workspace } from "../lib/api";
 
 export interface SeededRoom {
   /** Events stored in the room. */

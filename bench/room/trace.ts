@@ -1,4 +1,4 @@
-import { table } from "../realtime/table";
+import { table } from "../lib/table";
 
 interface TraceEvent {
   name: string;

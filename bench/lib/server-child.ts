@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ProbeReport } from "./probe";
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export interface ServerChild {
   url: string;
@@ -38,7 +38,7 @@ export async function spawnServer(opts: {
   };
   delete env.DATABASE_URL;
   if (opts.databaseUrl) env.DATABASE_URL = opts.databaseUrl;
-  const probe = pathToFileURL(path.join(ROOT, "bench", "probe.ts")).href;
+  const probe = pathToFileURL(path.join(ROOT, "bench", "lib", "probe.ts")).href;
   const proc = spawn(process.execPath, ["--import", "tsx", "--import", probe, path.join(ROOT, "server.ts")], {
     cwd: ROOT,
     env,

@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { newId } from "../lib/protocol";
-import { Client } from "./http";
-import type { PgAdmin } from "./pg-watch";
-import { statementLog, type StatementProfile } from "./pg-statements";
-import type { ProbeReport } from "./probe";
-import { spawnServer } from "./server-child";
-import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "./stats";
+import { newId } from "../../lib/protocol";
+import { Client } from "../lib/http";
+import type { PgAdmin } from "../lib/pg-watch";
+import { statementLog, type StatementProfile } from "../lib/pg-statements";
+import type { ProbeReport } from "../lib/probe";
+import { spawnServer } from "../lib/server-child";
+import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "../lib/stats";
 
 export type DbKind = "pglite" | "postgres";
 

@@ -1,7 +1,7 @@
-import type { BaselineResult } from "./baseline";
-import type { FloorResult } from "./http-floor";
-import type { DbKind, IngestResult } from "./ingest";
-import { fmt, table } from "./stats";
+import type { BaselineResult } from "../lib/baseline";
+import type { FloorResult } from "../lib/http-floor";
+import type { DbKind, IngestResult } from "./scenarios";
+import { fmt, table } from "../lib/stats";
 
 /** The aims, for PostgreSQL on this 2-core machine. */
 export const AIMS = [

@@ -21,7 +21,7 @@ export interface ProfileSummary {
   byTotal: [string, number][];
 }
 
-const ROOT = path.resolve(import.meta.dirname, "..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 
 /** A frame's file path: no scheme, no loader query string. */
 const clean = (url: string) => url.replace(/^file:\/\//, "").split("?")[0];

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { newId } from "../lib/protocol";
+import { newId } from "../../lib/protocol";
 import { Client } from "./http";
 import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "./stats";
 
@@ -13,7 +13,7 @@ export interface FloorResult {
 }
 
 /**
- * The same closed-loop client, the same single-event bodies, against bench/floor-server.mjs:
+ * The same closed-loop client, the same single-event bodies, against bench/lib/floor-server.mjs:
  * what loopback HTTP alone allows on this machine, so a Chips figure can be read against it.
  */
 export async function httpFloor(clients: number, seconds: number, quietWait: number): Promise<FloorResult> {

@@ -133,6 +133,6 @@ export function newestProfile(dir: string): string | null {
   }
 }
 
-// `node --import tsx bench/realtime/profile.ts FILE.cpuprofile` prints the summary.
+// `node --import tsx bench/lib/profile.ts FILE.cpuprofile` prints the summary.
 if (process.argv[1] && path.resolve(process.argv[1]) === import.meta.filename)
   console.log(summarizeProfile(process.argv[2]));

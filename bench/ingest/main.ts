@@ -13,12 +13,12 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findPgBin, startCluster } from "../scripts/pg-cluster.mjs";
-import { BASELINES, pgBaseline, pgliteBaseline, type BaselineResult } from "./baseline";
-import { httpFloor, type FloorResult } from "./http-floor";
-import { INGEST_SCENARIOS, runIngestScenario, type DbKind, type IngestResult } from "./ingest";
-import { renderStatements } from "./pg-statements";
-import { pgAdmin, type PgAdmin } from "./pg-watch";
+import { findPgBin, startCluster } from "../../scripts/pg-cluster.mjs";
+import { BASELINES, pgBaseline, pgliteBaseline, type BaselineResult } from "../lib/baseline";
+import { httpFloor, type FloorResult } from "../lib/http-floor";
+import { INGEST_SCENARIOS, runIngestScenario, type DbKind, type IngestResult } from "./scenarios";
+import { renderStatements } from "../lib/pg-statements";
+import { pgAdmin, type PgAdmin } from "../lib/pg-watch";
 import { renderProfile, summarizeProfile } from "./profile";
 import { aimsText, baselineTable, costTable, floorTable, ingestTable, waitsText } from "./report";
 
@@ -63,7 +63,7 @@ const log = (line: string) => process.stderr.write(line + "\n");
 
 function machine(pgVersion: string | null, pgSettings: Record<string, string> | null): string {
   const pkg = (p: string) =>
-    JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "..", "node_modules", p, "package.json"), "utf8"))
+    JSON.parse(fs.readFileSync(path.join(import.meta.dirname, "../..", "node_modules", p, "package.json"), "utf8"))
       .version;
   let nproc = String(os.cpus().length);
   try {

@@ -1,5 +1,5 @@
 /**
- * Preloaded into the server child (`node --import tsx --import bench/probe.ts server.ts`):
+ * Preloaded into the server child (`node --import tsx --import bench/lib/probe.ts server.ts`):
  * measures the server's own CPU and event-loop delay over the window the bench names, and
  * optionally CPU-profiles exactly that window (not startup or migrations). Talks over the
  * IPC channel only; the server code is untouched.

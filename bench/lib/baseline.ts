@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { newId } from "../lib/protocol";
-import type { DbKind } from "./ingest";
+import { newId } from "../../lib/protocol";
+import type { DbKind } from "./pg";
 import type { PgAdmin } from "./pg-watch";
 import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "./stats";
 

@@ -29,7 +29,7 @@ export interface SpawnOpts {
   dataDir?: string;
   readyPattern?: RegExp;
   startTimeoutMs?: number;
-  /** Arm bench/realtime/prof-hook.ts in the child: CPU profiles of chosen windows land here. */
+  /** Arm bench/lib/prof-hook.ts in the child: CPU profiles of chosen windows land here. */
   profileDir?: string;
 }
 
