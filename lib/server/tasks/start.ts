@@ -12,6 +12,7 @@ import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { startRun, type StartRunAnswer } from "../runners/start-run";
 import type { ChipsServices } from "../services";
 import { roomTasks, storedByKey, taskRuns } from "@/lib/queries/tasks";
+import { oneStartAtATime } from "./one-at-a-time";
 
 const refuse = (p: ProblemError, extensions: Record<string, unknown>): StartRunAnswer => ({
   ok: false,
@@ -27,88 +28,91 @@ const goalOf = (t: Task) => (t.prompt.length > 1000 ? `${t.prompt.slice(0, 999)}
  * records. The run is queued with the snapshot its start request freezes: the room's revision,
  * intent and outcome, its active decisions, the task's write scope, prerequisites and prompt
  * version as they are now. A retry with the same key answers the run the first queued.
+ * The checks and the queueing are one step: starts in a room are judged one at a time.
  */
-export async function startTask(
+export function startTask(
   svc: ChipsServices,
   cred: Credential,
   space: { id: string; workspaceId: string },
   taskId: string,
   body: StartTaskBody,
 ): Promise<StartRunAnswer> {
-  const replay = (await storedByKey(svc.db, space.workspaceId, body.idempotency_key)) !== null;
-  const [tasks, runs] = await Promise.all([
-    roomTasks(svc.db, space.workspaceId, space.id),
-    taskRuns(svc.db, space.workspaceId, space.id),
-  ]);
-  const task = tasks[taskId];
-  if (!task) return { ok: false, problem: problem("task_not_found", "no such task in this room") };
-  const repository = body.repository ?? task.repository;
-  if (!repository)
-    return {
-      ok: false,
-      problem: problem("validation_failed", "the task names no repository: say which", [
-        { pointer: "/repository", message: "required" },
-      ]),
-    };
-  let override: TaskSnapshot["override"];
-  if (!replay) {
-    const unmet = unmetPrerequisites(task, runs);
-    if (unmet.length)
-      return refuse(
-        problem("prerequisites_unmet", `prerequisites not yet succeeded: ${unmet.join(", ")}`, [
-          { pointer: "/task", message: "prerequisites unmet" },
+  return oneStartAtATime(svc, space.id, async () => {
+    const replay = (await storedByKey(svc.db, space.workspaceId, body.idempotency_key)) !== null;
+    const [tasks, runs] = await Promise.all([
+      roomTasks(svc.db, space.workspaceId, space.id),
+      taskRuns(svc.db, space.workspaceId, space.id),
+    ]);
+    const task = tasks[taskId];
+    if (!task) return { ok: false, problem: problem("task_not_found", "no such task in this room") };
+    const repository = body.repository ?? task.repository;
+    if (!repository)
+      return {
+        ok: false,
+        problem: problem("validation_failed", "the task names no repository: say which", [
+          { pointer: "/repository", message: "required" },
         ]),
-        { unmet },
+      };
+    let override: TaskSnapshot["override"];
+    if (!replay) {
+      const unmet = unmetPrerequisites(task, runs);
+      if (unmet.length)
+        return refuse(
+          problem("prerequisites_unmet", `prerequisites not yet succeeded: ${unmet.join(", ")}`, [
+            { pointer: "/task", message: "prerequisites unmet" },
+          ]),
+          { unmet },
+        );
+      const overlaps = taskViews(tasks, runs).filter(
+        (t) => t.status === "running" && t.task_id !== taskId && scopesOverlap(t.write_scope, task.write_scope),
       );
-    const overlaps = taskViews(tasks, runs).filter(
-      (t) => t.status === "running" && t.task_id !== taskId && scopesOverlap(t.write_scope, task.write_scope),
-    );
-    if (overlaps.length && !body.override_overlap) {
-      const detail = `the write scope overlaps running tasks: ${overlaps.map((t) => t.title).join(", ")}`;
-      return refuse(
-        problem("scope_overlap", detail, [{ pointer: "/override_overlap", message: "confirm to start anyway" }]),
-        {
-          overlaps: overlaps.map((t) => ({
-            task_id: t.task_id,
-            title: t.title,
-            run_id: t.run_id,
-            write_scope: t.write_scope,
-          })),
-        },
-      );
+      if (overlaps.length && !body.override_overlap) {
+        const detail = `the write scope overlaps running tasks: ${overlaps.map((t) => t.title).join(", ")}`;
+        return refuse(
+          problem("scope_overlap", detail, [{ pointer: "/override_overlap", message: "confirm to start anyway" }]),
+          {
+            overlaps: overlaps.map((t) => ({
+              task_id: t.task_id,
+              title: t.title,
+              run_id: t.run_id,
+              write_scope: t.write_scope,
+            })),
+          },
+        );
+      }
+      if (overlaps.length) override = { overlaps: overlaps.map((t) => t.task_id), by: cred.subjectId };
     }
-    if (overlaps.length) override = { overlaps: overlaps.map((t) => t.task_id), by: cred.subjectId };
-  }
-  const [room, decisions] = await Promise.all([
-    getRoom(svc.db, space.workspaceId, space.id),
-    listDecisions(svc.db, space.workspaceId, space.id),
-  ]);
-  const snapshot: TaskSnapshot = {
-    task_id: task.task_id,
-    room: { revision: room.revision, intent: room.intent, outcome: room.outcome },
-    decisions: decisions
-      .filter((d) => d.status === "active")
-      .map(({ decision_id, title, text }) => ({ decision_id, title, text })),
-    write_scope: task.write_scope,
-    prerequisites: task.prerequisites,
-    prompt: { text: task.prompt, version: task.prompt_version },
-    ...(override ? { override } : {}),
-  };
-  return startRun(
-    svc,
-    cred,
-    {
-      space_id: space.id,
-      prompt: goalOf(task),
-      repository,
-      base_branch: body.base_branch ?? task.base_branch ?? "main",
-      agent: body.agent ?? (task.agent === "claude" ? "claude" : "codex"),
-      profile: body.profile ?? (task.profile === "read-only" ? "read-only" : "workspace-write"),
-      required_commands: body.required_commands,
-      secrets: [],
-      ...(body.model ? { model: body.model } : {}),
-      idempotency_key: body.idempotency_key,
-    },
-    snapshot,
-  );
+    const [room, decisions] = await Promise.all([
+      getRoom(svc.db, space.workspaceId, space.id),
+      listDecisions(svc.db, space.workspaceId, space.id),
+    ]);
+    const snapshot: TaskSnapshot = {
+      task_id: task.task_id,
+      room: { revision: room.revision, intent: room.intent, outcome: room.outcome },
+      decisions: decisions
+        .filter((d) => d.status === "active")
+        .map(({ decision_id, title, text }) => ({ decision_id, title, text })),
+      write_scope: task.write_scope,
+      prerequisites: task.prerequisites,
+      prompt: { text: task.prompt, version: task.prompt_version },
+      ...(override ? { override } : {}),
+    };
+    return startRun(
+      svc,
+      cred,
+      {
+        space_id: space.id,
+        prompt: goalOf(task),
+        repository,
+        base_branch: body.base_branch ?? task.base_branch ?? "main",
+        agent: body.agent ?? (task.agent === "claude" ? "claude" : "codex"),
+        profile: body.profile ?? (task.profile === "read-only" ? "read-only" : "workspace-write"),
+        required_commands: body.required_commands,
+        secrets: [],
+        ...(body.model ? { model: body.model } : {}),
+        idempotency_key: body.idempotency_key,
+      },
+      snapshot,
+    );
+  });
 }
