@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newWorkspace, post, readEvents, request, runStarted, startRun, type Workspace } from "./support/api";
+import { serverWithWorkspace, post, readEvents, request, runStarted, startRun, type Workspace } from "./support/api";
 import { command, receipts } from "./support/harness";
-import { startTestServer, type TestServer } from "./support/server";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 0 });
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace({ rateLimit: 0 })));
 afterAll(() => server?.close());
 
 const run = async (runId: string) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;

@@ -2,9 +2,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newHarness, newWorkspace, request, startRun, type Workspace } from "./support/api";
+import { serverWithWorkspace, newHarness, request, startRun, type Workspace } from "./support/api";
 import { ack, command, socketHarness } from "./support/harness";
-import { startTestServer, type TestServer } from "./support/server";
+import { type TestServer } from "./support/server";
 import { run as runCli } from "../cli/main";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -12,10 +12,7 @@ const BIN = path.join(ROOT, "bin", "chips.mjs");
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 0 });
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace({ rateLimit: 0 })));
 afterAll(() => server?.close());
 
 interface Result {

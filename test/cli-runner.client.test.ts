@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run as runCli } from "../cli/main";
-import { newWorkspace, request, type Workspace } from "./support/api";
-import { startTestServer, type TestServer } from "./support/server";
+import { serverWithWorkspace, request, type Workspace } from "./support/api";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer();
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
 afterAll(() => server?.close());
 
 /** The CLI in-process, with its output captured. */

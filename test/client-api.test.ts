@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, request } from "../lib/client/api";
-import { ev, newWorkspace, post, type Workspace } from "./support/api";
-import { startTestServer, type TestServer } from "./support/server";
+import { serverWithWorkspace, ev, post, type Workspace } from "./support/api";
+import { type TestServer } from "./support/server";
 
 /**
  * lib/client/api.ts, the browser's one door to the HTTP API, against the real server: a
@@ -11,10 +11,7 @@ import { startTestServer, type TestServer } from "./support/server";
 let server: TestServer;
 let ws: Workspace;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
 afterAll(() => server?.close());
 
 describe("lib/client/api.ts", () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  serverWithWorkspace,
   newHarness,
   newWorkspace,
   post,
@@ -12,14 +13,11 @@ import {
 import { until } from "./support/feed";
 import { ack, command, receipts, socketHarness } from "./support/harness";
 import { openCommands } from "../lib/server/commands";
-import { startTestServer, type TestServer } from "./support/server";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 0, presenceGraceSeconds: 1 });
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace({ rateLimit: 0, presenceGraceSeconds: 1 })));
 afterAll(() => server?.close());
 
 const run = async (runId: string, w = ws) =>

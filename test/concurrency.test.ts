@@ -1,14 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
-import { message, newWorkspace, post, readEvents, runStatus, startRun, type Workspace } from "./support/api";
-import { startTestServer, type TestServer } from "./support/server";
+import { serverWithWorkspace, message, post, readEvents, runStatus, startRun, type Workspace } from "./support/api";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 0 });
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace({ rateLimit: 0 })));
 afterAll(() => server?.close());
 
 describe("[ENV8] [ENV9] concurrent ingest into one workspace", () => {

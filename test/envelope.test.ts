@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
 import {
+  serverWithWorkspace,
   ev,
   message,
   newHarness,
@@ -11,14 +12,11 @@ import {
   startRun,
   type Workspace,
 } from "./support/api";
-import { startTestServer, type TestServer } from "./support/server";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer();
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
 afterAll(() => server?.close());
 
 describe("[ENV1] protocol version", () => {

@@ -1,15 +1,12 @@
 import fs from "node:fs";
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { message, newWorkspace, post, request, type Workspace } from "./support/api";
+import { serverWithWorkspace, message, newWorkspace, post, request, type Workspace } from "./support/api";
 import { freshDatabase, spawnServer, startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer({ authAttemptsPerMinute: 5 });
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace({ authAttemptsPerMinute: 5 })));
 afterAll(() => server.close());
 
 /** What every answer carries: pages (e2e/headers.ui.spec.ts), API answers, objects, the socket handshake. */

@@ -1,14 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
-import { message, newWorkspace, post, request, runStatus, startRun, type Workspace } from "./support/api";
+import {
+  serverWithWorkspace,
+  message,
+  newWorkspace,
+  post,
+  request,
+  runStatus,
+  startRun,
+  type Workspace,
+} from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer();
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
 afterAll(() => server?.close());
 
 const expectProblem = (r: { status: number; headers: Headers; body: any }, status: number, code: string) => {

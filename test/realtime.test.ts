@@ -2,16 +2,22 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io } from "socket.io-client";
 import { newId } from "../lib/protocol";
-import { message, newWorkspace, post, request, runStatus, startRun, type Workspace } from "./support/api";
+import {
+  serverWithWorkspace,
+  message,
+  newWorkspace,
+  post,
+  request,
+  runStatus,
+  startRun,
+  type Workspace,
+} from "./support/api";
 import { recordingFeed, until } from "./support/feed";
-import { startTestServer, type TestServer } from "./support/server";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer({ rateLimit: 0 });
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace({ rateLimit: 0 })));
 afterAll(() => server?.close());
 
 const spaceSeqs = async (spaceId: string) =>

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/protocol";
 import {
+  serverWithWorkspace,
   ev,
   newHarness,
-  newWorkspace,
   post,
   request,
   runStarted,
@@ -11,14 +11,11 @@ import {
   startRun,
   type Workspace,
 } from "./support/api";
-import { startTestServer, type TestServer } from "./support/server";
+import { type TestServer } from "./support/server";
 
 let server: TestServer;
 let ws: Workspace;
-beforeAll(async () => {
-  server = await startTestServer();
-  ws = await newWorkspace(server);
-});
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
 afterAll(() => server?.close());
 
 const getRun = async (runId: string) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;

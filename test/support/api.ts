@@ -1,6 +1,6 @@
 import type { WorkspaceCreated } from "../../lib/protocol/http";
 import { newId } from "../../lib/protocol";
-import type { TestServer } from "./server";
+import { startTestServer, type TestServer } from "./server";
 
 export type Workspace = WorkspaceCreated;
 
@@ -127,4 +127,15 @@ export async function startRun(server: { url: string }, ws: Workspace, fields: R
   const r = await post(server, ws.token, runStarted(ws, runId, fields));
   if (r.status !== 201) throw new Error(`run not started: ${r.status} ${r.text}`);
   return runId;
+}
+
+/**
+ * A test file's server and its first workspace, as most files start:
+ * `beforeAll(async () => ({ server, ws } = await serverWithWorkspace()))`.
+ */
+export async function serverWithWorkspace(
+  overrides?: Parameters<typeof startTestServer>[0],
+): Promise<{ server: TestServer; ws: Workspace }> {
+  const server = await startTestServer(overrides);
+  return { server, ws: await newWorkspace(server) };
 }
