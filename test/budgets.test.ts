@@ -93,7 +93,7 @@ describe("[BUD1] usage counts against its harness's budget, exactly", () => {
 });
 
 describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new runs refused naming the budget", () => {
-  it("[BUD3] the budget running out reaches a running demo harness as a system pause with the reason, which it applies", async () => {
+  it("[BUD3] the budget running out reaches a running demo harness as a system pause with the reason, which it applies; a person's resume overrides it for that run, recorded, and is not undone by later reports", async () => {
     const ws = await newWorkspace(server);
     expect((await setBudget(ws, ws.harness_id, { tokens_per_day: 1000, warn_at: 0.5 })).status).toBe(200);
     const client = new ChipsClient({ url: server.url, token: ws.token });
@@ -125,6 +125,27 @@ describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new r
       expect(lines.join("\n")).toContain(`demo: command pause ${cmd.command_id}: "${reason}"`);
       expect((await run(ws, runId)).pending).toBe("pausing");
       expect((await budgets(ws))[0]).toMatchObject({ state: "exhausted", spent: { tokens_day: 1000 } });
+      // A person overrides the pause for this one run by resuming it: recorded as their command.
+      const resume = await request(`${server.url}/api/v1/runs/${demoRun}/commands`, {
+        method: "POST",
+        token: ws.person_token,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ command: "resume", text: "over budget on purpose", idempotency_key: key() }),
+      });
+      expect(resume.status, resume.text).toBe(201);
+      await until(async () => (await run(ws, demoRun)).state === "running", "the demo's run resumed");
+      // Later reports of the exhausted harness do not pause the overridden run again.
+      expect(
+        (await post(server, ws.token, asAgent(runStatus(ws, runId, { usage: usage(900, 300) }), agent))).status,
+      ).toBe(201);
+      expect((await budgets(ws))[0]).toMatchObject({ state: "exhausted", spent: { tokens_day: 1200 } });
+      expect((await run(ws, demoRun)).state).toBe("running");
+      expect(
+        (await commands(ws, demoRun)).map((c: Record<string, unknown>) => [c.command, c.person_id, c.receipt]),
+      ).toEqual([
+        ["pause", "system", "applied"],
+        ["resume", ws.person_id, "applied"],
+      ]);
     } finally {
       demo.stop("test over");
       await done;
