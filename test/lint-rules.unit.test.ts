@@ -18,7 +18,7 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
   const refused: [string, string][] = [
     ["lib/protocol/fixture.ts", 'export { schema } from "@/db/schema";'],
     ["lib/protocol/fixture.ts", 'export { foldRun } from "../projection/run";'],
-    ["lib/projection/fixture.ts", 'export { ingest } from "@/lib/server/ingest";'],
+    ["lib/projection/fixture.ts", 'export { ingest } from "@/lib/server/ingest/post-events";'],
     ["lib/runner/fixture.ts", 'export { startChips } from "../server/start";'],
     ["lib/sdk/fixture.ts", 'export * as schema from "@/db/schema";'],
     ["lib/client/fixture.ts", 'export { may } from "@/lib/server/roles";'],

@@ -3,7 +3,7 @@ import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent
 import { commands, events, runs } from "@/db/schema";
 import type { Credential, WorkspaceCredential } from "./credentials";
 import { canonicalJson, sha256 } from "./hash";
-import type { IngestAnswer } from "./ingest";
+import type { IngestAnswer } from "./ingest/post-events";
 import { bodyHash } from "./ingest/serialize";
 import type { ChipsServices } from "./services";
 import { log } from "./log";

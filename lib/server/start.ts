@@ -10,7 +10,7 @@ import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";
 import { handleLoginLink } from "./login-route";
 import { handleInvite } from "./invite-route";
-import { attachRealtime } from "./realtime";
+import { attachRealtime } from "./realtime/attach";
 import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
 

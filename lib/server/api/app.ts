@@ -5,7 +5,7 @@ import { spaces } from "@/db/schema";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
 import { isId, canonicalId, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
-import { ingest } from "../ingest";
+import { ingest } from "../ingest/post-events";
 import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
 import { readCookie, SESSION_COOKIE } from "../sessions";

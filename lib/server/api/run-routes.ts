@@ -2,7 +2,7 @@ import type { Hono } from "hono";
 import { CommandBody, type RunCommandsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { forceFinish, pollCommands, sendCommand } from "../commands";
-import type { IngestAnswer } from "../ingest";
+import type { IngestAnswer } from "../ingest/post-events";
 import { receiptsOf } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
 import { may, refusedBecause } from "../roles";

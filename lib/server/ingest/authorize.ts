@@ -15,7 +15,7 @@ export function authorizeRaw(raw: unknown, cred: Credential, base: string): Prob
 
   if (cred.kind === "admin")
     return deny("the admin token does not post events; use a harness or person credential", "");
-  if (typeof raw.workspace_id === "string" && raw.workspace_id.toUpperCase() !== cred.workspaceId!.toUpperCase()) {
+  if (typeof raw.workspace_id === "string" && raw.workspace_id.toUpperCase() !== cred.workspaceId.toUpperCase()) {
     return deny("workspace_id is not the workspace of this credential", "/workspace_id");
   }
   if (isEventType(raw.type)) {

@@ -4,7 +4,7 @@ import { newId, problem, type AnnotationBody, type IncomingEvent, type Run } fro
 import { ChangeSetPayload } from "@/lib/runner";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
-import type { IngestAnswer } from "../ingest";
+import type { IngestAnswer } from "../ingest/post-events";
 import type { ChipsServices } from "../services";
 
 /**

@@ -2,7 +2,7 @@ import { newId, problem, type IncomingEvent, type ProblemError, type TaskBody } 
 import type { Tasks } from "@/lib/projection/tasks";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
-import type { IngestAnswer } from "../ingest";
+import type { IngestAnswer } from "../ingest/post-events";
 import type { ChipsServices } from "../services";
 import { roomTasks, storedByKey } from "@/lib/queries/tasks";
 

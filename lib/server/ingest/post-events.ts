@@ -26,7 +26,7 @@ export async function ingest(
   cred: Credential,
   body: unknown,
 ): Promise<IngestAnswer> {
-  if (cred.kind === "harness" || cred.kind === "runner") deps.presence?.seen(cred.subjectId, cred.workspaceId!);
+  if (cred.kind === "harness" || cred.kind === "runner") deps.presence?.seen(cred.subjectId, cred.workspaceId);
   let raws: unknown[];
   let pointers: string[];
   if (isObject(body) && "events" in body) {
@@ -125,7 +125,7 @@ async function agentClaims(
     if (a && a.kind === "agent" && isId("agent", a.id)) ids.set(canonicalId(a.id), pointers[i]);
   });
   if (!ids.size) return null;
-  const owners = await agentOwners(database.run, cred.workspaceId!, [...ids.keys()]);
+  const owners = await agentOwners(database.run, cred.workspaceId, [...ids.keys()]);
   const stolen = [...ids.keys()].find((id) => owners.has(id) && owners.get(id) !== cred.subjectId);
   if (!stolen) return null;
   const detail = "this agent id is registered to another harness";

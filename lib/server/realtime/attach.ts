@@ -1,0 +1,187 @@
+import type http from "node:http";
+import { Server, type Socket } from "socket.io";
+import { z } from "zod";
+import { inArray, sql } from "drizzle-orm";
+import { workspaces } from "@/db/schema";
+import { personRole, type Credential } from "../credentials";
+import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
+import { framePage, rawParser } from "./raw";
+import { dropSlowConsumers } from "./slow";
+import { attachHarnessNamespace } from "./harness";
+import { RoomHub } from "./hub";
+import { PEOPLE_CHANNEL, RoomPeople } from "./people";
+import { authenticate } from "./authenticate";
+import { personSocket, room, workspaceRoom } from "./person-socket";
+import { log } from "../log";
+import { API_CSP, baseHeaders } from "../http-policy";
+import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
+
+const RemoteCommit = z.object({ n: z.string(), w: z.string(), f: z.number().int(), t: z.number().int() });
+
+function safeJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Socket.IO on the HTTP server: the default namespace for people (person-socket.ts: join a
+ * space after a seq, get what the room is missing and then live events, in seq order,
+ * each once, every event carrying its space's `prev_seq`), /harness for harnesses and
+ * runners (harness.ts); commits, revocations and presence from this node and, by
+ * LISTEN/NOTIFY, from the others.
+ */
+export function attachRealtime(server: http.Server, svc: ChipsServices) {
+  const io = new Server(server, {
+    path: "/socket.io",
+    serveClient: false,
+    // Upgrades it does not own are Next's (hot reload): never destroy them.
+    destroyUpgrade: false,
+    maxHttpBufferSize: 64 * 1024,
+    pingInterval: 10_000,
+    pingTimeout: 8_000,
+    // Stored events go out as the strings stored: encoded once per room, never re-serialized.
+    parser: rawParser,
+  });
+  // The handshake and every polling answer carry the same headers as the API's.
+  const headers = { ...baseHeaders(svc.config.publicUrl), "content-security-policy": API_CSP };
+  const stamp = (h: Record<string, string | string[] | number | undefined>) => void Object.assign(h, headers);
+  io.engine.on("initial_headers", stamp);
+  io.engine.on("headers", stamp);
+  const harness = attachHarnessNamespace(io, svc);
+  const hub = new RoomHub(svc.db, {
+    emitToRoom: (spaceId, frames, except) => {
+      dropSlowConsumers(io, room(spaceId), svc.config.socketMaxBufferedBytes);
+      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames));
+    },
+    emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
+    emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
+  });
+  // Presence changes reach every room of the harness's workspace.
+  const stopPresence = svc.presence.onChange((p) => {
+    if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit("presence", p);
+  });
+  const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
+  svc.committed.add(onCommit);
+  // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
+  const listening = svc.database
+    .listen?.(
+      COMMITS_CHANNEL,
+      (payload) => {
+        const m = RemoteCommit.safeParse(safeJson(payload));
+        if (m.success && m.data.n !== svc.nodeId) hub.remoteCommitted(m.data.w, m.data.f, m.data.t);
+      },
+      // Back after a lost connection: notifications meanwhile are gone, so read each head again.
+      () => void catchUpHeads().catch((e) => svc.storage.refuse(e, "re-reading heads after LISTEN reconnected")),
+    )
+    .catch((e) => {
+      log.error({ err: e }, "LISTEN failed: this node's rooms get other nodes' events only with its own commits");
+      return null;
+    });
+  async function catchUpHeads() {
+    const known = hub.workspaces();
+    if (!known.length) return;
+    const rows = await svc.db
+      .select({ id: workspaces.id, head: workspaces.seqHead })
+      .from(workspaces)
+      .where(inArray(workspaces.id, known));
+    for (const r of rows) hub.remoteCommitted(r.id, r.head, r.head);
+  }
+
+  io.use(async (socket, next) => {
+    try {
+      const cred = await authenticate(svc, socket);
+      if (!cred) return next(new Error("unauthorized"));
+      socket.data.cred = cred;
+      next();
+    } catch (e) {
+      next(new Error(svc.storage.refuse(e, "socket handshake")));
+    }
+  });
+  // A revoked person's rooms, or a revoked harness's (or token's) /harness socket, close at once
+  // (on every node); a person whose role changed keeps their rooms and is told the new role.
+  const closeRevoked = (id: string, change: AccessChange) => {
+    for (const nsp of [io.of("/"), io.of("/harness")]) {
+      for (const s of nsp.sockets.values()) {
+        const cred = s.data.cred as Credential | undefined;
+        if (cred?.subjectId !== id && cred?.tokenId !== id) continue;
+        if (change === "role") {
+          void retell(s, cred);
+          continue;
+        }
+        s.emit("revoked", { reason: "your access to this workspace was revoked" });
+        s.disconnect(true);
+      }
+    }
+  };
+  async function retell(s: Socket, cred: Credential) {
+    try {
+      const role = await personRole(svc.db, cred.subjectId);
+      if (!role) return;
+      s.data.cred = { ...cred, role };
+      s.emit("role", { role });
+    } catch (e) {
+      svc.storage.refuse(e, "telling a socket its new role");
+    }
+  }
+  svc.revocations.add(closeRevoked);
+  const revokedElsewhere = svc.database
+    .listen?.(REVOKED_CHANNEL, (payload) => {
+      const { id, change, node } = parseAccessPayload(payload);
+      if (node !== svc.nodeId) svc.revokedHere(id, change);
+    })
+    .catch((e) => {
+      log.error(
+        { err: e },
+        "LISTEN for revocations failed: other nodes' revocations reach this one within the credential cache time",
+      );
+      return null;
+    });
+  // Rooms say "reconnecting to storage" while the database is away, and rejoin when it is back.
+  const stopStorage = svc.storage.onChange((s) => io.emit("storage", { available: s.available, since: s.since }));
+
+  // People with a room open, on every node: the room shows who is present.
+  const people = new RoomPeople({
+    nodeId: svc.nodeId,
+    emit: (spaceId, list) => void io.to(room(spaceId)).emit("people", { space_id: spaceId, people: list }),
+    publish: svc.database.listen
+      ? async (payload) => void (await svc.database.query(sql`select pg_notify(${PEOPLE_CHANNEL}, ${payload})`))
+      : undefined,
+    refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
+    onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
+  });
+  const peopleElsewhere = svc.database
+    .listen?.(
+      PEOPLE_CHANNEL,
+      (payload) => people.heard(payload),
+      () => people.listening(),
+    )
+    .catch((e) => {
+      log.error({ err: e }, "LISTEN for people failed: rooms show only who is on this node");
+      return null;
+    });
+
+  io.on("connection", (socket) => personSocket(socket, { svc, hub, people }));
+
+  return {
+    io,
+    hub,
+    dispatcher: harness.dispatcher,
+    async close() {
+      harness.close();
+      svc.committed.delete(onCommit);
+      stopPresence();
+      stopStorage();
+      svc.revocations.delete(closeRevoked);
+      await (await revokedElsewhere)?.unlisten().catch(() => {});
+      people.close();
+      await (await peopleElsewhere)?.unlisten().catch(() => {});
+      svc.presence.close();
+      await (await listening)?.unlisten().catch(() => {});
+      io.disconnectSockets(true);
+      await new Promise<void>((r) => io.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,152 @@
+import type { Socket } from "socket.io";
+import { eq } from "drizzle-orm";
+import { persons } from "@/db/schema";
+import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
+import type { WorkspaceCredential } from "../credentials";
+import { getRoom, listDecisions } from "@/lib/queries/rooms";
+import { listRuns, receiptsOf } from "@/lib/queries/runs";
+import { roomTasks } from "@/lib/queries/tasks";
+import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "@/lib/queries/frames";
+import type { ChipsServices } from "../services";
+import { framePage, type OutFrame, type RawJson } from "./raw";
+import type { RoomHub } from "./hub";
+import type { RoomPeople } from "./people";
+
+/** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
+const CATCH_UP_MAX = 1000;
+
+type Ack = (answer: unknown) => void;
+/** A payload as sent: its events as one raw JSON array of stored strings. */
+type Wire<T extends { events: unknown }> = Omit<T, "events"> & { events: RawJson };
+export const room = (spaceId: string) => `space:${spaceId}`;
+export const workspaceRoom = (ws: string) => `ws:${ws}`;
+
+/**
+ * A person's socket on the default namespace ([RT1], [RT2], [RT4]): join a space after a
+ * seq, get what the room is missing and then live events, in seq order, each once; page
+ * back through history; leave.
+ */
+export function personSocket(
+  socket: Socket,
+  { svc, hub, people }: { svc: ChipsServices; hub: RoomHub; people: RoomPeople },
+) {
+  const cred = socket.data.cred as WorkspaceCredential;
+  socket.join(workspaceRoom(cred.workspaceId));
+  const joinedSpaces = new Set<string>();
+
+  socket.on("join", async (raw: unknown, ack?: Ack) => {
+    const reply: Ack = typeof ack === "function" ? ack : () => {};
+    try {
+      await join(raw, reply);
+    } catch (e) {
+      reply({ error: svc.storage.refuse(e, "join") });
+    }
+  });
+
+  async function join(raw: unknown, reply: Ack) {
+    const p = Join.safeParse(raw);
+    if (!p.success) return reply({ error: "validation_failed" });
+    if (p.data.v !== PROTOCOL_VERSION) return reply({ error: "unsupported_version" });
+    if (!isId("space", p.data.space_id)) return reply({ error: "space_not_found" });
+    const spaceId = canonicalId(p.data.space_id);
+    const info = await spaceInfo(svc.db, spaceId);
+    // Another workspace's space answers exactly like a missing one.
+    if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
+
+    const [person] = await svc.db
+      .select({ name: persons.name })
+      .from(persons)
+      .where(eq(persons.id, cred.subjectId))
+      .limit(1);
+    const name = person?.name;
+    // A join on a joined space (gap repair) starts over from the client's seq.
+    socket.leave(room(spaceId));
+    hub.left(spaceId, socket.id);
+    const catchUp = hub.beginCatchUp(spaceId);
+    try {
+      const after = p.data.after_seq;
+      const missing =
+        after > info.head ? null : await spaceFramesAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
+      let lastSent = after;
+      if (!missing || missing.length > CATCH_UP_MAX) {
+        // Too far behind (or ahead of a reset store): the room's state, then its newest page.
+        const [page, runs, current, decided, tasks] = await Promise.all([
+          spaceFramesBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
+          listRuns(svc.db, info.workspaceId, spaceId),
+          getRoom(svc.db, info.workspaceId, spaceId),
+          listDecisions(svc.db, info.workspaceId, spaceId),
+          roomTasks(svc.db, info.workspaceId, spaceId),
+        ]);
+        lastSent = page.length ? page[page.length - 1].seq : 0;
+        const receipts = await receiptsOf(
+          svc.db,
+          runs.map((x) => x.id),
+        );
+        const snapshot: Wire<RoomSnapshot> = {
+          space_id: spaceId,
+          head_seq: lastSent,
+          runs,
+          receipts,
+          events: framePage(page),
+          room: current,
+          decisions: decided,
+          tasks: Object.values(tasks),
+        };
+        socket.emit("snapshot", snapshot);
+      } else if (missing.length) {
+        socket.emit("events", framePage(missing));
+        lastSent = missing[missing.length - 1].seq;
+      }
+      const late = catchUp.buffer.filter((f: OutFrame) => f.seq > lastSent);
+      if (late.length) {
+        socket.emit("events", framePage(late));
+        lastSent = late[late.length - 1].seq;
+      }
+      socket.join(room(spaceId));
+      hub.joined(spaceId, socket.id, lastSent);
+      joinedSpaces.add(spaceId);
+      people.joined(spaceId, socket.id, { id: cred.subjectId, name: name ?? "someone" });
+      reply({ ok: true, head_seq: lastSent });
+    } finally {
+      hub.endCatchUp(catchUp);
+    }
+  }
+
+  socket.on("history", async (raw: unknown, ack?: Ack) => {
+    const reply: Ack = typeof ack === "function" ? ack : () => {};
+    try {
+      const p = History.safeParse(raw);
+      if (!p.success || !isId("space", p.data.space_id)) return reply({ error: "validation_failed" });
+      const spaceId = canonicalId(p.data.space_id);
+      const info = await spaceInfo(svc.db, spaceId);
+      if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
+      const events = await spaceFramesBefore(
+        svc.db,
+        info.workspaceId,
+        spaceId,
+        p.data.before_seq ?? null,
+        p.data.limit ?? 200,
+      );
+      reply({ ok: true, events: framePage(events) });
+    } catch (e) {
+      reply({ error: svc.storage.refuse(e, "history") });
+    }
+  });
+
+  socket.on("leave", (raw: unknown) => {
+    const p = Leave.safeParse(raw);
+    if (!p.success || !isId("space", p.data.space_id)) return;
+    const spaceId = canonicalId(p.data.space_id);
+    socket.leave(room(spaceId));
+    hub.left(spaceId, socket.id);
+    joinedSpaces.delete(spaceId);
+    people.left(spaceId, socket.id);
+  });
+
+  socket.on("disconnect", () => {
+    for (const s of joinedSpaces) {
+      hub.left(s, socket.id);
+      people.left(s, socket.id);
+    }
+  });
+}
