@@ -256,6 +256,10 @@ const ROUTES: Record<string, Row> = {
     }),
     expect: write(201, 404),
   },
+  "GET /api/v1/runs/:run/events": {
+    req: (c) => ({ path: `/api/v1/runs/${c.runId}/events?type=run.status` }),
+    expect: read(404),
+  },
   "GET /api/v1/runs/:run/export": {
     req: (c) => ({ path: `/api/v1/runs/${c.runId}/export?format=ndjson` }),
     expect: read(404),

@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import { sharedPage } from "@/lib/pages/share";
 import { RunRecord } from "@/components/review/run-record-view";
 import { when } from "@/components/review/format";
+import { runLogOf } from "@/lib/review/run-log";
 
 export const dynamic = "force-dynamic";
 
@@ -32,7 +33,7 @@ export default async function SharedRunPage({
       </p>
       <RunRecord
         run={d.run}
-        events={d.events}
+        log={runLogOf(d.events, d.receipts, Number.POSITIVE_INFINITY)}
         receipts={d.receipts}
         names={d.names}
         now={d.now}

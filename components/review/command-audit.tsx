@@ -67,20 +67,22 @@ export function CommandAuditTable({ audit, dir }: { audit: CommandAudit[]; dir: 
               {r.reason && <span className={`block text-xs ${muted}`}>{r.reason}</span>}
             </td>
             <td className="py-1 pr-2 text-xs">
-              {between.length === 0 ? (
+              {between.count === 0 ? (
                 <span className={muted}>nothing</span>
               ) : (
                 <details>
                   <summary className="cursor-pointer">
-                    {between.length} {between.length === 1 ? "event" : "events"} (seq {between[0].seq}–
-                    {between[between.length - 1].seq})
+                    {between.count} {between.count === 1 ? "event" : "events"} from seq {between.events[0]?.seq}
                   </summary>
                   <ul className="mt-1 space-y-0.5">
-                    {between.map((b) => (
+                    {between.events.map((b) => (
                       <li key={b.seq}>
                         <span className="tabular-nums">#{b.seq}</span> <span className={muted}>{b.type}</span> {b.label}
                       </li>
                     ))}
+                    {between.count > between.events.length && (
+                      <li className={muted}>and {between.count - between.events.length} more</li>
+                    )}
                   </ul>
                 </details>
               )}

@@ -9,7 +9,8 @@ import { TaskSnapshotView } from "./task-snapshot";
 import { PlanVsActual } from "./plan-vs-actual";
 import { CommandAuditTable } from "./command-audit";
 import { Annotations } from "./annotations";
-import { ChangeSetSummary, Messages, RunnerLog, StatusHistory } from "./run-record";
+import { ChangeSetSummary } from "./run-record";
+import { LogSectionView } from "./log-section";
 import { muted, STATUS_TONE, statusText, took, tokens, usd, when } from "./format";
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
@@ -24,7 +25,7 @@ function Section({ title, id, children }: { title: string; id: string; children:
 }
 
 /** What the record draws: the run page's data (a share link's view has the same), and whether it is shared. */
-export type RunRecordProps = Pick<RunPageData, "run" | "events" | "receipts" | "names" | "now" | "canAct"> & {
+export type RunRecordProps = Pick<RunPageData, "run" | "log" | "receipts" | "names" | "now" | "canAct"> & {
   /** A shared view ([SHR1]): artifacts (diff, check output) are not offered, only their summary. */
   shared?: boolean;
 };
@@ -33,9 +34,10 @@ export type RunRecordProps = Pick<RunPageData, "run" | "events" | "receipts" | "
  * One run, looked back on: who asked for what, the plan in time and against what happened,
  * statuses, messages, commands, changes, usage. The run page and a share link's view draw it alike.
  */
-export function RunRecord({ run, events, receipts, names, now, canAct, shared = false }: RunRecordProps) {
+export function RunRecord({ run, log, receipts, names, now, canAct, shared = false }: RunRecordProps) {
   const status = statusText(run);
-  const queued = events.find((e) => e.type === "run.queued");
+  const queued = log.head.find((e) => e.type === "run.queued");
+  const more = shared ? null : run.id;
   const askedBy = queued
     ? actorName(names, queued.actor)
     : run.goal_from === "harness"
@@ -118,7 +120,7 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
       <Section title="Review" id="review">
         <Annotations
           runId={run.id}
-          events={events}
+          events={log.head}
           dir={names}
           files={changeSet?.files.map((f) => f.path) ?? []}
           canAct={canAct}
@@ -128,16 +130,16 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
         <StepGantt bars={bars} from={from} to={to} />
       </Section>
       <Section title="Plan vs what happened" id="plan">
-        <PlanVsActual lines={planVsActual(run, events)} />
+        <PlanVsActual lines={planVsActual(run, log.head)} />
       </Section>
       <Section title="Commands" id="audit">
-        <CommandAuditTable audit={commandAudit(receipts, events)} dir={names} />
+        <CommandAuditTable audit={commandAudit(receipts, log.between)} dir={names} />
       </Section>
       <Section title="Status history" id="statuses">
-        <StatusHistory events={events} dir={names} />
+        <LogSectionView runId={more} section="statuses" first={log.sections.statuses} dir={names} />
       </Section>
       <Section title="Messages" id="messages">
-        <Messages events={events} dir={names} />
+        <LogSectionView runId={more} section="messages" first={log.sections.messages} dir={names} />
       </Section>
       {changeSet && (
         <Section title="Change-set" id="change-set">
@@ -145,7 +147,7 @@ export function RunRecord({ run, events, receipts, names, now, canAct, shared = 
         </Section>
       )}
       <Section title="Runner log" id="log">
-        <RunnerLog events={events} />
+        <LogSectionView runId={more} section="runner" first={log.sections.runner} dir={names} />
       </Section>
     </>
   );

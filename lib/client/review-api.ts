@@ -1,4 +1,4 @@
-import type { SavedView, ShareBody, ShareLink } from "@/lib/protocol";
+import type { SavedView, ShareBody, ShareLink, StoredEvent } from "@/lib/protocol";
 import { failureLine, request } from "./api";
 
 /**
@@ -39,3 +39,10 @@ export const createShare = (runId: string, body: Partial<ShareBody>) =>
   call<{ link: ShareLink; url: string }>("POST", `/api/v1/runs/${encodeURIComponent(runId)}/shares`, body);
 export const revokeShare = (ws: string, id: string) =>
   call<unknown>("DELETE", `/api/v1/workspaces/${encodeURIComponent(ws)}/shares/${encodeURIComponent(id)}`);
+
+/** The next window of a run's log, of one event type, after a seq ([REV3]): the run page's "show more". */
+export const runEvents = (runId: string, type: string, after: number) =>
+  call<{ events: StoredEvent[]; next: number | null }>(
+    "GET",
+    `/api/v1/runs/${encodeURIComponent(runId)}/events?type=${encodeURIComponent(type)}&after=${after}`,
+  );

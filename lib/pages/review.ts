@@ -19,10 +19,11 @@ import {
   countReviewRuns,
   directoryOf,
   listReviewRuns,
-  runEventBodies,
   savedViewsOf,
   spaceEventsBetween,
 } from "@/lib/queries/review";
+import { firstRunSeq, loadRunLog } from "@/lib/queries/run-log";
+import type { RunLog } from "@/lib/review/run-log";
 import { listShares } from "@/lib/queries/shares";
 import { rollup } from "@/lib/queries/rollups";
 import { requirePerson, services } from "@/lib/server/page-context";
@@ -82,7 +83,8 @@ export async function runsPage(
 
 export interface RunPageData {
   run: Run;
-  events: StoredEvent[];
+  /** The log in windows: a long run is not read whole (lib/review/run-log.ts). */
+  log: RunLog;
   receipts: Receipt[];
   names: ReviewNames;
   /** The server's clock when the page was drawn (a live run's open bars end here). */
@@ -95,21 +97,16 @@ export interface RunPageData {
   isOwner: boolean;
 }
 
-/** A run of the workspace with its whole log, receipts and share links, or null. */
+/** A run of the workspace with its log's first windows, receipts and share links, or null. */
 export async function runPage(ws: string, runId: string): Promise<RunPageData | null> {
   const person = await requirePerson(ws);
   const db = services().db;
   const run = await getRun(db, runId);
   if (!run || run.workspace_id !== ws) return null;
-  const [bodies, receipts, n, shares] = await Promise.all([
-    runEventBodies(db, run.id),
-    receiptsOf(db, [run.id]),
-    names(ws),
-    listShares(db, ws, run.id),
-  ]);
+  const [receipts, n, shares] = await Promise.all([receiptsOf(db, [run.id]), names(ws), listShares(db, ws, run.id)]);
   return {
     run,
-    events: bodies.map((b) => JSON.parse(b) as StoredEvent),
+    log: await loadRunLog(db, run.id, receipts),
     receipts,
     names: n,
     now: new Date().toISOString(),
@@ -134,8 +131,7 @@ export async function replayPage(ws: string, runId: string): Promise<ReplayData 
   const svc = services();
   const run = await getRun(svc.db, runId);
   if (!run || run.workspace_id !== ws) return null;
-  const own = await runEventBodies(svc.db, run.id);
-  const first = own.length ? (JSON.parse(own[0]) as StoredEvent).seq : run.last_seq;
+  const first = (await firstRunSeq(svc.db, run.id)) ?? run.last_seq;
   const bodies = await spaceEventsBetween(svc.db, ws, run.space_id, first, run.last_seq);
   return {
     run,

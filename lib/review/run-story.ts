@@ -1,4 +1,5 @@
 import type { Receipt, Run, Step, StoredEvent } from "@/lib/protocol";
+import type { Between, RunLog } from "./run-log";
 
 /**
  * What the run page tells of a finished (or running) run, from its read model, its
@@ -130,43 +131,15 @@ export interface CommandAudit {
   to_delivered_ms: number | null;
   to_answer_ms: number | null;
   /** The run's events stored between the press and the answer (or the run's last event while unanswered), by seq. */
-  between: { seq: number; type: string; label: string }[];
+  between: Between;
 }
 
-export function commandAudit(receipts: Receipt[], events: readonly StoredEvent[]): CommandAudit[] {
-  return receipts.map((r) => {
-    const until = r.ack_seq ?? Number.POSITIVE_INFINITY;
-    return {
-      receipt: r,
-      to_delivered_ms: r.delivered_at ? ms(r.created_at, r.delivered_at) : null,
-      to_answer_ms: r.acked_at ? ms(r.created_at, r.acked_at) : null,
-      between: events
-        .filter((e) => e.seq > r.seq && e.seq < until)
-        .map((e) => ({ seq: e.seq, type: e.type, label: labelOf(e) })),
-    };
-  });
-}
-
-/** A line about an event, for lists of what happened. */
-function labelOf(e: StoredEvent): string {
-  switch (e.type) {
-    case "run.status":
-      return e.verb_phrase;
-    case "run.step":
-      return `step ${e.title ?? e.step_id} → ${e.state}`;
-    case "message.posted":
-      return e.text.length > 120 ? `${e.text.slice(0, 119)}…` : e.text;
-    case "run.command":
-      return `${e.command}${e.text ? `: ${e.text}` : ""}`;
-    case "run.command_delivered":
-      return "command delivered";
-    case "run.command_acked":
-      return `command ${e.result}${e.reason ? `: ${e.reason}` : ""}`;
-    case "run.finished":
-      return `finished ${e.outcome}`;
-    case "runner.event":
-      return `${e.kind}: ${e.message}`;
-    default:
-      return e.type;
-  }
+/** Each command's audit line; `between` is the run log's (lib/review/run-log.ts), by command_id. */
+export function commandAudit(receipts: Receipt[], between: RunLog["between"]): CommandAudit[] {
+  return receipts.map((r) => ({
+    receipt: r,
+    to_delivered_ms: r.delivered_at ? ms(r.created_at, r.delivered_at) : null,
+    to_answer_ms: r.acked_at ? ms(r.created_at, r.acked_at) : null,
+    between: between[r.command_id] ?? { count: 0, events: [] },
+  }));
 }

@@ -1,6 +1,7 @@
 import type { Context, Hono } from "hono";
 import {
   AnnotationBody,
+  EVENT_TYPES,
   ExportDocument,
   newId,
   parseRunFilter,
@@ -20,6 +21,8 @@ import {
   savedViewsOf,
 } from "@/lib/queries/review";
 import { rollup } from "@/lib/queries/rollups";
+import { runEventWindow } from "@/lib/queries/run-log";
+import { LOG_PAGE } from "@/lib/review/run-log";
 import { rollupCsv } from "@/lib/review/rollups";
 import { may, refusedBecause } from "../roles";
 import { annotate } from "../review/annotate";
@@ -28,7 +31,7 @@ import { importRuns } from "../review/import";
 import type { ChipsServices } from "../services";
 import { shareRoutes } from "./share-routes";
 import { runScope, workspaceScope } from "./access";
-import { fail, json, parseBody, problemResponse, type ApiEnv } from "./http";
+import { fail, intParam, json, parseBody, problemResponse, type ApiEnv } from "./http";
 
 /** Largest import body: an export with its artifacts. */
 const IMPORT_BYTES = 64 * 1024 * 1024;
@@ -109,6 +112,25 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     return r.ok
       ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } })
       : problemResponse(r.problem);
+  });
+
+  // A window of a run's log, after a seq, of one type when asked ([REV3]): the run page's "show more".
+  app.get("/api/v1/runs/:run/events", async (c) => {
+    const run = await runOf(c);
+    if (run instanceof Response) return run;
+    const after = intParam(c.req.query("after"), "after", 0);
+    if (after instanceof Response) return after;
+    const limit = intParam(c.req.query("limit"), "limit", LOG_PAGE, 1000);
+    if (limit instanceof Response) return limit;
+    if (limit < 1) return fail("validation_failed", "limit must be at least 1", "/query/limit");
+    const type = c.req.query("type") || undefined;
+    if (type !== undefined && !(EVENT_TYPES as string[]).includes(type))
+      return fail("validation_failed", "type must be an event type of the catalogue", "/query/type");
+    const w = await runEventWindow(svc.db, run.id, { after, limit, types: type ? [type] : undefined });
+    // The stored bodies as they are: the same bytes every other read serves.
+    return new Response(`{"run_id":${JSON.stringify(run.id)},"events":[${w.bodies.join(",")}],"next":${w.next}}`, {
+      headers: { "content-type": "application/json" },
+    });
   });
 
   // One run: NDJSON of its events in seq order, or the one JSON document ([EXP1]).

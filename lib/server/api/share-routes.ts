@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { canonicalId, isId, ShareBody } from "@/lib/protocol";
-import { runEventBodies } from "@/lib/queries/review";
+import { firstRunSeq } from "@/lib/queries/run-log";
 import { listShares, revokeShare, shareById } from "@/lib/queries/shares";
 import { may, refusedBecause } from "../roles";
 import { createShare } from "../review/shares";
@@ -28,8 +28,8 @@ export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     if (from_seq !== undefined && from_seq > run.last_seq)
       return fail("validation_failed", "from_seq is after the run's last event", "/from_seq");
     if (to_seq !== undefined) {
-      const [first] = await runEventBodies(svc.db, run.id);
-      if (!first || to_seq < (JSON.parse(first) as { seq: number }).seq)
+      const first = await firstRunSeq(svc.db, run.id);
+      if (first === null || to_seq < first)
         return fail("validation_failed", "to_seq is before the run's first event", "/to_seq");
     }
     return json(await createShare(svc, cred, run, input.data), 201);
