@@ -1,14 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
 import type { RunFilter } from "@/lib/protocol";
-import {
-  countReviewRuns,
-  countStatement,
-  directoryOf,
-  listReviewRuns,
-  listStatement,
-  runEventBodies,
-} from "@/lib/queries/review";
+import { countReviewRuns, countStatement, directoryOf, listReviewRuns, listStatement } from "@/lib/queries/review";
+import { loadRunLog, runEventWindow, runEventWindowStatement } from "@/lib/queries/run-log";
+import { HEAD_TYPES, LOG_PAGE } from "@/lib/review/run-log";
 import { listShares } from "@/lib/queries/shares";
 import { getRun, receiptsOf } from "@/lib/queries/runs";
 import { percentile } from "../lib/stats";
@@ -45,21 +40,60 @@ export function runsPage(database: Database, ws: string, f: RunFilter, name: str
   });
 }
 
-/** A run page's reads (lib/pages/review.ts runPage): the run, its whole log parsed, receipts, names, share links. */
-export function runPage(database: Database, ws: string, runId: string, reps: number): Promise<Timing> {
+/**
+ * A run page's reads (lib/pages/review.ts runPage): the run, receipts, names, share links,
+ * then its log in windows ([REV3], lib/queries/run-log.ts) parsed. `rows` is the events read, `count` the run's.
+ */
+export function runPage(database: Database, ws: string, runId: string, events: number, reps: number): Promise<Timing> {
   const db = database.db;
   return time("run page of the long run", reps, async () => {
     const run = await getRun(db, runId);
     if (!run) throw new Error(`no run ${runId}`);
-    const [bodies] = await Promise.all([
-      runEventBodies(db, run.id),
-      receiptsOf(db, [run.id]),
-      directoryOf(db, ws),
-      listShares(db, ws, run.id),
-    ]);
-    const evs = bodies.map((b) => JSON.parse(b) as unknown);
-    return { rows: evs.length, count: evs.length };
+    const [receipts] = await Promise.all([receiptsOf(db, [run.id]), directoryOf(db, ws), listShares(db, ws, run.id)]);
+    const log = await loadRunLog(db, run.id, receipts);
+    const read =
+      log.head.length +
+      Object.values(log.sections).reduce((n, w) => n + w.events.length, 0) +
+      Object.values(log.between).reduce((n, b) => n + b.events.length, 0);
+    return { rows: read, count: events };
   });
+}
+
+/** Where "show more" reads from, as deep in the statuses as the run goes: after the 1,000th (or 500th, 200th, 100th). */
+async function deepCursor(database: Database, runId: string): Promise<{ depth: number; after: number }> {
+  for (const depth of [1000, 500, 200, 100]) {
+    const { next } = await runEventWindow(database.db, runId, { types: ["run.status"], limit: depth });
+    if (next !== null) return { depth, after: next };
+  }
+  throw new Error("the long run has 100 statuses or fewer");
+}
+
+/** "Show more" on the run page's statuses, pages deep ([REV3]): the window after the 1,000th status. */
+export async function runPageMore(database: Database, runId: string, reps: number): Promise<Timing> {
+  const { depth, after } = await deepCursor(database, runId);
+  return time(`run page: show more (statuses ${depth + 1}–${depth + LOG_PAGE})`, reps, async () => {
+    const w = await runEventWindow(database.db, runId, { types: ["run.status"], after, limit: LOG_PAGE });
+    w.bodies.map((b) => JSON.parse(b) as unknown);
+    return { rows: w.bodies.length, count: w.bodies.length };
+  });
+}
+
+/** The run page's windowed reads of the long run, explained: the head events, the statuses' first page, the tenth. */
+export async function explainRunLog(database: Database, runId: string): Promise<string> {
+  const opts = database.kind === "postgres" ? sql.raw("(analyze, buffers)") : sql.raw("(analyze)");
+  const db = database.db;
+  const { depth, after } = await deepCursor(database, runId);
+  const out: string[] = [];
+  for (const [label, o] of [
+    ["head (queued, started, annotations)", { types: HEAD_TYPES, limit: 10_000 }],
+    ["statuses, first page", { types: ["run.status"], limit: LOG_PAGE }],
+    [`statuses after the ${depth}th`, { types: ["run.status"], after, limit: LOG_PAGE }],
+  ] as const) {
+    const stmt = runEventWindowStatement(db, runId, o);
+    const rows = await database.query<{ "QUERY PLAN": string }>(sql`explain ${opts} ${stmt}`);
+    out.push(`-- ${label}\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
+  }
+  return out.join("\n");
 }
 
 /** EXPLAIN (ANALYZE, BUFFERS) of a view's list and count statements, as text. */
@@ -74,15 +108,6 @@ export async function explainView(database: Database, ws: string, f: RunFilter):
     out.push(`-- ${label}\n${rows.map((r) => r["QUERY PLAN"]).join("\n")}`);
   }
   return out.join("\n");
-}
-
-/** The run page's log read, explained. */
-export async function explainRunLog(database: Database, runId: string): Promise<string> {
-  const opts = database.kind === "postgres" ? sql.raw("(analyze, buffers)") : sql.raw("(analyze)");
-  const rows = await database.query<{ "QUERY PLAN": string }>(
-    sql`explain ${opts} select body from events where run_id = ${runId} order by seq`,
-  );
-  return rows.map((r) => r["QUERY PLAN"]).join("\n");
 }
 
 /** The most common value of a run_index column in the workspace (the common filter's worst case). */

@@ -26,24 +26,30 @@ export interface BodyWindow {
   next: number | null;
 }
 
-/**
- * Up to `limit` of a run's events with seq > `after` (and < `before` when given), of the
- * given types when given, ascending, as stored.
- */
-export async function runEventWindow(
-  db: Db,
-  runId: string,
-  o: { after?: number; before?: number; types?: readonly string[]; limit: number },
-): Promise<BodyWindow> {
+/** What a window asks for: seq > `after` (and < `before` when given), of these types when given, at most `limit`. */
+interface WindowAsk {
+  after?: number;
+  before?: number;
+  types?: readonly string[];
+  limit: number;
+}
+
+/** A window's statement, not yet run (one row past the limit tells whether there is more): what the bench explains. */
+export function runEventWindowStatement(db: Db, runId: string, o: WindowAsk) {
   const c: SQL[] = [eq(events.runId, runId), gt(events.seq, o.after ?? 0)];
   if (o.before !== undefined) c.push(lt(events.seq, o.before));
   if (o.types) c.push(inArray(events.type, [...o.types]));
-  const rows = await db
+  return db
     .select({ seq: events.seq, body: events.body })
     .from(events)
     .where(and(...c))
     .orderBy(asc(events.seq))
     .limit(o.limit + 1);
+}
+
+/** Up to `limit` of a run's events in a window, ascending, as stored. */
+export async function runEventWindow(db: Db, runId: string, o: WindowAsk): Promise<BodyWindow> {
+  const rows = await runEventWindowStatement(db, runId, o);
   const more = rows.length > o.limit;
   const kept = more ? rows.slice(0, o.limit) : rows;
   return { bodies: kept.map((r) => r.body), next: more ? kept[kept.length - 1].seq : null };
