@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RoomFeed, type FeedStatus } from "../lib/client/room-feed";
 import { applyEvents, emptyRoom, type RoomState } from "../lib/client/room-state";
+import { taskViews } from "../lib/projection/tasks";
 import { newHarness, newWorkspace, readEvents, request, type Workspace } from "./support/api";
 import { Sequence, SequenceWorld, type Intent } from "./support/event-sequences";
 import { until } from "./support/feed";
@@ -56,7 +57,14 @@ async function threeViews(intents: Intent[]) {
     const decided = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/decisions`, { token: ws.token })).body
       .decisions;
     const byId = (ds: any[]) => Object.fromEntries(ds.map((d) => [d.decision_id, d]));
+    const tasks = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/tasks`, { token: ws.token })).body.tasks;
     return {
+      tasks: {
+        stored: tasks,
+        live: taskViews(live.tasks, Object.values(live.runs)),
+        replay: taskViews(replay.tasks, Object.values(replay.runs)),
+        made: world.tasks.tasks.map((t) => t.id),
+      },
       runs: views,
       room: {
         stored: room,
@@ -81,8 +89,8 @@ async function threeViews(intents: Intent[]) {
   }
 }
 
-describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] one projection: stored read models, the live room and a replay of the log agree", () => {
-  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, finishes, room saves and decisions", async () => {
+describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3] one projection: stored read models, the live room and a replay of the log agree", () => {
+  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, finishes, room saves, decisions, tasks and task starts", async () => {
     await fc.assert(
       fc.asyncProperty(Sequence, async (intents) => {
         const views = await threeViews(intents);
@@ -100,6 +108,9 @@ describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1] one projection: stored read models,
             .map((d: any) => d.decision_id)
             .sort(),
         ).toEqual(views.decisions.active);
+        expect(views.tasks.live, "live board vs replay: tasks and their status").toEqual(views.tasks.replay);
+        expect(views.tasks.live, "live board vs GET /api/v1/spaces/:space/tasks").toEqual(views.tasks.stored);
+        expect(views.tasks.stored.map((t: any) => t.task_id)).toEqual(views.tasks.made);
         for (const v of views.runs) {
           expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
           expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { newId } from "../../lib/protocol";
 import { ev, key, request, type Workspace } from "./api";
 import type { rawRunner } from "./raw-runner";
+import { taskIntents, TaskWorld } from "./task-sequences";
 
 /**
  * Random but legal event sequences for property tests: fast-check draws a list of
@@ -114,6 +115,9 @@ export const Intent = fc.oneof(
   ),
   // Decisions ([DEC1], [DEC2]): a new one, one superseding an active one, or a withdrawal.
   w(2, fc.record({ t: fc.constant("decide"), how: fc.constantFrom("new", "supersede", "withdraw"), pick: fc.nat(5) })),
+  // Tasks ([TSK1]–[TSK3]): made or edited, and started (a run queued, or refused on unmet prerequisites).
+  w(2, taskIntents.save),
+  w(2, taskIntents.start),
 );
 export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
 
@@ -142,6 +146,8 @@ interface RunSlot {
   tokens: number;
   sequence: number;
   commands: CommandSeen[];
+  /** Finished `succeeded` (what a task's prerequisite waits for). */
+  succeeded: boolean;
 }
 
 /** Whether an intent about a run may be sent for it now ([RUN1]). */
@@ -181,12 +187,15 @@ export class SequenceWorld {
   /** Decision id → whether it is still active. */
   readonly decisions = new Map<string, boolean>();
   private readonly agentId = newId("agent");
+  readonly tasks: TaskWorld;
 
   constructor(
     private server: { url: string },
     private ws: Workspace,
     private runner: { id: string; token: string; raw: RawRunner },
-  ) {}
+  ) {
+    this.tasks = new TaskWorld(server, ws);
+  }
 
   get runIds(): string[] {
     return this.runs.filter((r): r is RunSlot => !!r).map((r) => r.id);
@@ -383,6 +392,16 @@ export class SequenceWorld {
           }),
         );
         run.state = "finished";
+        run.succeeded = i.outcome === "succeeded";
+        return;
+      }
+      case "task":
+        await this.tasks.save(i);
+        return;
+      case "task-start": {
+        if (free < 0) return;
+        const id = await this.tasks.start(i, (runId) => !!this.runs.find((r) => r?.id === runId)?.succeeded);
+        if (id) this.runs[free] = this.slot(id, "runner", "queued", true, []);
         return;
       }
       case "room": {
@@ -454,6 +473,7 @@ export class SequenceWorld {
       tokens: 0,
       sequence: 0,
       commands: [],
+      succeeded: false,
     };
   }
 
