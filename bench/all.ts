@@ -30,7 +30,17 @@ const SUITES: Record<string, Suite> = {
   },
   realtime: {
     script: "bench/realtime/main.ts",
-    values: ["--db", "--seconds", "--warmup", "--client-procs", "--reps", "--scenario", "--quiet-wait", "--profile"],
+    values: [
+      "--db",
+      "--seconds",
+      "--warmup",
+      "--client-procs",
+      "--reps",
+      "--scenario",
+      "--quiet-wait",
+      "--profile",
+      "--sockets",
+    ],
     bools: [],
   },
   room: {

@@ -31,6 +31,8 @@ export interface SpawnOpts {
   startTimeoutMs?: number;
   /** Arm bench/lib/prof-hook.ts in the child: CPU profiles of chosen windows land here. */
   profileDir?: string;
+  /** More bench hooks (.ts files) to `--import` into the child, after tsx. */
+  hooks?: string[];
 }
 
 export const tmpDir = (prefix: string) => fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -64,7 +66,9 @@ export async function spawnNode(o: SpawnOpts): Promise<Child> {
     ...o.env,
   };
   if (!o.env?.DATABASE_URL) delete env.DATABASE_URL;
-  const hook = o.profileDir ? ["--import", pathToFileURL(path.join(import.meta.dirname, "prof-hook.ts")).href] : [];
+  const hook = [...(o.profileDir ? [path.join(import.meta.dirname, "prof-hook.ts")] : []), ...(o.hooks ?? [])].flatMap(
+    (f) => ["--import", pathToFileURL(f).href],
+  );
   if (o.profileDir) env.CHIPS_BENCH_PROF_DIR = o.profileDir;
   const proc = spawn(process.execPath, [...(o.nodeArgs ?? []), "--import", "tsx", ...hook, path.join(ROOT, o.script)], {
     cwd: ROOT,

@@ -49,7 +49,7 @@ export interface FanoutResult {
   clientLoopP99: number;
 }
 
-function ask<T>(child: ChildProcess, msg: object, want: string, timeoutMs: number): Promise<T> {
+export function ask<T>(child: ChildProcess, msg: object, want: string, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`client process: no "${want}" within ${timeoutMs} ms`)), timeoutMs);
     const on = (m: { op: string; message?: string }) => {

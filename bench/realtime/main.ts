@@ -6,10 +6,13 @@
  *
  *   node --import tsx bench/realtime/main.ts [--db pglite|postgres|both] [--seconds 10]
  *        [--warmup 2] [--client-procs 2] [--reps 5] [--scenario 50x1000 ...]
- *        [--only fanout|catchup|stepup] [--quiet-wait S] [--profile [DIR]]
+ *        [--only fanout|catchup|stepup|idle] [--sockets 5000] [--quiet-wait S] [--profile [DIR]]
  *
  * The step-up (left out with --scenario) runs 50 clients at rising offered rates until p99
  * passes 50 ms and prints the highest rate held.
+ *
+ * The idle run (bench/realtime/idle.ts) connects --sockets clients to one room on Chips and on
+ * the bare baseline and prints the server's memory per idle socket.
  *
  * --quiet-wait S: before each run, wait up to S seconds for the machine to be < 30% busy.
  *
@@ -20,7 +23,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { flags, machine, num, one } from "../lib/args";
 import { runRealtimeBench } from "./bench";
-import { parseDbFlag } from "../lib/pg";
+import { parseDbFlag, startPg } from "../lib/pg";
+import { runIdleSockets } from "./idle";
 import { tmpDir } from "../lib/proc";
 
 async function main() {
@@ -44,7 +48,7 @@ async function main() {
     profileDir,
     scenarios,
     skip: {
-      fanout: one(f, "only") === "catchup" || one(f, "only") === "stepup",
+      fanout: ["catchup", "stepup"].includes(one(f, "only") ?? ""),
       catchUp: ["fanout", "stepup"].includes(one(f, "only") ?? ""),
       stepUp: one(f, "only") === "catchup" || !!scenarios,
     },
@@ -53,7 +57,16 @@ async function main() {
     `realtime bench: ${opts.dbs.join(" + ")}, ${opts.warmup} s warm-up + ${opts.seconds} s measured per run, clients in ${opts.clientProcs} child process(es)` +
       (profileDir ? `, CPU profiles in ${profileDir}` : ""),
   );
-  await runRealtimeBench(opts);
+  const only = one(f, "only");
+  if (only !== "idle") await runRealtimeBench(opts);
+  if (only === undefined || only === "idle") {
+    const pg = opts.dbs.includes("postgres") ? await startPg() : null;
+    try {
+      for (const db of opts.dbs) await runIdleSockets(db, pg, num(f, "sockets", 5000), opts.clientProcs);
+    } finally {
+      await pg?.stop();
+    }
+  }
 }
 
 main().then(
