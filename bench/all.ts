@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only ingest|realtime|room|connect|review] [SUITE FLAGS…] [-- VERBATIM…]`:
+ * `npm run bench [-- --only ingest|realtime|room|connect|review|soak] [SUITE FLAGS…] [-- VERBATIM…]`:
  * each suite as its own process, one after another (they each start their own servers and
  * must not share the 2 cores). Never run in CI. `npm run bench -- --help` prints every suite's flags.
  *
@@ -49,6 +49,11 @@ const SUITES: Record<string, Suite> = {
     bools: ["--build", "--no-build", "--short-texts"],
   },
   connect: { script: "bench/connect/hook.ts", values: [], bools: [] },
+  soak: {
+    script: "bench/soak/main.ts",
+    values: ["--db", "--rate", "--seconds", "--grow", "--step", "--quiet-wait"],
+    bools: [],
+  },
   review: {
     script: "bench/review/main.ts",
     values: ["--db", "--runs", "--events", "--long-run", "--budget-minutes", "--reps"],
