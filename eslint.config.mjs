@@ -41,7 +41,20 @@ const boundaries = [
     from: ["./db"],
     message: "pages read through lib/queries (and lib/pages over it), never db/ directly.",
   },
+  ...["./lib/server/api", "./lib/server/realtime"].map((target) => ({
+    target,
+    from: ["./db/schema.ts"],
+    message: "the API and realtime read through lib/queries and write through the services, never the tables.",
+  })),
 ];
+
+/** Files that may not import drizzle-orm: they write no query. */
+const noQueries = (files, message) => ({
+  files,
+  rules: {
+    "no-restricted-imports": ["error", { patterns: [{ group: ["drizzle-orm", "drizzle-orm/*"], message }] }],
+  },
+});
 
 export default tseslint.config(
   {
@@ -84,23 +97,15 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // Pages and components never write a query: the database is read through lib/queries.
-    files: ["app/**", "components/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            {
-              group: ["drizzle-orm", "drizzle-orm/*"],
-              message: "pages and components read the database through lib/queries.",
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // Pages and components never write a query: the database is read through lib/queries.
+  noQueries(["app/**", "components/**"], "pages and components read the database through lib/queries."),
+  // The HTTP handlers and the sockets write no query either: reads are lib/queries', writes
+  // the services' (lib/server/*.ts). NOTIFY goes through lib/server/notify.ts; LISTEN is the
+  // driver's (db/client.ts), so the realtime transport needs no exception.
+  noQueries(
+    ["lib/server/api/**", "lib/server/realtime/**"],
+    "the API and realtime read through lib/queries and write through the services.",
+  ),
   {
     // The browser calls the server through lib/client/api.ts only: it turns problem+json into
     // a typed ApiError, so no component parses a refusal its own way.

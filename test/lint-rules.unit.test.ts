@@ -26,6 +26,8 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
     ["components/fixture.tsx", 'export * as schema from "@/db/schema";'],
     ["components/fixture.tsx", 'export { services } from "@/lib/server/page-context";'],
     ["app/fixture/page.tsx", 'export * as schema from "@/db/schema";'],
+    ["lib/server/api/fixture.ts", 'export { persons } from "@/db/schema";'],
+    ["lib/server/realtime/fixture.ts", 'export { persons } from "../../../db/schema";'],
   ];
   it.each(refused)("%s may not: %s", async (file, code) => {
     expect(await rulesBroken(file, code)).toContain("import-x/no-restricted-paths");
@@ -34,6 +36,8 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
   it.each([
     ["app/fixture/page.tsx", 'export { eq } from "drizzle-orm";'],
     ["components/fixture.tsx", 'export { pgTable } from "drizzle-orm/pg-core";'],
+    ["lib/server/api/fixture.ts", 'export { eq } from "drizzle-orm";'],
+    ["lib/server/realtime/fixture.ts", 'export { sql } from "drizzle-orm";'],
   ])("%s writes no query: %s", async (file, code) => {
     expect(await rulesBroken(file, code)).toContain("no-restricted-imports");
   });
@@ -52,6 +56,9 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
       [],
     );
     expect(await rulesBroken("lib/server/fixture.ts", 'export * as schema from "@/db/schema";')).toEqual([]);
+    expect(
+      await rulesBroken("lib/server/api/fixture.ts", 'export { roomsOf } from "@/lib/queries/workspace";'),
+    ).toEqual([]);
     expect(await rulesBroken("lib/client/api.ts", 'export const f = () => fetch("/api/v1/health");')).toEqual([]);
   });
 });

@@ -150,6 +150,27 @@ describe("tokens, invites and roles an owner manages", () => {
     room.disconnect();
   });
 
+  it("GET /api/v1/me says a person's role as the server judges it, and follows a role change; a harness has none", async () => {
+    const v = await join("viewer", "Vi Viewer");
+    const me = () => request(`${server.url}/api/v1/me`, { headers: { cookie: v.cookie } });
+    expect((await me()).body).toMatchObject({
+      kind: "person",
+      id: v.personId,
+      workspace_id: ws.workspace_id,
+      role: "viewer",
+    });
+    expect((await admin("PATCH", `${wsPath()}/people/${v.personId}`, { role: "member" })).status).toBe(200);
+    expect((await me()).body.role).toBe("member");
+    // (This file's workspace had its owner's person token revoked above: a fresh one.)
+    const solo = await newWorkspace(server);
+    const owner = await request(`${server.url}/api/v1/me`, { token: solo.person_token });
+    expect(owner.body).toMatchObject({ kind: "person", id: solo.person_id, role: "owner" });
+    const harness = await request(`${server.url}/api/v1/me`, { token: ws.token });
+    expect(harness.body.kind).toBe("harness");
+    expect(harness.body).not.toHaveProperty("role");
+    expect(harness.body.spaces).toEqual([expect.objectContaining({ id: ws.space_id })]);
+  });
+
   it("bad role changes are refused and change nothing: an unknown role, someone unknown, the last owner stepping down", async () => {
     const m = await join("member", "Stays Member");
     const bad = await admin("PATCH", `${wsPath()}/people/${m.personId}`, { role: "king" });

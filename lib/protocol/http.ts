@@ -76,6 +76,8 @@ export interface Me {
   /** The harness (`hrn_…`), runner (`rnr_…`) or person (`usr_…`) id. */
   id: string;
   workspace_id?: string;
+  /** A person's role in the workspace (what they may do); absent for harnesses, runners and the admin. */
+  role?: "owner" | "member" | "viewer";
   /** The workspace's rooms, oldest first. */
   spaces?: { id: string; name: string }[];
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, max, or } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, max, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { credentials, harnesses, invites, persons, sessions } from "@/db/schema";
 
@@ -103,4 +103,58 @@ export async function workspaceAccess(
       expires_at: iso(i.expiresAt)!,
     })),
   };
+}
+
+/** A workspace's people (not revoked), oldest first: GET …/people. */
+export async function listPeople(db: Db, ws: string) {
+  return db
+    .select({ id: persons.id, name: persons.name, role: persons.role, created_at: persons.createdAt })
+    .from(persons)
+    .where(and(eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
+    .orderBy(asc(persons.createdAt));
+}
+
+/** How many owners a workspace has left: the last one may be neither revoked nor stepped down. */
+export async function ownerCount(db: Db, ws: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(persons)
+    .where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt)));
+  return row.n;
+}
+
+/** A person of the workspace (not revoked) with their role, or null. */
+export async function livePerson(db: Db, ws: string, personId: string): Promise<{ role: string } | null> {
+  const [row] = await db
+    .select({ role: persons.role })
+    .from(persons)
+    .where(and(eq(persons.id, personId), eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** A person's display name, or null when there is no such person. */
+export async function personName(db: Db, personId: string): Promise<string | null> {
+  const [row] = await db.select({ name: persons.name }).from(persons).where(eq(persons.id, personId)).limit(1);
+  return row?.name ?? null;
+}
+
+/** A harness or runner of the workspace, or null (another workspace's answers like a missing one). */
+export async function harnessIn(db: Db, ws: string, id: string): Promise<{ id: string; kind: string } | null> {
+  const [row] = await db
+    .select({ id: harnesses.id, kind: harnesses.kind })
+    .from(harnesses)
+    .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The names of the workspace's harnesses and runners among `ids`. */
+export async function harnessNames(db: Db, ws: string, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db
+    .select({ id: harnesses.id, name: harnesses.name })
+    .from(harnesses)
+    .where(and(eq(harnesses.workspaceId, ws), inArray(harnesses.id, ids)));
+  return new Map(rows.map((h) => [h.id, h.name]));
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { commands, events, runs } from "@/db/schema";
+import { commands, events, runEvents, runs } from "@/db/schema";
 import { receiptOf, runOf } from "@/db/run-rows";
 import type { Receipt, Run } from "@/lib/protocol";
 
@@ -45,4 +45,32 @@ export async function receiptsOf(db: Db, runIds: string[]): Promise<Receipt[]> {
     .orderBy(asc(commands.seq))
     .limit(5000);
   return rows.map(receiptOf);
+}
+
+/** A run's runner events after a sequence number, ascending, at most 1,000 ([RN2]). */
+export async function runnerEventsAfter(db: Db, runId: string, after: number) {
+  const rows = await db
+    .select()
+    .from(runEvents)
+    .where(and(eq(runEvents.runId, runId), gt(runEvents.sequence, after)))
+    .orderBy(asc(runEvents.sequence))
+    .limit(1000);
+  return rows.map((r) => ({
+    sequence: r.sequence,
+    kind: r.kind,
+    message: r.message,
+    payload: r.payload,
+    occurred_at: new Date(r.occurredAt).toISOString(),
+    event_id: r.eventId,
+  }));
+}
+
+/** Where a command goes: its harness (null while its run is queued) and its receipt so far. */
+export async function commandRoute(db: Db, commandId: string) {
+  const [row] = await db
+    .select({ harnessId: commands.harnessId, receipt: commands.receipt })
+    .from(commands)
+    .where(eq(commands.id, commandId))
+    .limit(1);
+  return row ?? null;
 }

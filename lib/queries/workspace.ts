@@ -1,4 +1,4 @@
-import { and, asc, eq, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, ne } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { runs, spaces, workspaces } from "@/db/schema";
 
@@ -36,4 +36,10 @@ export async function liveRuns(db: Db, workspaceId: string) {
     .where(and(eq(runs.workspaceId, workspaceId), ne(runs.state, "finished")))
     .orderBy(asc(runs.createdAt))
     .limit(500);
+}
+
+/** The seq heads of these workspaces: what a node re-reads when its LISTEN connection comes back. */
+export async function workspaceHeads(db: Db, ids: string[]): Promise<{ id: string; head: number }[]> {
+  if (!ids.length) return [];
+  return db.select({ id: workspaces.id, head: workspaces.seqHead }).from(workspaces).where(inArray(workspaces.id, ids));
 }

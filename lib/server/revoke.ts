@@ -1,5 +1,6 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { credentials, harnesses, persons, sessions } from "@/db/schema";
+import { notify } from "./notify";
 import type { Role } from "./roles";
 import type { AccessChange, ChipsServices } from "./services";
 
@@ -21,7 +22,7 @@ export function parseAccessPayload(payload: string): { id: string; change: Acces
 async function tellEveryNode(svc: ChipsServices, id: string, change: AccessChange) {
   svc.revokedHere(id, change);
   if (svc.database.kind === "postgres")
-    await svc.database.query(sql`select pg_notify(${REVOKED_CHANNEL}, ${accessPayload(id, change, svc.nodeId)})`);
+    await notify(svc.database, REVOKED_CHANNEL, accessPayload(id, change, svc.nodeId));
 }
 
 /**

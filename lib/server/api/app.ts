@@ -1,12 +1,11 @@
-import { asc, eq } from "drizzle-orm";
 import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { spaces } from "@/db/schema";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
 import { isId, canonicalId, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import { ingest } from "../ingest/post-events";
 import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
+import { roomsOf } from "@/lib/queries/workspace";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
@@ -100,16 +99,18 @@ export function createApi(svc: ChipsServices) {
     c.res.headers.set("chips-storage", "unavailable");
   }
 
-  // Who this credential is, and its workspace's rooms: what a harness or the demo needs to start.
+  // Who this credential is (a person with their role), and its workspace's rooms: what a harness or the demo needs to start.
   app.get("/api/v1/me", async (c) => {
     const cred = c.get("cred");
-    if (!cred.workspaceId) return json({ kind: cred.kind, id: cred.subjectId });
-    const rooms = await svc.db
-      .select({ id: spaces.id, name: spaces.name })
-      .from(spaces)
-      .where(eq(spaces.workspaceId, cred.workspaceId))
-      .orderBy(asc(spaces.createdAt));
-    return json({ kind: cred.kind, id: cred.subjectId, workspace_id: cred.workspaceId, spaces: rooms });
+    if (cred.kind === "admin") return json({ kind: cred.kind, id: cred.subjectId });
+    return json({
+      kind: cred.kind,
+      id: cred.subjectId,
+      workspace_id: cred.workspaceId,
+      // The role the server judges by (lib/server/roles.ts): a person's, never a harness's or runner's.
+      ...(cred.kind === "person" ? { role: cred.role ?? "viewer" } : {}),
+      spaces: await roomsOf(svc.db, cred.workspaceId),
+    });
   });
 
   app.post("/api/v1/events", async (c) => {

@@ -1,9 +1,8 @@
 import type { Hono } from "hono";
-import { and, eq, inArray } from "drizzle-orm";
 import { BudgetBody, canonicalId, isId, type BudgetsAnswer } from "@/lib/protocol";
 import { budgetOf, NO_SPEND, sumSpend, toMicro, WORKSPACE_SUBJECT } from "@/lib/projection/budget";
 import { putBudget, readBudgets } from "@/db/budget-sql";
-import { harnesses } from "@/db/schema";
+import { harnessIn, harnessNames } from "@/lib/queries/people";
 import type { ChipsServices } from "../services";
 import { workspaceScope } from "./access";
 import { fail, json, parseBody, type ApiEnv } from "./http";
@@ -20,16 +19,7 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const day = new Date().toISOString().slice(0, 10);
     const read = await readBudgets(svc.database.run, ws, day, false);
     const ids = read.budgets.map((b) => b.subject).filter((s) => s !== WORKSPACE_SUBJECT);
-    const names = new Map(
-      ids.length
-        ? (
-            await svc.db
-              .select({ id: harnesses.id, name: harnesses.name })
-              .from(harnesses)
-              .where(and(eq(harnesses.workspaceId, ws), inArray(harnesses.id, ids)))
-          ).map((h) => [h.id, h.name])
-        : [],
-    );
+    const names = await harnessNames(svc.db, ws, ids);
     const budgets = read.budgets.map((b) =>
       b.subject === WORKSPACE_SUBJECT
         ? budgetOf(b, "workspace", sumSpend(read.spend.values()))
@@ -47,13 +37,7 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     let subject = WORKSPACE_SUBJECT;
     if (raw !== WORKSPACE_SUBJECT) {
       const id = isId("harness", raw) || isId("runner", raw) ? canonicalId(raw) : null;
-      const [h] = id
-        ? await svc.db
-            .select({ id: harnesses.id })
-            .from(harnesses)
-            .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
-            .limit(1)
-        : [];
+      const h = id ? await harnessIn(svc.db, ws, id) : null;
       if (!h)
         return fail(
           "validation_failed",

@@ -1,12 +1,8 @@
-import { randomBytes } from "node:crypto";
 import type { Hono } from "hono";
-import { and, asc, count, eq, isNull } from "drizzle-orm";
 import { z } from "zod";
-import { newId } from "@/lib/protocol";
-import { harnesses, invites, persons } from "@/db/schema";
-import { workspaceAccess } from "@/lib/queries/people";
+import { harnessIn, listPeople, livePerson, ownerCount, workspaceAccess } from "@/lib/queries/people";
 import { newToken, storeCredential } from "../credentials";
-import { sha256 } from "../hash";
+import { createInvite, withdrawInvite } from "../invites";
 import { changeRole, revoke, revokeToken } from "../revoke";
 import { ROLES } from "../roles";
 import type { ChipsServices } from "../services";
@@ -27,32 +23,16 @@ const InviteBody = z.object({
 
 const RoleBody = z.object({ role: z.enum(ROLES) });
 
-/** The path an invite link opens (lib/server/invite-route.ts redeems it). */
-const INVITE_PATH = "/invite";
-
 /**
  * People and their access (issue 15): who is in a workspace, invites by link with a role,
  * and revoking a person, harness or runner — which stops every session and token of theirs
  * at once, open sockets included, on every node (lib/server/revoke.ts).
  */
 export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
-  const owners = async (ws: string) =>
-    (
-      await svc.db
-        .select({ n: count() })
-        .from(persons)
-        .where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt)))
-    )[0].n;
-
   app.get("/api/v1/workspaces/:ws/people", async (c) => {
     const ws = workspaceScope(c, ["admin", "person"]);
     if (ws instanceof Response) return ws;
-    const rows = await svc.db
-      .select({ id: persons.id, name: persons.name, role: persons.role, created_at: persons.createdAt })
-      .from(persons)
-      .where(and(eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
-      .orderBy(asc(persons.createdAt));
-    return json({ people: rows });
+    return json({ people: await listPeople(svc.db, ws) });
   });
 
   app.post("/api/v1/workspaces/:ws/invites", async (c) => {
@@ -60,19 +40,13 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     if (ws instanceof Response) return ws;
     const input = await parseBody(c, InviteBody, "bad invite", 16 * 1024, {});
     if (input instanceof Response) return input;
-    const secret = randomBytes(24).toString("base64url");
-    const id = newId("command").replace(/^cmd_/, "inv_");
-    const expiresAt = new Date(Date.now() + input.data.expires_in_seconds * 1000).toISOString();
-    await svc.db.insert(invites).values({
-      tokenHash: sha256(secret),
-      id,
+    const { id, url, expiresAt } = await createInvite(svc.db, svc.config.publicUrl, {
       workspaceId: ws,
       role: input.data.role,
       singleUse: input.data.single_use,
+      expiresInSeconds: input.data.expires_in_seconds,
       createdBy: c.get("cred").subjectId,
-      expiresAt,
     });
-    const url = `${svc.config.publicUrl}${INVITE_PATH}?code=${secret}`;
     return json(
       { invite_id: id, url, role: input.data.role, single_use: input.data.single_use, expires_at: expiresAt },
       201,
@@ -83,13 +57,9 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("person");
-    const [target] = await svc.db
-      .select({ role: persons.role })
-      .from(persons)
-      .where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
-      .limit(1);
+    const target = await livePerson(svc.db, ws, id);
     if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
-    if (target.role === "owner" && (await owners(ws)) <= 1)
+    if (target.role === "owner" && (await ownerCount(svc.db, ws)) <= 1)
       return fail("invalid_transition", "the workspace's last owner cannot be revoked", "/path/person");
     await revoke(svc, ws, id);
     return json({ revoked: id });
@@ -115,13 +85,9 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const input = await parseBody(c, RoleBody, "bad role change", 16 * 1024, {});
     if (input instanceof Response) return input;
     const id = c.req.param("person");
-    const [target] = await svc.db
-      .select({ role: persons.role })
-      .from(persons)
-      .where(and(eq(persons.id, id), eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
-      .limit(1);
+    const target = await livePerson(svc.db, ws, id);
     if (!target) return fail("not_found", "no such person in this workspace", "/path/person");
-    if (target.role === "owner" && input.data.role !== "owner" && (await owners(ws)) <= 1)
+    if (target.role === "owner" && input.data.role !== "owner" && (await ownerCount(svc.db, ws)) <= 1)
       return fail("invalid_transition", "the workspace's last owner cannot step down", "/role");
     await changeRole(svc, ws, id, input.data.role);
     return json({ id, role: input.data.role });
@@ -132,12 +98,8 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("invite");
-    const gone = await svc.db
-      .update(invites)
-      .set({ revokedAt: new Date().toISOString() })
-      .where(and(eq(invites.id, id), eq(invites.workspaceId, ws), isNull(invites.revokedAt)))
-      .returning({ id: invites.id });
-    if (!gone.length) return fail("not_found", "no such open invite in this workspace", "/path/invite");
+    if (!(await withdrawInvite(svc.db, ws, id)))
+      return fail("not_found", "no such open invite in this workspace", "/path/invite");
     return json({ withdrawn: id });
   });
 
@@ -146,11 +108,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("harness");
-    const [h] = await svc.db
-      .select({ kind: harnesses.kind })
-      .from(harnesses)
-      .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
-      .limit(1);
+    const h = await harnessIn(svc.db, ws, id);
     if (!h) return fail("not_found", "no such harness or runner in this workspace", "/path/harness");
     const kind = h.kind === "runner" ? "runner" : "harness";
     const token = newToken(kind);
@@ -172,11 +130,7 @@ export function peopleRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     const ws = workspaceScope(c, ["admin", "person"], "manage");
     if (ws instanceof Response) return ws;
     const id = c.req.param("harness");
-    const [h] = await svc.db
-      .select({ id: harnesses.id })
-      .from(harnesses)
-      .where(and(eq(harnesses.id, id), eq(harnesses.workspaceId, ws)))
-      .limit(1);
+    const h = await harnessIn(svc.db, ws, id);
     if (!h) return fail("not_found", "no such harness or runner in this workspace", "/path/harness");
     await revoke(svc, ws, id);
     return json({ revoked: id });

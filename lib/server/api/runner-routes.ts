@@ -1,8 +1,7 @@
 import type { Context, Hono } from "hono";
 import { Readable } from "node:stream";
-import { and, asc, eq, gt } from "drizzle-orm";
 import { StartRunBody } from "@/lib/runner";
-import { runEvents } from "@/db/schema";
+import { runnerEventsAfter } from "@/lib/queries/runs";
 import type { Credential } from "../credentials";
 import { startRun } from "../runners/start-run";
 import { ObjectStore } from "../runners/objects";
@@ -44,23 +43,7 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     if (run instanceof Response) return run;
     const after = intParam(c.req.query("after"), "after", 0);
     if (after instanceof Response) return after;
-    const rows = await svc.db
-      .select()
-      .from(runEvents)
-      .where(and(eq(runEvents.runId, run.id), gt(runEvents.sequence, after)))
-      .orderBy(asc(runEvents.sequence))
-      .limit(1000);
-    return json({
-      run_id: run.id,
-      events: rows.map((r) => ({
-        sequence: r.sequence,
-        kind: r.kind,
-        message: r.message,
-        payload: r.payload,
-        occurred_at: new Date(r.occurredAt).toISOString(),
-        event_id: r.eventId,
-      })),
-    });
+    return json({ run_id: run.id, events: await runnerEventsAfter(svc.db, run.id, after) });
   });
 
   // A runner stores an artifact of its run; answers the reference events carry.

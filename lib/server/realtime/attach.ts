@@ -1,8 +1,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import { inArray, sql } from "drizzle-orm";
-import { workspaces } from "@/db/schema";
+import { workspaceHeads } from "@/lib/queries/workspace";
 import { personRole, type Credential } from "../credentials";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { framePage, rawParser } from "./raw";
@@ -13,6 +12,7 @@ import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { authenticate } from "./authenticate";
 import { personSocket, room, workspaceRoom } from "./person-socket";
 import { log } from "../log";
+import { notify } from "../notify";
 import { API_CSP, baseHeaders } from "../http-policy";
 import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
 
@@ -83,10 +83,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   async function catchUpHeads() {
     const known = hub.workspaces();
     if (!known.length) return;
-    const rows = await svc.db
-      .select({ id: workspaces.id, head: workspaces.seqHead })
-      .from(workspaces)
-      .where(inArray(workspaces.id, known));
+    const rows = await workspaceHeads(svc.db, known);
     for (const r of rows) hub.remoteCommitted(r.id, r.head, r.head);
   }
 
@@ -146,9 +143,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const people = new RoomPeople({
     nodeId: svc.nodeId,
     emit: (spaceId, list) => void io.to(room(spaceId)).emit("people", { space_id: spaceId, people: list }),
-    publish: svc.database.listen
-      ? async (payload) => void (await svc.database.query(sql`select pg_notify(${PEOPLE_CHANNEL}, ${payload})`))
-      : undefined,
+    publish: svc.database.listen ? (payload) => notify(svc.database, PEOPLE_CHANNEL, payload) : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
     onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
   });

@@ -1,6 +1,5 @@
 import type { Namespace, Server } from "socket.io";
-import { eq } from "drizzle-orm";
-import { commands } from "@/db/schema";
+import { commandRoute } from "@/lib/queries/runs";
 import type { WorkspaceCredential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
@@ -98,11 +97,7 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
     for (const f of frames) {
       if (f.type !== "run.command") continue;
       const commandId = f.command_id as string;
-      const [cmd] = await svc.db
-        .select({ harnessId: commands.harnessId, receipt: commands.receipt })
-        .from(commands)
-        .where(eq(commands.id, commandId))
-        .limit(1);
+      const cmd = await commandRoute(svc.db, commandId);
       if (!cmd?.harnessId || cmd.receipt !== "accepted") continue; // no harness yet (queued), or already settled
       nsp
         .to(harnessRoom(cmd.harnessId))

@@ -1,11 +1,10 @@
 import type { Socket } from "socket.io";
-import { eq } from "drizzle-orm";
-import { persons } from "@/db/schema";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { WorkspaceCredential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { listRuns, receiptsOf } from "@/lib/queries/runs";
 import { roomTasks } from "@/lib/queries/tasks";
+import { personName } from "@/lib/queries/people";
 import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "@/lib/queries/frames";
 import type { ChipsServices } from "../services";
 import { framePage, type OutFrame, type RawJson } from "./raw";
@@ -53,12 +52,7 @@ export function personSocket(
     // Another workspace's space answers exactly like a missing one.
     if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
 
-    const [person] = await svc.db
-      .select({ name: persons.name })
-      .from(persons)
-      .where(eq(persons.id, cred.subjectId))
-      .limit(1);
-    const name = person?.name;
+    const name = await personName(svc.db, cred.subjectId);
     // A join on a joined space (gap repair) starts over from the client's seq.
     socket.leave(room(spaceId));
     hub.left(spaceId, socket.id);
