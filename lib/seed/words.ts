@@ -62,3 +62,23 @@ export const MARKERS = [
   { marker: "kafka", text: "see the Kafka lag alert" },
 ] as const;
 export type Marker = (typeof MARKERS)[number]["marker"];
+
+/** Run summaries, steering texts and receipts' reasons. */
+export const DONE = [
+  "All steps done; tests pass.",
+  "Fertig: alle Prüfungen grün.",
+  "完了しました。",
+  "Listo, sin cambios pendientes.",
+];
+export const FAILED = [
+  "Tests failed after the change.",
+  "Échec : la migration a été refusée.",
+  "テストが失敗しました。",
+];
+export const STEER = [
+  "Use the staging database instead.",
+  "Bitte nur die Rechnungen von Oktober.",
+  "番号をもう一度確認して",
+  "Skip the e-mail step.",
+];
+export const REJECTIONS = ["already past that step", "cannot steer while tests run", "instruction is ambiguous"];
