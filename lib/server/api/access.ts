@@ -1,7 +1,8 @@
 import type { Context } from "hono";
 import { canonicalId, isId, type Run } from "@/lib/protocol";
+import { spaceInfo } from "@/lib/queries/frames";
 import { getRun } from "@/lib/queries/runs";
-import type { Credential } from "../credentials";
+import type { Credential, WorkspaceCredential } from "../credentials";
 import { may, refusedBecause, type Action } from "../roles";
 import type { ChipsServices } from "../services";
 import { fail, type ApiEnv } from "./http";
@@ -39,4 +40,25 @@ export async function runScope(svc: ChipsServices, c: Context<ApiEnv>): Promise<
   if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId))
     return fail("run_not_found", "no such run in this workspace");
   return run;
+}
+
+/** The `:space` path parameter: a space of the caller's workspace (another's answers like a missing one). */
+export async function spaceScope(svc: ChipsServices, c: Context<ApiEnv>) {
+  const raw = c.req.param("space") ?? "";
+  const info = isId("space", raw) ? await spaceInfo(svc.db, canonicalId(raw)) : null;
+  const cred = c.get("cred");
+  if (!info || (cred.kind !== "admin" && info.workspaceId !== cred.workspaceId))
+    return fail("space_not_found", "no such space in this workspace");
+  return { id: canonicalId(raw), workspaceId: info.workspaceId };
+}
+
+/**
+ * A person who may write (a member or an owner): what only people do — commands, runs,
+ * tasks, annotations, share links. `what` says so in the refusal, e.g. "tasks come from people".
+ */
+export function personWriter(c: Context<ApiEnv>, what: string): WorkspaceCredential | Response {
+  const cred = c.get("cred");
+  if (cred.kind !== "person") return fail("forbidden", `${what}: use a session or a person token`);
+  if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+  return cred;
 }

@@ -2,7 +2,6 @@ import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { allJsonSchemas } from "@/lib/protocol/json-schema";
 import { isId, canonicalId, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
-import type { Credential } from "../credentials";
 import { ingest } from "../ingest/post-events";
 import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
 import { roomsOf } from "@/lib/queries/workspace";
@@ -11,7 +10,7 @@ import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
 import { runScope, workspaceScope } from "./access";
-import { bearer, fail, intParam, json, parseBody, problemResponse, readJson } from "./http";
+import { bearer, fail, intParam, json, parseBody, problemResponse, readJson, type ApiEnv } from "./http";
 import { runRoutes } from "./run-routes";
 import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
@@ -24,11 +23,9 @@ import { may, refusedBecause } from "../roles";
 import { log } from "../log";
 import { unavailable } from "../storage";
 
-type Env = { Variables: { cred: Credential } };
-
 /** The HTTP API of docs/PROTOCOL.md §4 and docs/API.md, on our own router (Next route handlers cost ~3 ms each). */
 export function createApi(svc: ChipsServices) {
-  const app = new Hono<Env>();
+  const app = new Hono<ApiEnv>();
   const schemas = allJsonSchemas();
 
   app.onError((err, c) => {
@@ -92,7 +89,7 @@ export function createApi(svc: ChipsServices) {
    * than queued on a dead connection; a read goes ahead (some are served from memory) and
    * says so with `Chips-Storage: unavailable`.
    */
-  async function storageGate(c: Context<Env>, next: () => Promise<void>) {
+  async function storageGate(c: Context<ApiEnv>, next: () => Promise<void>) {
     if (svc.storage.available) return next();
     if (c.req.method !== "GET" && c.req.method !== "HEAD") return problemResponse(unavailable());
     await next();

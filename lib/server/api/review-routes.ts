@@ -24,13 +24,12 @@ import { rollup } from "@/lib/queries/rollups";
 import { runEventWindow } from "@/lib/queries/run-log";
 import { LOG_PAGE } from "@/lib/review/run-log";
 import { rollupCsv } from "@/lib/review/rollups";
-import { may, refusedBecause } from "../roles";
 import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
 import { importRuns } from "../review/import";
 import type { ChipsServices } from "../services";
 import { shareRoutes } from "./share-routes";
-import { runScope, workspaceScope } from "./access";
+import { personWriter, runScope, workspaceScope } from "./access";
 import { fail, intParam, json, parseBody, problemResponse, type ApiEnv } from "./http";
 
 /** Largest import body: an export with its artifacts. */
@@ -99,10 +98,8 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
 
   // A verdict or comment on a run, one of its events or a line of its diff ([ANN1]): members and owners.
   app.post("/api/v1/runs/:run/annotations", async (c) => {
-    const cred = c.get("cred");
-    if (cred.kind !== "person")
-      return fail("forbidden", "annotations come from people: use a session or a person token");
-    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+    const cred = personWriter(c, "annotations come from people");
+    if (cred instanceof Response) return cred;
     // [HTTP2]: the body's 415/413/400/422 before the run's 404.
     const input = await parseBody(c, AnnotationBody, "bad annotation", 128 * 1024);
     if (input instanceof Response) return input;

@@ -1,15 +1,12 @@
 import type { Hono } from "hono";
 import { CommandBody, type RunCommandsAnswer } from "@/lib/protocol";
-import type { Credential } from "../credentials";
 import { forceFinish, pollCommands, sendCommand } from "../commands";
 import type { IngestAnswer } from "../ingest/post-events";
 import { receiptsOf } from "@/lib/queries/runs";
 import type { ChipsServices } from "../services";
 import { may, refusedBecause } from "../roles";
-import { runScope } from "./access";
-import { fail, intParam, json, parseBody, problemResponse } from "./http";
-
-type Env = { Variables: { cred: Credential } };
+import { personWriter, runScope } from "./access";
+import { fail, intParam, json, parseBody, problemResponse, type ApiEnv } from "./http";
 
 const answer = (r: IngestAnswer) =>
   r.ok
@@ -17,12 +14,11 @@ const answer = (r: IngestAnswer) =>
     : problemResponse(r.problem);
 
 /** Commands to runs and their receipts ([RUN1], [RT3]), for people, harnesses and scripts. */
-export function runRoutes(app: Hono<Env>, svc: ChipsServices) {
+export function runRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   // A person's command: answers the stored run.command.
   app.post("/api/v1/runs/:run/commands", async (c) => {
-    const cred = c.get("cred");
-    if (cred.kind !== "person") return fail("forbidden", "commands come from people: use a session or a person token");
-    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+    const cred = personWriter(c, "commands come from people");
+    if (cred instanceof Response) return cred;
     const input = await parseBody(c, CommandBody, "bad command", 128 * 1024);
     if (input instanceof Response) return input;
     return answer(await sendCommand(svc, cred, c.req.param("run"), input.data));

@@ -2,22 +2,17 @@ import type { Context, Hono } from "hono";
 import { Readable } from "node:stream";
 import { StartRunBody } from "@/lib/runner";
 import { runnerEventsAfter } from "@/lib/queries/runs";
-import type { Credential } from "../credentials";
 import { startRun } from "../runners/start-run";
 import { ObjectStore } from "../runners/objects";
 import type { ChipsServices } from "../services";
-import { may, refusedBecause } from "../roles";
-import { runScope } from "./access";
-import { fail, intParam, json, parseBody, problemResponse, readBytes } from "./http";
-
-type Env = { Variables: { cred: Credential } };
+import { personWriter, runScope, workspaceScope } from "./access";
+import { fail, intParam, json, parseBody, problemResponse, readBytes, type ApiEnv } from "./http";
 
 /** Runner runs (§5): start one, read its runner events, and its objects ([RN3]). */
-export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
+export function runnerRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.post("/api/v1/runs", async (c) => {
-    const cred = c.get("cred");
-    if (cred.kind !== "person") return fail("forbidden", "runs are started by people: use a session or a person token");
-    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+    const cred = personWriter(c, "runs are started by people");
+    if (cred instanceof Response) return cred;
     const input = await parseBody(c, StartRunBody, "bad run request", 128 * 1024);
     if (input instanceof Response) return input;
     const r = await startRun(svc, cred, input.data);
@@ -30,10 +25,8 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
 
   // The runners connected now (on this node): their repositories and agents, for the start form.
   app.get("/api/v1/workspaces/:ws/runners", (c) => {
-    const cred = c.get("cred");
-    const ws = c.req.param("ws");
-    if (cred.kind !== "admin" && cred.workspaceId !== ws)
-      return fail("forbidden", "this credential belongs to another workspace");
+    const ws = workspaceScope(c);
+    if (ws instanceof Response) return ws;
     return json({ runners: svc.runnersOnline(ws) });
   });
 
@@ -88,5 +81,5 @@ export function runnerRoutes(app: Hono<Env>, svc: ChipsServices) {
     });
   });
 
-  const runOf = (c: Context<Env>) => runScope(svc, c);
+  const runOf = (c: Context<ApiEnv>) => runScope(svc, c);
 }

@@ -2,11 +2,11 @@ import type { Hono } from "hono";
 import { canonicalId, isId, ShareBody } from "@/lib/protocol";
 import { firstRunSeq } from "@/lib/queries/run-log";
 import { listShares, revokeShare, shareById } from "@/lib/queries/shares";
-import { may, refusedBecause } from "../roles";
+import { may } from "../roles";
 import { createShare } from "../review/shares";
 import type { ChipsServices } from "../services";
 import { fail, json, parseBody, type ApiEnv } from "./http";
-import { runScope, workspaceScope } from "./access";
+import { personWriter, runScope, workspaceScope } from "./access";
 
 /**
  * Share links of runs ([SHR1], docs/REVIEW.md). Members and owners make them (a link lets
@@ -16,10 +16,8 @@ import { runScope, workspaceScope } from "./access";
  */
 export function shareRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.post("/api/v1/runs/:run/shares", async (c) => {
-    const cred = c.get("cred");
-    if (cred.kind !== "person")
-      return fail("forbidden", "share links are made by people: use a session or a person token");
-    if (!may(cred, "write")) return fail("forbidden", refusedBecause("write"));
+    const cred = personWriter(c, "share links are made by people");
+    if (cred instanceof Response) return cred;
     const input = await parseBody(c, ShareBody, "bad share link", 16 * 1024, {});
     if (input instanceof Response) return input;
     const run = await runScope(svc, c);
