@@ -43,7 +43,7 @@ const boundaries = [
   },
   ...["./lib/server/api", "./lib/server/realtime"].map((target) => ({
     target,
-    from: ["./db/schema.ts"],
+    from: ["./db/schema.ts", "./db/tables/**"],
     message: "the API and realtime read through lib/queries and write through the services, never the tables.",
   })),
 ];
