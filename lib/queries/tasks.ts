@@ -1,7 +1,8 @@
-import { and, asc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events, runs } from "@/db/schema";
 import { runOf } from "@/db/run-rows";
+import { listRuns } from "./runs";
 import { foldTasks, taskViews, type Tasks } from "@/lib/projection/tasks";
 import type { Run, StoredEvent, TaskView } from "@/lib/protocol";
 
@@ -16,15 +17,30 @@ export async function roomTasks(db: Db, workspaceId: string, spaceId: string): P
   return rows.reduce((t, r) => foldTasks(t, JSON.parse(r.body) as StoredEvent), {} as Tasks);
 }
 
-/** The runs of a room that some task started ([TSK2]: a task's status follows its newest). */
+/**
+ * The newest run of each task of a room ([TSK2]: a task's status follows its newest; [TSK3]'s
+ * checks read it) — however many runs the room has had, one per task, on the runs' room index.
+ */
 export async function taskRuns(db: Db, workspaceId: string, spaceId: string): Promise<Run[]> {
+  const taskOf = sql`(${runs.request}->'task'->>'task_id')`;
   const rows = await db
-    .select()
+    .selectDistinctOn([taskOf])
     .from(runs)
-    .where(and(eq(runs.workspaceId, workspaceId), eq(runs.spaceId, spaceId), isNotNull(sql`${runs.request}->'task'`)))
-    .orderBy(asc(runs.createdAt))
-    .limit(5000);
+    .where(and(eq(runs.workspaceId, workspaceId), eq(runs.spaceId, spaceId), isNotNull(taskOf)))
+    .orderBy(taskOf, desc(runs.createdAt), desc(runs.id));
   return rows.map(runOf);
+}
+
+/**
+ * The runs a room's page and its socket snapshot start from: the room's runs as listed (the
+ * first page of them) and, whatever its history, each task's newest run — so the board's
+ * status of every task is right from the first paint ([TSK2]). Oldest first.
+ */
+export async function roomRuns(db: Db, workspaceId: string, spaceId: string): Promise<Run[]> {
+  const [listed, newest] = await Promise.all([listRuns(db, workspaceId, spaceId), taskRuns(db, workspaceId, spaceId)]);
+  const known = new Set(listed.map((r) => r.id));
+  const more = newest.filter((r) => !known.has(r.id));
+  return more.length ? [...listed, ...more].sort((a, b) => a.created_at.localeCompare(b.created_at)) : listed;
 }
 
 /** A room's tasks with their status, oldest first. */

@@ -2,8 +2,8 @@ import type { Socket } from "socket.io";
 import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
 import type { WorkspaceCredential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/queries/rooms";
-import { listRuns, receiptsOf } from "@/lib/queries/runs";
-import { roomTasks } from "@/lib/queries/tasks";
+import { receiptsOf } from "@/lib/queries/runs";
+import { roomRuns, roomTasks } from "@/lib/queries/tasks";
 import { personName } from "@/lib/queries/people";
 import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "@/lib/queries/frames";
 import type { ChipsServices } from "../services";
@@ -66,7 +66,7 @@ export function personSocket(
         // Too far behind (or ahead of a reset store): the room's state, then its newest page.
         const [page, runs, current, decided, tasks] = await Promise.all([
           spaceFramesBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
-          listRuns(svc.db, info.workspaceId, spaceId),
+          roomRuns(svc.db, info.workspaceId, spaceId),
           getRoom(svc.db, info.workspaceId, spaceId),
           listDecisions(svc.db, info.workspaceId, spaceId),
           roomTasks(svc.db, info.workspaceId, spaceId),

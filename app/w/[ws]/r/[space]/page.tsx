@@ -3,8 +3,8 @@ import { requirePerson, services } from "@/lib/server/page-context";
 import { spaceEventsBefore } from "@/lib/queries/frames";
 import { directoryOf } from "@/lib/queries/review";
 import { getRoom, listDecisions, roomIn } from "@/lib/queries/rooms";
-import { listRuns, receiptsOf } from "@/lib/queries/runs";
-import { roomTasks } from "@/lib/queries/tasks";
+import { receiptsOf } from "@/lib/queries/runs";
+import { roomRuns, roomTasks } from "@/lib/queries/tasks";
 import { workspaceName } from "@/lib/queries/workspace";
 import { RoomView } from "@/components/room/room-view";
 
@@ -23,7 +23,7 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
   // Events first, then runs: a run read a moment later is at least as new as the page.
   const events = await spaceEventsBefore(db, ws, room.id, null, FIRST_PAGE);
   const [runs, current, decided, tasks, name, names] = await Promise.all([
-    listRuns(db, ws, room.id),
+    roomRuns(db, ws, room.id),
     getRoom(db, ws, room.id),
     listDecisions(db, ws, room.id),
     roomTasks(db, ws, room.id),
