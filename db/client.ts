@@ -154,10 +154,10 @@ async function openPglite(dataDir: string): Promise<Database> {
         db,
         kind: "pglite",
         query: async (q) => resultRows(await db.execute(q)),
-        run: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[],
+        run: async <T>(text: string, params: unknown[] = []) => (await client.run(text, params)).rows as T[],
         transact: (work) =>
           client.transaction(async (tx) => {
-            const { run, firstError } = tracked(async (text, params) => (await tx.query(text, params)).rows);
+            const { run, firstError } = tracked(async (text, params) => (await tx.run(text, params)).rows);
             const out = await work(run);
             const failed = await firstError();
             if (failed) throw failed;

@@ -81,16 +81,24 @@ export class PgliteWorkerClient {
     this.pending.clear();
   }
 
-  /** Post one statement now (so order of calls is order of execution). */
-  private send(text: string, params: unknown[] = [], rowMode?: "array" | "object", close = false): Promise<Result> {
-    if (this.closed && !close)
+  /**
+   * Post one statement now (so order of calls is order of execution). `named`: a fixed
+   * statement, run through a prepared statement the worker keeps (db/pglite-worker.mjs).
+   */
+  private send(
+    text: string,
+    params: unknown[] = [],
+    how: { rowMode?: "array" | "object"; named?: boolean; close?: boolean } = {},
+  ): Promise<Result> {
+    if (this.closed && !how.close)
       return Promise.reject(Object.assign(new Error("the database is closed"), { code: "CONNECTION_ENDED" }));
     const id = this.nextId++;
     const answer = new Promise<Result>((resolve, reject) => this.pending.set(id, { resolve, reject }));
-    if (this.worker) this.worker.postMessage(close ? { id, close } : { id, text, params, rowMode });
+    const message = how.close ? { id, close: true } : { id, text, params, rowMode: how.rowMode, named: how.named };
+    if (this.worker) this.worker.postMessage(message);
     else
       void this.start().then(
-        (w) => w.postMessage(close ? { id, close } : { id, text, params, rowMode }),
+        (w) => w.postMessage(message),
         (e: Error) =>
           this.answer({ id, error: { message: e.message, code: "CONNECTION_CLOSED" }, rows: [], fields: [] }),
       );
@@ -99,11 +107,19 @@ export class PgliteWorkerClient {
 
   query: Query = async (text, params, options) => {
     while (this.txOpen) await this.txOpen;
-    return this.send(text, params, options?.rowMode);
+    return this.send(text, params, { rowMode: options?.rowMode });
+  };
+
+  /** A fixed statement (db/client.ts `run`): parsed once by the worker, then only bound and executed. */
+  run = async (text: string, params?: unknown[]): Promise<Result> => {
+    while (this.txOpen) await this.txOpen;
+    return this.send(text, params, { named: true });
   };
 
   /** drizzle-orm/pglite's and `transact`'s transaction: BEGIN, the work, COMMIT or ROLLBACK. */
-  async transaction<T>(work: (tx: { query: Query }) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    work: (tx: { query: Query; run: (text: string, params?: unknown[]) => Promise<Result> }) => Promise<T>,
+  ): Promise<T> {
     const before = this.txTail;
     let done!: () => void;
     this.txTail = new Promise<void>((r) => (done = r));
@@ -113,7 +129,10 @@ export class PgliteWorkerClient {
     this.txOpen = new Promise<void>((r) => (end = r));
     try {
       await this.send("begin");
-      const out = await work({ query: (text, params, options) => this.send(text, params, options?.rowMode) });
+      const out = await work({
+        query: (text, params, options) => this.send(text, params, { rowMode: options?.rowMode }),
+        run: (text, params) => this.send(text, params, { named: true }),
+      });
       await this.send("commit");
       return out;
     } catch (e) {
@@ -131,7 +150,7 @@ export class PgliteWorkerClient {
     this.closed = true;
     const w = this.worker;
     if (!w) return;
-    await this.send("", [], undefined, true).catch(() => {});
+    await this.send("", [], { close: true }).catch(() => {});
     await w.terminate();
   }
 }

@@ -55,6 +55,32 @@ describe("PGlite in a worker thread", () => {
     expect(await count()).toBe(1);
   });
 
+  it("[ENV8] a fixed statement is parsed once and then only bound and executed; its values, arrays and errors are the query path's", async () => {
+    const text = "select $1::text[] as keys, $2::bigint[] as seqs, $3::int + 1 as n, $4::timestamptz as ts";
+    const params = [["a", 'b"c', "d,e"], [1, null, 3], 41, "2026-12-02T07:00:00.000Z"];
+    const first = await client.run(text, params);
+    const again = await client.run(text, params);
+    expect(again.rows).toEqual(first.rows);
+    expect(again.rows).toEqual((await client.query(text, params)).rows); // the same values as PGlite's own query
+    expect(first.rows[0]).toMatchObject({ keys: ["a", 'b"c', "d,e"], n: 42 });
+    const kept = await client.query(
+      "select count(*)::int as n from pg_prepared_statements where statement = $1 and not from_sql",
+      [text],
+    );
+    expect(kept.rows).toEqual([{ n: 1 }]); // one named statement for two runs
+    const e = await client
+      .run("insert into kv values ($1, $2)", ["a", 5])
+      .catch((x: { code?: string; constraint?: string }) => x);
+    expect(e).toMatchObject({ code: "23505", constraint: "kv_pkey" });
+    await expect(
+      client.transaction(async (t) => {
+        await t.run("insert into kv values ($1, $2)", ["n1", 1]);
+        await t.run("insert into kv values ($1, $2)", ["a", 2]);
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    expect((await client.run("select count(*)::int as n from kv where k = $1", ["n1"])).rows).toEqual([{ n: 0 }]);
+  });
+
   it("when the worker dies, what was waiting fails as a lost database, and the next statement starts a new worker on the same data", async () => {
     await client.query("insert into kv values ('c', 3)");
     const worker = Reflect.get(client, "worker") as Worker;
