@@ -137,14 +137,17 @@ async function drain(expect: number, timeoutMs: number) {
   return report;
 }
 
-process.on("message", (m: { op: string } & Record<string, unknown>) => {
+/** What fanout.ts sends this child over IPC. */
+type FromParent = ({ op: "start" } & ClientsStart) | { op: "drain"; expect: number; timeoutMs: number };
+
+process.on("message", (m: FromParent) => {
   if (m.op === "start")
-    start(m as unknown as ClientsStart).then(
+    start(m).then(
       () => process.send!({ op: "ready" }),
       (e) => process.send!({ op: "error", message: String(e) }),
     );
   else if (m.op === "drain")
-    void drain(m.expect as number, m.timeoutMs as number).then((r) => {
+    void drain(m.expect, m.timeoutMs).then((r) => {
       process.send!(r, () => process.exit(0));
     });
 });

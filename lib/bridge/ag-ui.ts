@@ -113,7 +113,7 @@ export async function bridgeAgUi(
   let error: string | null = null;
   const subscriber: AgentSubscriber = {
     onEvent: ({ event }) => {
-      const e = event as unknown as Record<string, unknown> & { type: string };
+      const e: Readonly<Record<string, unknown>> & { type: string } = event;
       switch (e.type) {
         case "STEP_STARTED":
           void post([

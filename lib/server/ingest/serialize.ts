@@ -17,10 +17,11 @@ const HEAD = [
 
 /** A stored event's JSON, envelope first: the exact bytes stored, served and replayed. */
 export function serializeEvent(e: StoredEvent): string {
-  const rec = e as unknown as Record<string, unknown>;
+  // The event is a union of typed shapes; its fields are read by name without claiming it is a record.
+  const field = (k: string): unknown => Reflect.get(e, k);
   const out: Record<string, unknown> = {};
-  for (const k of HEAD) if (rec[k] !== undefined) out[k] = rec[k];
-  for (const k of Object.keys(rec)) if (!(k in out) && rec[k] !== undefined) out[k] = rec[k];
+  for (const k of HEAD) if (field(k) !== undefined) out[k] = field(k);
+  for (const k of Object.keys(e)) if (!(k in out) && field(k) !== undefined) out[k] = field(k);
   return JSON.stringify(out);
 }
 
