@@ -352,3 +352,34 @@ test.describe("[CMP1] compare", () => {
     await expect(page.getByTestId("compare-summary")).toContainText("succeeded");
   });
 });
+
+test.describe("[REV3] the run page's log in windows", () => {
+  test("a run with more statuses than a page shows the first 100; 'show more' reads the rest in order, then offers no more", async ({
+    page,
+    request,
+    workspace,
+    loginAs,
+  }) => {
+    test.setTimeout(120_000);
+    // Two runs of ~150–230 events, most of them statuses (lib/seed's seed 3).
+    const s = await seedWorkspace(request, workspace, { runs: 2, events: 900, seed: 3 });
+    const long = s.doc.runs
+      .map((r) => ({ id: r.run.id, statuses: r.events.filter((e) => e.type === "run.status") }))
+      .sort((a, b) => b.statuses.length - a.statuses.length)[0];
+    expect(long.statuses.length, "the seed has a run of more than one page of statuses").toBeGreaterThan(100);
+    await loginAs(page, workspace);
+    await page.goto(`/w/${workspace.workspace_id}/runs/${s.ids.get(String(long.id))}`);
+    const section = page.getByTestId("log-statuses");
+    await expect(section).toHaveAttribute("data-shown", "100");
+    await page.getByTestId("log-more-statuses").click();
+    await expect(section).toHaveAttribute("data-shown", String(Math.min(200, long.statuses.length)));
+    while ((await page.getByTestId("log-more-statuses").count()) > 0) {
+      const shown = Number(await section.getAttribute("data-shown"));
+      await page.getByTestId("log-more-statuses").click();
+      await expect(section).not.toHaveAttribute("data-shown", String(shown));
+    }
+    await expect(section).toHaveAttribute("data-shown", String(long.statuses.length));
+    const phrases = await section.locator("li").evaluateAll((lis) => lis.map((li) => li.textContent ?? ""));
+    expect(phrases.map((p, i) => p.includes(String(long.statuses[i].verb_phrase)))).not.toContain(false);
+  });
+});
