@@ -6,7 +6,7 @@ import { foldRoom } from "@/lib/projection/room";
 import { foldDecisions, type Decisions } from "@/lib/projection/decisions";
 import { decisionKey } from "./batch-state";
 import type { RunRecord } from "@/lib/projection/receipts";
-import { derivedEvents } from "./commands";
+import { derivedEvents } from "./command-rules";
 import { accountUsage } from "./budget-rules";
 import { judge, stamp } from "./rules";
 import { bodyHash, serializeEvent } from "./serialize";

@@ -1,7 +1,7 @@
 import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
-import { judgeAck, judgeCommand, judgeDelivered } from "./commands";
+import { judgeAck, judgeCommand, judgeDelivered } from "./command-rules";
 import { judgeDecision, judgeRoomUpdate } from "./room-rules";
 import { judgeBudget } from "./budget-rules";
 import { WORKSPACE_SUBJECT } from "@/lib/projection/budget";
