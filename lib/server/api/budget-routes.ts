@@ -1,8 +1,9 @@
 import type { Hono } from "hono";
 import { BudgetBody, canonicalId, isId, type BudgetsAnswer } from "@/lib/protocol";
-import { budgetOf, NO_SPEND, sumSpend, toMicro, WORKSPACE_SUBJECT } from "@/lib/projection/budget";
-import { putBudget, readBudgets } from "@/db/budget-sql";
-import { harnessIn, harnessNames } from "@/lib/queries/people";
+import { WORKSPACE_SUBJECT } from "@/lib/projection/budget";
+import { budgetsNow } from "@/lib/queries/budgets";
+import { harnessIn } from "@/lib/queries/people";
+import { setBudget } from "../budgets";
 import type { ChipsServices } from "../services";
 import { workspaceScope } from "./access";
 import { fail, json, parseBody, type ApiEnv } from "./http";
@@ -16,16 +17,7 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.get("/api/v1/workspaces/:ws/budgets", async (c) => {
     const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;
-    const day = new Date().toISOString().slice(0, 10);
-    const read = await readBudgets(svc.database.run, ws, day, false);
-    const ids = read.budgets.map((b) => b.subject).filter((s) => s !== WORKSPACE_SUBJECT);
-    const names = await harnessNames(svc.db, ws, ids);
-    const budgets = read.budgets.map((b) =>
-      b.subject === WORKSPACE_SUBJECT
-        ? budgetOf(b, "workspace", sumSpend(read.spend.values()))
-        : budgetOf(b, names.get(b.subject) ?? b.subject, read.spend.get(b.subject) ?? NO_SPEND),
-    );
-    return json({ budgets } satisfies BudgetsAnswer);
+    return json({ budgets: await budgetsNow(svc.database, ws) } satisfies BudgetsAnswer);
   });
 
   app.put("/api/v1/workspaces/:ws/budgets/:subject", async (c) => {
@@ -46,19 +38,7 @@ export function budgetRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
         );
       subject = h.id;
     }
-    const b = input.data;
-    const micro = (usd: number | null) => (usd === null ? null : toMicro(usd));
-    await putBudget(svc.database.run, {
-      workspaceId: ws,
-      subject,
-      tokensPerDay: b.tokens_per_day,
-      tokensPerMonth: b.tokens_per_month,
-      microUsdPerDay: micro(b.cost_usd_per_day),
-      microUsdPerMonth: micro(b.cost_usd_per_month),
-      warnAt: b.warn_at,
-      setBy: c.get("cred").subjectId,
-      setAt: new Date().toISOString(),
-    });
-    return json({ subject, ...b });
+    await setBudget(svc.database, { workspaceId: ws, subject, body: input.data, setBy: c.get("cred").subjectId });
+    return json({ subject, ...input.data });
   });
 }
