@@ -152,6 +152,9 @@ async function bench(kind: DbKind) {
     if (!missed.length) console.log("\nEvery view met the aim.");
     // Always shown: the plans that decide the two views that missed before (sort=duration's index, the run page's windows).
     console.log(
+      `\n### EXPLAIN — search with no hit\n\`\`\`\n${await explainView(database, ws, { q: "xylophone" })}\n\`\`\``,
+    );
+    console.log(
       `\n### EXPLAIN — sort=duration\n\`\`\`\n${await explainView(database, ws, { sort: "duration" })}\n\`\`\``,
     );
     console.log(
