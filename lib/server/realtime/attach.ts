@@ -143,6 +143,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const people = new RoomPeople({
     nodeId: svc.nodeId,
     emit: (spaceId, list) => void io.to(room(spaceId)).emit("people", { space_id: spaceId, people: list }),
+    emitTo: (socketId, spaceId, list) => void io.to(socketId).emit("people", { space_id: spaceId, people: list }),
     publish: svc.database.listen ? (payload) => notify(svc.database, PEOPLE_CHANNEL, payload) : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
     onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),

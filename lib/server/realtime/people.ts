@@ -31,6 +31,8 @@ interface Options {
   nodeId: string;
   /** Tell a room's sockets on this node its list. */
   emit: (spaceId: string, people: Here[]) => void;
+  /** Tell one socket that just joined the room its list (when the room's did not change). */
+  emitTo: (socketId: string, spaceId: string, people: Here[]) => void;
   /** NOTIFY the other nodes (absent on the embedded database: one node). */
   publish?: (payload: string) => Promise<void>;
   /** A node repeats its lists this often; another node's list older than three times this is dropped (it died). */
@@ -43,10 +45,18 @@ interface Options {
  * Who has each room open, across the nodes sharing one Postgres: this node's sockets, and
  * each other node's list as it last said it. A node says a room's list whenever it changes
  * and again every `refreshMs`, so a node that died without a word drops out of the lists.
+ *
+ * A room's sockets are told the list only when it changed: a list is per person, so a
+ * person's second tab (or a reconnect) changes nothing, and telling every socket of the room
+ * on every join made N joins cost N² sends — 5,000 sockets took minutes to join
+ * (bench/realtime/idle.ts). The joining socket itself is always told.
  */
 export class RoomPeople {
   private local = new Map<string, Map<string, Here>>();
   private remote = new Map<string, Map<string, { people: Here[]; at: number }>>();
+  /** The list each room's sockets were last told, and this node's own list it last said, as JSON. */
+  private told = new Map<string, string>();
+  private said = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private readonly now: () => number;
 
@@ -61,14 +71,16 @@ export class RoomPeople {
   joined(spaceId: string, socketId: string, person: Here) {
     if (!this.local.has(spaceId)) this.local.set(spaceId, new Map());
     this.local.get(spaceId)!.set(socketId, person);
-    this.changed(spaceId);
+    if (!this.tell(spaceId)) this.o.emitTo(socketId, spaceId, this.list(spaceId));
+    this.sayIfChanged(spaceId);
   }
 
   left(spaceId: string, socketId: string) {
     const here = this.local.get(spaceId);
     if (!here?.delete(socketId)) return;
     if (!here.size) this.local.delete(spaceId);
-    this.changed(spaceId);
+    this.tell(spaceId);
+    this.sayIfChanged(spaceId);
   }
 
   /** Everyone with the room open on any node, each person once. */
@@ -91,7 +103,7 @@ export class RoomPeople {
     if (m.p.length) nodes.set(m.n, { people: m.p, at: this.now() });
     else nodes.delete(m.n);
     if (!nodes.size) this.remote.delete(m.s);
-    this.o.emit(m.s, this.list(m.s));
+    this.tell(m.s);
   }
 
   /** (Re)listening: what was said meanwhile is lost, so ask every node to say its lists again. */
@@ -105,9 +117,29 @@ export class RoomPeople {
     this.timer = null;
   }
 
-  private changed(spaceId: string) {
-    this.o.emit(spaceId, this.list(spaceId));
+  /** Tell the room's sockets its list if it is not what they were last told; whether it did. */
+  private tell(spaceId: string): boolean {
+    const list = this.list(spaceId);
+    const json = JSON.stringify(list);
+    if (this.told.get(spaceId) === json) return false;
+    if (list.length) this.told.set(spaceId, json);
+    else this.told.delete(spaceId);
+    this.o.emit(spaceId, list);
+    return true;
+  }
+
+  /** Say this node's list to the others if it changed (the refresh says it again anyway). */
+  private sayIfChanged(spaceId: string) {
+    const json = JSON.stringify(this.mine(spaceId));
+    if (this.said.get(spaceId) === json) return;
+    if (this.local.has(spaceId)) this.said.set(spaceId, json);
+    else this.said.delete(spaceId);
     this.say(spaceId);
+  }
+
+  /** This node's people in a room, each person once. */
+  private mine(spaceId: string): Here[] {
+    return [...new Map([...(this.local.get(spaceId)?.values() ?? [])].map((p) => [p.id, p])).values()];
   }
 
   private refresh() {
@@ -116,14 +148,14 @@ export class RoomPeople {
       let dropped = false;
       for (const [node, r] of nodes) if (r.at < stale) dropped = nodes.delete(node);
       if (!nodes.size) this.remote.delete(spaceId);
-      if (dropped) this.o.emit(spaceId, this.list(spaceId));
+      if (dropped) this.tell(spaceId);
     }
     for (const spaceId of this.local.keys()) this.say(spaceId);
   }
 
   private say(spaceId: string) {
     if (!this.o.publish) return;
-    const people = [...new Map([...(this.local.get(spaceId)?.values() ?? [])].map((p) => [p.id, p])).values()];
+    const people = this.mine(spaceId);
     const n = this.o.nodeId;
     let payload = JSON.stringify({ n, s: spaceId, p: people });
     while (Buffer.byteLength(payload) > MAX_PAYLOAD && people.length) {
