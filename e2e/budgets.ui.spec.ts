@@ -1,5 +1,15 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { newId } from "../lib/protocol";
 import { test, expect } from "./support/fixtures";
+import { TestRun } from "./support/runs";
+
+async function panelIssues(page: Page) {
+  const results = await new AxeBuilder({ page }).include('[data-testid="budgets-panel"]').analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
 
 test.describe("[BUD2] the room shows spend against the harness's budget, live", () => {
   test("[BUD2] [BUD3] a budget's spend moves live in the room: amber at the warning share, red and refusing new runs at the limit", async ({
@@ -52,5 +62,47 @@ test.describe("[BUD2] the room shows spend against the harness's budget, live", 
     await harness.post(status(1000));
     await expect(chip).toHaveAttribute("data-state", "exhausted");
     await expect(chip).toContainText("1,000 / 1,000 tokens per day · exhausted");
+  });
+});
+
+test.describe("[BUD2] an owner sets budgets on the workspace page", () => {
+  test("[BUD2] an owner sets a harness's tokens per day and warning share; a refusal shows beside its field; the spend against it follows usage; axe light and dark", async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
+    await loginAs(page);
+    await page.goto(`/w/${workspace.workspace_id}`);
+    const row = page.locator(`[data-testid="budget-row"][data-subject="${workspace.harness_id}"]`);
+    await expect(row).toHaveAttribute("data-state", "none");
+    await expect(page.locator('[data-testid="budget-row"][data-subject="*"]')).toContainText("no budget");
+    await row.getByTestId("budget-edit").click();
+    const form = row.getByTestId("budget-form");
+    // Tokens are whole: the server refuses 1.5 at /tokens_per_day, and the form says so there.
+    await form.getByTestId("budget-tokens_per_day").fill("1.5");
+    await form.getByTestId("budget-save").click();
+    await expect(form.getByTestId("budget-tokens_per_day")).toHaveAttribute("aria-invalid", "true");
+    await expect(form.getByTestId("budget-field-error")).toHaveCount(1);
+    await expect(row).toHaveAttribute("data-state", "none");
+    expect(await panelIssues(page), "the budgets panel, light, with a refusal").toEqual([]);
+
+    await form.getByTestId("budget-tokens_per_day").fill("1000");
+    await form.getByTestId("budget-warn_at").fill("50");
+    await form.getByTestId("budget-save").click();
+    await expect(form).toHaveCount(0);
+    await expect(row).toHaveAttribute("data-state", "ok");
+    await expect(row.getByTestId("budget-limits")).toHaveText("1,000 tokens/day; warns at 50%");
+    await expect(row.getByTestId("budget-spend")).toContainText("today 0 tokens");
+
+    // The harness reports usage: the panel's spend follows without a reload.
+    const run = new TestRun(harness, workspace);
+    await run.start({ goal: "Spend some tokens" });
+    await run.status({ verb_phrase: "Working", usage: { input_tokens: 500, output_tokens: 100 } });
+    await expect(row).toHaveAttribute("data-state", "warning");
+    await expect(row.getByTestId("budget-spend")).toContainText("today 600 tokens");
+    await expect(row.getByTestId("budget-limits")).toContainText("nearing the limit");
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await panelIssues(page), "the budgets panel, dark, warning").toEqual([]);
   });
 });

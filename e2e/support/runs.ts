@@ -36,7 +36,13 @@ export class TestRun {
   }): Promise<StoredEvent[]> {
     return this.harness.post(this.event("run.started", { space_id: this.ws.space_id, ...fields }));
   }
-  status(fields: { verb_phrase: string; phase?: string; progress?: number; estimate_seconds?: number }) {
+  status(fields: {
+    verb_phrase: string;
+    phase?: string;
+    progress?: number;
+    estimate_seconds?: number;
+    usage?: { input_tokens: number; output_tokens: number; cost_usd?: number };
+  }) {
     return this.harness.post(this.event("run.status", { phase: "working", ...fields }));
   }
   step(step_id: string, state: "active" | "done" | "failed" | "skipped", title?: string) {

@@ -1,5 +1,5 @@
 import { ulid } from "ulid";
-import type { BudgetsAnswer, CommandName, RoomRevisionsAnswer } from "@/lib/protocol";
+import type { BudgetBody, BudgetsAnswer, CommandName, RoomRevisionsAnswer } from "@/lib/protocol";
 
 /**
  * The browser's one door to the HTTP API (docs/API.md): same origin, the session cookie,
@@ -164,3 +164,7 @@ export const roomRevisions = async (spaceId: string) =>
 /** The workspace's budgets with their spend now ([BUD2]). */
 export const budgets = async (workspaceId: string) =>
   (await request<BudgetsAnswer>("GET", `/api/v1/workspaces/${enc(workspaceId)}/budgets`)).budgets;
+
+/** An owner sets the limits of a harness, a runner or (`*`) the whole workspace ([BUD2]); null is no limit. */
+export const setBudget = (workspaceId: string, subject: string, body: BudgetBody) =>
+  request<unknown>("PUT", `/api/v1/workspaces/${enc(workspaceId)}/budgets/${enc(subject)}`, body);

@@ -5,6 +5,7 @@ import { liveRuns, roomsOf, workspaceName } from "@/lib/queries/workspace";
 import { PeoplePanel } from "@/components/workspace/people-panel";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { NewRoomForm } from "@/components/workspace/new-room-form";
+import { BudgetsPanel } from "@/components/workspace/budgets-panel";
 
 export const dynamic = "force-dynamic";
 
@@ -84,6 +85,9 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
         invites={isOwner ? access.invites : []}
         isOwner={isOwner}
       />
+      {isOwner && (
+        <BudgetsPanel workspaceId={ws} subjects={access.harnesses.map(({ id, name, kind }) => ({ id, name, kind }))} />
+      )}
     </main>
   );
 }
