@@ -85,12 +85,18 @@ const handle = (m) => {
 
 // One message at a time, in arrival order: execProtocol does not queue behind `query` as
 // `query` calls queue behind each other.
+// A statement's failure is its answer; only a failure to answer at all rejects the chain,
+// which ends the worker (an unhandled rejection) and the client starts a new one.
 let tail = Promise.resolve();
 parentPort.on("message", (m) => {
-  tail = tail
-    .then(() => handle(m))
-    .then(
-      (r) => parentPort.postMessage({ id: m.id, rows: r.rows, fields: r.fields, affectedRows: r.affectedRows }),
-      (e) => parentPort.postMessage({ id: m.id, error: errorData(e) }),
-    );
+  tail = tail.then(async () => {
+    let answer;
+    try {
+      const r = await handle(m);
+      answer = { id: m.id, rows: r.rows, fields: r.fields, affectedRows: r.affectedRows };
+    } catch (e) {
+      answer = { id: m.id, error: errorData(e) };
+    }
+    parentPort.postMessage(answer);
+  });
 });
