@@ -1,14 +1,13 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CodexAdapter } from "../lib/runner/adapters/codex";
 import { jobProcesses } from "../lib/runner/process";
 import { Runner } from "../lib/runner/runner";
 import { outputsSinceUser, plan, say, shell, startModelServer, type ModelServer } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";
-import { baseURL } from "./support/api";
+
 import { RawRunner } from "./support/raw-runner";
+import { codexRunnerOptions, makeRepo } from "./support/codex";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
 
 /**
@@ -27,16 +26,6 @@ test.afterEach(async () => {
   model = null;
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
 });
-
-function makeRepo(dir: string) {
-  fs.mkdirSync(dir, { recursive: true });
-  const git = (...a: string[]) => execFileSync("git", a, { cwd: dir, stdio: "pipe" });
-  git("init", "-q", "-b", "main");
-  fs.writeFileSync(path.join(dir, "README.md"), "# Demo\n");
-  git("add", "-A");
-  git("-c", "user.name=T", "-c", "user.email=t@example.invalid", "commit", "-q", "-m", "base");
-  return dir;
-}
 
 test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff; pause and resume reach the process", async ({
   page,
@@ -86,26 +75,7 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
     }
   });
   const cred = await RawRunner.create(request, admin.token, workspace, "e2e codex runner");
-  runner = new Runner({
-    url: baseURL(),
-    token: cred.token,
-    name: "e2e codex runner",
-    repositories: { demo: repo },
-    workDir: path.join(tmp, "work"),
-    adapters: [
-      new CodexAdapter({
-        config: [
-          "model_provider=mock",
-          'model_providers.mock.name="mock"',
-          `model_providers.mock.base_url="${model.url}"`,
-          'model_providers.mock.wire_api="responses"',
-        ],
-        model: "mock-model",
-      }),
-    ],
-    stopGraceMs: { int: 1500, term: 1500 },
-    log: () => {},
-  });
+  runner = new Runner(codexRunnerOptions(cred.token, "e2e codex runner", repo, tmp, model.url));
   await runner.connect();
 
   await loginAs(page);
