@@ -1,6 +1,6 @@
 import type { Run } from "./client";
 import { rowCodec } from "./row-codec";
-import { commands, decisions, rooms, runEvents, runs } from "./schema";
+import { commands, decisions, rooms, runnerEvents, runs } from "./schema";
 import { readBudgets, USAGE_CTE, type BudgetRead } from "./budget-sql";
 
 /**
@@ -13,13 +13,13 @@ import { readBudgets, USAGE_CTE, type BudgetRead } from "./budget-sql";
 
 const runRows = rowCodec(runs);
 const commandRows = rowCodec(commands);
-const runEventRows = rowCodec(runEvents);
+const runnerEventRows = rowCodec(runnerEvents);
 const roomRows = rowCodec(rooms);
 const decisionRows = rowCodec(decisions);
 
 type RunRow = typeof runs.$inferSelect;
 type CommandRow = typeof commands.$inferSelect;
-type RunEventRow = typeof runEvents.$inferSelect;
+type RunnerEventRow = typeof runnerEvents.$inferSelect;
 type RoomRow = typeof rooms.$inferSelect;
 type DecisionRow = typeof decisions.$inferSelect;
 
@@ -242,7 +242,7 @@ export interface BatchWrite {
   spaceHeads: Map<string, number>;
   runs: RunRow[];
   commands: CommandRow[];
-  runEvents: RunEventRow[];
+  runnerEvents: RunnerEventRow[];
   rooms: RoomRow[];
   decisions: DecisionRow[];
   /** Usage to add per harness and UTC day ([BUD1]). */
@@ -280,7 +280,7 @@ const writeBatchSql = (models: boolean) => `with head as (
   ), command_rows as (
     ${commandRows.insertFrom("$21")} ${whenHeld} ${commandRows.onConflictReplace("id")}
   ), runner_rows as (
-    ${runEventRows.insertFrom("$22")} ${whenHeld}
+    ${runnerEventRows.insertFrom("$22")} ${whenHeld}
   ), room_rows as (
     ${roomRows.insertFrom("$23")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
   ), decision_rows as (
@@ -296,7 +296,8 @@ const WRITE_ALL = writeBatchSql(true);
 export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
   const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
   const models =
-    w.runs.length + w.commands.length + w.runEvents.length + w.rooms.length + w.decisions.length + w.usage.length > 0;
+    w.runs.length + w.commands.length + w.runnerEvents.length + w.rooms.length + w.decisions.length + w.usage.length >
+    0;
   const params = [
     w.workspaceId,
     w.head,
@@ -323,7 +324,7 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
         ...params,
         runRows.encode(w.runs),
         commandRows.encode(w.commands),
-        runEventRows.encode(w.runEvents),
+        runnerEventRows.encode(w.runnerEvents),
         roomRows.encode(w.rooms),
         decisionRows.encode(w.decisions),
         ...usageColumns(w),

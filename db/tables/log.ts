@@ -123,7 +123,7 @@ export const leases = pgTable(
 );
 
 /** Every runner.event, once per (run_id, sequence) ([RN2]). */
-export const runEvents = pgTable(
+export const runnerEvents = pgTable(
   "run_events",
   {
     runId: text("run_id").notNull(),

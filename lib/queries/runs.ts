@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { commands, events, runEvents, runs } from "@/db/schema";
+import { commands, events, runnerEvents, runs } from "@/db/schema";
 import { receiptOf, runOf } from "@/db/run-rows";
 import type { Receipt, Run } from "@/lib/protocol";
 
@@ -51,9 +51,9 @@ export async function receiptsOf(db: Db, runIds: string[]): Promise<Receipt[]> {
 export async function runnerEventsAfter(db: Db, runId: string, after: number) {
   const rows = await db
     .select()
-    .from(runEvents)
-    .where(and(eq(runEvents.runId, runId), gt(runEvents.sequence, after)))
-    .orderBy(asc(runEvents.sequence))
+    .from(runnerEvents)
+    .where(and(eq(runnerEvents.runId, runId), gt(runnerEvents.sequence, after)))
+    .orderBy(asc(runnerEvents.sequence))
     .limit(1000);
   return rows.map((r) => ({
     sequence: r.sequence,

@@ -164,7 +164,7 @@ export function write(
       .map((k) => s.decisions.get(k))
       .filter(present)
       .map(decisionRow),
-    runEvents: runnerEvents.map((e) => ({
+    runnerEvents: runnerEvents.map((e) => ({
       runId: e.run_id!,
       sequence: e.sequence,
       workspaceId,
