@@ -78,6 +78,9 @@ beforeAll(async () => {
     sql`select max(seq) as max from events where workspace_id = ${A.workspace_id}`,
   );
   maxSeqBefore = Number(max);
+  // The review index follows the log after commit, on a timer (lib/server/review/indexer.ts):
+  // settle it now, or a round for the setup's events may land between the two dumps.
+  for (const w of [A, B]) await server.chips.services.review.settle(w.workspace_id);
   before = await dumpDatabase(server.chips.services.database, { omit: USE_STAMPS });
 });
 afterAll(() => server?.close());
