@@ -120,15 +120,32 @@ it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the
       TERM: "xterm-256color",
     },
   );
+  /**
+   * Type a prompt and press Enter until Codex takes it (its run shows in the room). Codex's
+   * composer reads keys that arrive in a burst as a paste, and an Enter right behind them can
+   * be taken into it rather than send: a fresh-clone CI and runs by hand on a quiet machine
+   * left the prompt typed and unsent. An Enter on the empty composer after it did send is
+   * ignored by Codex.
+   */
+  const send = async (text: string): Promise<string> => {
+    tty.type(text);
+    await tty.waitFor(new RegExp(`› ${text}`), `"${text}" in the composer`);
+    for (let tries = 1; ; tries++) {
+      tty.press("Enter");
+      try {
+        return await waitForRun(server.url, ws, text, tries < 5 ? 10_000 : 90_000);
+      } catch (e) {
+        if (tries >= 5) throw e;
+      }
+    }
+  };
   try {
     await until(() => /Mirroring the Codex sessions/.test(out), "the watcher started");
     // First run in a new folder: Codex asks whether to trust it, as it would anyone.
     await tty.waitFor(/Trust this folder|Ask Codex/, "Codex's first screen");
     if (/Trust this folder/.test(tty.screen())) tty.press("Enter");
     await tty.waitFor(/Ask Codex to do anything/, "Codex's prompt");
-    tty.type("Count to two, please");
-    tty.press("Enter");
-    const runId = await waitForRun(server.url, ws, "Count to two, please");
+    const runId = await send("Count to two, please");
     await until(
       async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1,
       "the turn mirrored to its end",
@@ -162,9 +179,7 @@ it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the
     });
     // Nothing reaches a Codex session from outside: its run declares no commands ([RUN2]) and the server refuses them.
     const runId2Prompt = "Count again";
-    tty.type(runId2Prompt);
-    tty.press("Enter");
-    const runId2 = await waitForRun(server.url, ws, runId2Prompt);
+    const runId2 = await send(runId2Prompt);
     const refused = await command(server, ws, runId2, "pause");
     expect(refused.status).toBe(409);
     expect(refused.body).toMatchObject({ code: "command_not_supported", commands: [] });
