@@ -1,6 +1,7 @@
 import type { Page } from "@playwright/test";
 import AxeBuilder from "@axe-core/playwright";
 import { test, expect } from "./support/fixtures";
+import { RawRunner } from "./support/raw-runner";
 import { RoomStateView } from "./support/room-state";
 
 /** Axe's serious or critical findings on the task board, as it is drawn now. */
@@ -12,7 +13,7 @@ async function boardIssues(page: Page) {
 }
 
 /** Make a task from the board's form; it is on the board once the form closes. */
-async function makeTask(page: Page, t: { title: string; scope: string; after?: string[] }) {
+async function makeTask(page: Page, t: { title: string; scope: string; after?: string[]; autoStart?: boolean }) {
   await page.getByTestId("task-new").click();
   const form = page.getByTestId("task-form");
   await form.getByTestId("task-title-input").fill(t.title);
@@ -23,6 +24,7 @@ async function makeTask(page: Page, t: { title: string; scope: string; after?: s
       .getByTestId("task-prereq")
       .and(page.locator(`[data-task-id="${a}"]`))
       .check();
+  if (t.autoStart) await form.getByTestId("task-auto-start").check();
   await form.getByTestId("task-repository-input").fill("demo");
   await form.getByTestId("task-save").click();
   await expect(form).toHaveCount(0);
@@ -83,5 +85,41 @@ test.describe("[TSK1]-[TSK4] the room's task board, in two browsers", () => {
     await expect(snap.getByTestId("run-task-prompt-version")).toHaveText("v1");
     await expect(snap.getByTestId("run-task-override")).toContainText(a);
     await otherContext.close();
+  });
+
+  test("[TSK4] a task set to start by itself waits for its prerequisite, and starts when the prerequisite's run succeeds", async ({
+    page,
+    request,
+    admin,
+    workspace,
+    loginAs,
+  }) => {
+    const dana = await loginAs(page);
+    await new RoomStateView(dana.page).open();
+    // A runner with no agent behind it: it takes each start and says what the run did (§5).
+    const runner = await RawRunner.create(request, admin.token, workspace);
+    await runner.connect({ repositories: ["demo"] });
+    try {
+      const a = await makeTask(dana.page, { title: "Make schema", scope: "db/**" });
+      const b = await makeTask(dana.page, { title: "Seed data", scope: "seed/**", after: [a], autoStart: true });
+      const cardA = dana.page.locator(`[data-testid="task"][data-task-id="${a}"]`);
+      const cardB = dana.page.locator(`[data-testid="task"][data-task-id="${b}"]`);
+      await expect(cardB).toHaveAttribute("data-status", "waiting");
+
+      await cardA.getByTestId("task-start").click();
+      await expect.poll(() => runner.starts.map((s) => s.task_id)).toEqual([a]);
+      const runA = runner.starts[0].run_id;
+      await expect(cardA).toHaveAttribute("data-status", "running");
+      await expect(cardB).toHaveAttribute("data-status", "waiting"); // not before A has succeeded
+
+      await runner.post(runner.event(runA, "run.started", { goal: "Do Make schema", goal_from: "chips" }));
+      await runner.post(runner.event(runA, "run.finished", { outcome: "succeeded", summary: "schema made" }));
+      await expect(cardA).toHaveAttribute("data-status", "done");
+      // Nobody pressed Start on B: Chips queued it, the runner got it, the board shows it running.
+      await expect.poll(() => runner.starts.map((s) => s.task_id)).toEqual([a, b]);
+      await expect(cardB).toHaveAttribute("data-status", "running");
+    } finally {
+      runner.close();
+    }
   });
 });
