@@ -69,9 +69,16 @@ export function acquireDirLock(dir: string): DirLock {
   };
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      const fd = fs.openSync(file, "wx", 0o600);
-      fs.writeSync(fd, JSON.stringify(me));
-      fs.closeSync(fd);
+      // Written whole under another name, then linked into place: link() fails if the lock
+      // exists, and the lock never exists empty. (Created with open(wx) and then written, a
+      // second server starting in that instant read it empty, took it for stale and took it.)
+      const tmp = `${file}.${process.pid}.tmp`;
+      fs.writeFileSync(tmp, JSON.stringify(me), { mode: 0o600 });
+      try {
+        fs.linkSync(tmp, file);
+      } finally {
+        fs.rmSync(tmp, { force: true });
+      }
       let released = false;
       return {
         release() {
