@@ -43,7 +43,12 @@ export async function connectClaude(
     env,
     out,
     async close() {
-      const pid = Number(fs.readFileSync(path.join(root, "drainer.pid"), "utf8").trim() || 0);
+      let pid = 0;
+      try {
+        pid = Number(fs.readFileSync(path.join(root, "drainer.pid"), "utf8").trim() || 0);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e; // no drainer running
+      }
       if (pid) {
         try {
           process.kill(pid, "SIGTERM");

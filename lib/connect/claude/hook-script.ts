@@ -18,8 +18,10 @@ export interface HookScriptPaths {
  * aim (bench/connect). On the common path it forks three times (date, cat, mv): it queues
  * its input on disk as one file named by the time in ns (the drainer reads the queue in
  * that order, and sends each record once, with its keys, whenever Chips is reachable),
- * and starts the drainer if it is not running. Only when a command from the room waits
- * for this session (a `gate` file) does it hand over to the Node gate (gate.mjs).
+ * and starts the drainer if it is not running (drainer.pid has no final newline, so
+ * `read` fails on it though it reads the pid: its status is not the test, `kill -0` is —
+ * testing it started a drainer, Node and all, on every call). Only when a command from the
+ * room waits for this session (a `gate` file) does it hand over to the Node gate (gate.mjs).
  * Every failure ends in `exit 0` without output: Chips never breaks the session.
  */
 export function hookScript(p: HookScriptPaths): string {
@@ -34,7 +36,8 @@ case $n in ''|*[!0-9]*) exit 0 ;; esac
 id=$n-$$
 tmp=$R/spool/.in-$id
 cat >"$tmp" 2>/dev/null || { rm -f "$tmp"; exit 0; }
-{ read -r pid <"$R/drainer.pid" && kill -0 "$pid"; } 2>/dev/null || { ${start} } 2>/dev/null
+pid=
+{ read -r pid <"$R/drainer.pid"; kill -0 "$pid"; } 2>/dev/null || { ${start} } 2>/dev/null
 sid=
 gated=
 for g in "$R"/sessions/*/gate; do [ -e "$g" ] && gated=1; break; done
