@@ -12,7 +12,10 @@ import { ClaudeSession, emptySession, type QueueRecord, type SessionState } from
 export interface DrainerOptions {
   /** Exit after this long with nothing to do and no turn going (default 60 s). */
   idleMs?: number;
-  /** …and after this long without any hook call even while a turn seems to go on (default 30 min). */
+  /**
+   * …and after this long without any hook call or command even while a turn seems to go on
+   * or Chips does not answer (default 30 min); unsent events stay on disk for the next drainer.
+   */
   staleMs?: number;
   log?: (line: string) => void;
 }
@@ -20,9 +23,10 @@ export interface DrainerOptions {
 /**
  * The drainer of one Claude Code connection: started by the hook when not running, it
  * applies the queue (spool/) in order, session by session, sends each session's outbox to
- * Chips (waiting out outages: nothing is lost, nothing sent twice), and holds the
+ * Chips (retrying through outages: nothing is lost, nothing sent twice), and holds the
  * harness's /harness socket — its presence, and the way commands come in while a turn
- * goes on. It leaves when there is nothing left to do.
+ * goes on. It leaves when there is nothing left to do, or when no hook has called for
+ * `staleMs` (sent or not, the outbox stays on disk; the next hook call starts a drainer).
  */
 export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<"exited" | "already-running"> {
   const release = await takeLock(root);
@@ -125,15 +129,18 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       } else backoff = 0;
       const busy = store.keys().some((sid) => session(sid).busy || (store.load(sid)?.outbox.length ?? 0) > 0);
       const quiet = Date.now() - lastActivity;
-      if (
-        pending(spool).length === 0 &&
-        !waiting &&
-        ((!busy && quiet > (o.idleMs ?? 60_000)) || quiet > (o.staleMs ?? 30 * 60_000))
-      ) {
+      // Stale, it leaves even while Chips does not answer: the outbox is on disk, and the
+      // next hook call starts a drainer that sends it. Waiting on forever kept a process
+      // per connection alive for as long as Chips stayed away.
+      const stale = quiet > (o.staleMs ?? 30 * 60_000);
+      if (pending(spool).length === 0 && ((!busy && quiet > (o.idleMs ?? 60_000)) || stale)) {
         // A hook that saw our pid has already written its input (it writes, then looks): so
         // with the pid gone, anything in the spool now is ours to finish before leaving.
         fs.rmSync(pidFile, { force: true });
-        if (fs.readdirSync(spool).length === 0) break;
+        if (fs.readdirSync(spool).length === 0) {
+          if (waiting) log(`leaving with events unsent (${waiting}); the next hook call sends them`);
+          break;
+        }
         fs.writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
       }
       await new Promise<void>((resolve) => {
