@@ -1,12 +1,13 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { RoomPeople } from "../lib/server/realtime/people";
 
 /**
  * Who is in a room ([RT1]'s room, the people list beside the timeline): the room's sockets are
  * told the list only when it changes — a person's second socket changes nothing — and a socket
- * that joins is always told; other nodes hear this node's list only when it changes.
+ * that joins is always told; other nodes hear this node's list only when it changes. A room is
+ * told at most once per throttle window (fake timers below; 0 turns the window off).
  */
-function world() {
+function world(throttleMs = 0) {
   const room: string[][] = [];
   const one: [string, string[]][] = [];
   const published: string[] = [];
@@ -16,6 +17,7 @@ function world() {
     emitTo: (socket, _space, list) => one.push([socket, list.map((p) => p.name)]),
     publish: async (payload) => void published.push(payload),
     refreshMs: 60_000,
+    throttleMs,
     onError: (e) => {
       throw e;
     },
@@ -75,6 +77,42 @@ describe("the people in a room", () => {
     w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: [bob] })); // said again: no change
     w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: [] }));
     expect(w.room).toEqual([["Alice"], ["Alice", "Bob"], ["Alice"]]);
+    w.people.close();
+  });
+});
+
+describe("the people in a room, many joining at once", () => {
+  afterEach(() => vi.useRealTimers());
+  const person = (i: number) => ({ id: `prs_${i}`, name: `P${i}` });
+  const names = (n: number) => Array.from({ length: n }, (_, i) => `P${i}`);
+
+  it("a lone join is told at once; changes within the window are told once, the latest list, when it ends", () => {
+    vi.useFakeTimers();
+    const w = world(250);
+    w.people.joined("spc_1", "s0", person(0));
+    expect(w.room).toEqual([["P0"]]);
+    for (let i = 1; i < 50; i++) w.people.joined("spc_1", `s${i}`, person(i));
+    // Each joiner was told the list as it found it; the room nothing more yet.
+    expect(w.room).toEqual([["P0"]]);
+    expect(w.one.map(([s, l]) => [s, l.length])).toEqual(names(49).map((_, i) => [`s${i + 1}`, i + 2]));
+    vi.advanceTimersByTime(250);
+    expect(w.room).toEqual([["P0"], names(50)]);
+    // The window the last frame opened ends with nothing new: nothing is told.
+    vi.advanceTimersByTime(1000);
+    expect(w.room).toHaveLength(2);
+    w.people.close();
+  });
+
+  it("a leave within the window is told at its end; one that undoes the change tells nothing", () => {
+    vi.useFakeTimers();
+    const w = world(250);
+    w.people.joined("spc_1", "s0", person(0));
+    w.people.joined("spc_1", "s1", person(1));
+    w.people.left("spc_1", "s1");
+    vi.advanceTimersByTime(250);
+    expect(w.room).toEqual([["P0"]]);
+    w.people.left("spc_1", "s0");
+    expect(w.room).toEqual([["P0"], []]);
     w.people.close();
   });
 });

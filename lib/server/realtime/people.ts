@@ -8,6 +8,9 @@ interface Here {
   name: string;
 }
 
+/** A room's sockets are told its people list at most once per this many ms (RoomPeople). */
+export const PEOPLE_THROTTLE_MS = 250;
+
 /** NOTIFY payloads stay well under Postgres's 8000 bytes: a longer list is cut. */
 const MAX_PAYLOAD = 7000;
 
@@ -37,6 +40,8 @@ interface Options {
   publish?: (payload: string) => Promise<void>;
   /** A node repeats its lists this often; another node's list older than three times this is dropped (it died). */
   refreshMs: number;
+  /** A room's sockets are told its list at most once per this many ms (0: on every change). */
+  throttleMs?: number;
   onError: (e: unknown) => void;
   now?: () => number;
 }
@@ -49,7 +54,12 @@ interface Options {
  * A room's sockets are told the list only when it changed: a list is per person, so a
  * person's second tab (or a reconnect) changes nothing, and telling every socket of the room
  * on every join made N joins cost N² sends — 5,000 sockets took minutes to join
- * (bench/realtime/idle.ts). The joining socket itself is always told.
+ * (bench/realtime/idle.ts). The joining socket itself is always told, at once.
+ *
+ * N *different* people joining change the list N times, so a room is also told at most once
+ * per `throttleMs` (PEOPLE_THROTTLE_MS): a change with no window open is told at once (a lone join shows
+ * immediately) and opens the window; changes within it are told together, the latest list
+ * only, when it closes — which opens the next window if that told anything.
  */
 export class RoomPeople {
   private local = new Map<string, Map<string, Here>>();
@@ -57,11 +67,15 @@ export class RoomPeople {
   /** The list each room's sockets were last told, and this node's own list it last said, as JSON. */
   private told = new Map<string, string>();
   private said = new Map<string, string>();
+  /** Rooms told within the last `throttleMs`: the window's end tells them what changed since. */
+  private windows = new Map<string, NodeJS.Timeout>();
   private timer: NodeJS.Timeout | null = null;
   private readonly now: () => number;
+  private readonly throttleMs: number;
 
   constructor(private readonly o: Options) {
     this.now = o.now ?? Date.now;
+    this.throttleMs = o.throttleMs ?? PEOPLE_THROTTLE_MS;
     if (o.publish) {
       this.timer = setInterval(() => this.refresh(), o.refreshMs);
       this.timer.unref();
@@ -115,16 +129,30 @@ export class RoomPeople {
   close() {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    for (const t of this.windows.values()) clearTimeout(t);
+    this.windows.clear();
   }
 
-  /** Tell the room's sockets its list if it is not what they were last told; whether it did. */
+  /**
+   * Tell the room's sockets its list if it is not what they were last told; whether it did
+   * now. Within the room's throttle window it does not: the window's end will.
+   */
   private tell(spaceId: string): boolean {
+    if (this.windows.has(spaceId)) return false;
     const list = this.list(spaceId);
     const json = JSON.stringify(list);
     if (this.told.get(spaceId) === json) return false;
     if (list.length) this.told.set(spaceId, json);
     else this.told.delete(spaceId);
     this.o.emit(spaceId, list);
+    if (this.throttleMs > 0) {
+      const t = setTimeout(() => {
+        this.windows.delete(spaceId);
+        this.tell(spaceId);
+      }, this.throttleMs);
+      t.unref();
+      this.windows.set(spaceId, t);
+    }
     return true;
   }
 
