@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ExportDocument } from "@/lib/protocol";
-import { RunWriter, type RunFacts } from "./run-writer";
+import type { RunFacts } from "./run-facts";
+import { RunWriter } from "./run-writer";
 import { rng } from "./rng";
 import { PEOPLE, ROOMS } from "./words";
 

@@ -1,5 +1,6 @@
-import { createHash } from "node:crypto";
 import type { ExportDocument } from "@/lib/protocol";
+import { seedChangeSet } from "./change-set";
+import type { RunFacts } from "./run-facts";
 import type { Rng } from "./rng";
 import { DONE, FAILED, GOALS, MARKERS, MESSAGES, REJECTIONS, STATUS, STEER, STEPS, type Marker } from "./words";
 
@@ -7,28 +8,6 @@ import { DONE, FAILED, GOALS, MARKERS, MESSAGES, REJECTIONS, STATUS, STEER, STEP
  * One run of a seeded history (history.ts): its events as a harness, a runner, Chips and
  * people would have sent them, and the facts the generator chose for it.
  */
-/** What the generator decided for one run: the ground truth of filters and searches. */
-export interface RunFacts {
-  /** The run's id in the generated log (an import maps it). */
-  id: string;
-  room: string;
-  harness: string | null;
-  /** `codex`/`claude` for a runner's run, an agent id for an agent's, else null. */
-  agent: string | null;
-  /** The person who queued it (runner runs). */
-  person: string | null;
-  status: "queued" | "running" | "succeeded" | "failed" | "cancelled";
-  startedAt: string;
-  durationMs: number | null;
-  hasChangeSet: boolean;
-  failedChecks: number;
-  /** Words of MARKERS the run's texts carry. */
-  markers: Marker[];
-  steps: { planned: number; done: number; skipped: number; added: number; reordered: boolean; unfinished: number };
-  commands: number;
-  events: number;
-}
-
 type Person = { id: string; name: string };
 type HarnessRef = { id: string; name: string; kind: "harness" | "runner" };
 type Event = ExportDocument["runs"][number]["events"][number];
@@ -232,19 +211,16 @@ export class RunWriter {
     let failedChecks = 0;
     let hasChangeSet = false;
     if (runner && !this.cancelled) {
-      failedChecks = this.changeSet(fail);
+      const cs = seedChangeSet(this.r, { ws: this.ws, runId: this.runId, at: this.now, fail, objects: this.objects });
+      this.emit("runner.event", this.actor, cs.fields, this.r.int(1000, 20_000));
+      failedChecks = cs.failedChecks;
       hasChangeSet = true;
     }
-    const usage = {
-      input_tokens: this.tokens,
-      output_tokens: Math.floor(this.tokens / 4),
-      cost_usd: Math.round(this.tokens * 0.3) / 100_000,
-    };
     if (!this.cancelled) {
       this.emit(
         "run.finished",
         this.actor,
-        { outcome: fail ? "failed" : "succeeded", summary: this.text(fail ? FAILED : DONE), usage },
+        { outcome: fail ? "failed" : "succeeded", summary: this.text(fail ? FAILED : DONE), usage: this.usage() },
         this.r.int(500, 10_000),
       );
     }
@@ -266,11 +242,6 @@ export class RunWriter {
   private status(steps: number) {
     this.progress = Math.min(1, this.progress + this.r.next() / (steps * 3));
     this.tokens += this.r.int(200, 4000);
-    const usage = {
-      input_tokens: this.tokens,
-      output_tokens: Math.floor(this.tokens / 4),
-      cost_usd: Math.round(this.tokens * 0.3) / 100_000,
-    };
     this.emit(
       "run.status",
       this.actor,
@@ -279,10 +250,19 @@ export class RunWriter {
         verb_phrase: this.text(STATUS),
         progress: Math.round(this.progress * 1000) / 1000,
         estimate_seconds: this.r.int(5, 600),
-        ...(this.r.chance(0.3) ? { usage } : {}),
+        ...(this.r.chance(0.3) ? { usage: this.usage() } : {}),
       },
       this.r.int(800, 20_000),
     );
+  }
+
+  /** The run's usage so far (cumulative, as a harness reports it). */
+  private usage() {
+    return {
+      input_tokens: this.tokens,
+      output_tokens: Math.floor(this.tokens / 4),
+      cost_usd: Math.round(this.tokens * 0.3) / 100_000,
+    };
   }
 
   /** A person's command, its delivery and the harness's answer; a cancel ends the run. Answers 1. */
@@ -323,66 +303,6 @@ export class RunWriter {
       this.emit("run.command_acked", this.actor, { command_id: resume, result: "applied" }, this.r.int(50, 3000));
     }
     return 1;
-  }
-
-  /** The runner's change-set: files, a diff and checks (one failing when the run fails). Answers the failed checks. */
-  private changeSet(fail: boolean): number {
-    const files = Array.from({ length: this.r.int(1, 5) }, (_, k) => ({
-      path: `${this.r.pick(["src", "lib", "test"])}/${this.r.pick(["invoice", "ledger", "mailer", "auth"])}-${k}.ts`,
-      status: this.r.pick(["added", "modified", "modified", "deleted"] as const),
-      additions: this.r.int(0, 120),
-      deletions: this.r.int(0, 60),
-      binary: false,
-    }));
-    const diffText = files
-      .map(
-        (f) =>
-          `diff --git a/${f.path} b/${f.path}\n--- a/${f.path}\n+++ b/${f.path}\n@@ -1,1 +1,2 @@\n-old line\n+new line\n+${this.r.pick(MESSAGES)}\n`,
-      )
-      .join("");
-    const diff = this.object(diffText);
-    const checks = [
-      { command: "npm test", passed: !fail, exit: fail ? 1 : 0 },
-      { command: "npm run lint", passed: true, exit: 0 },
-    ].map((c) => ({
-      command: c.command,
-      exit_code: c.exit,
-      passed: c.passed,
-      duration_ms: this.r.int(800, 90_000),
-      output: this.object(c.passed ? "ok\n" : "1 failing\n  expected 3 to equal 4\n"),
-    }));
-    const additions = files.reduce((n, f) => n + f.additions, 0);
-    const deletions = files.reduce((n, f) => n + f.deletions, 0);
-    this.emit(
-      "runner.event",
-      this.actor,
-      {
-        sequence: 2,
-        kind: "change-set",
-        message: `${files.length} files changed, +${additions} −${deletions}`,
-        payload: {
-          base_sha: "a".repeat(40),
-          head_sha: createHash("sha1").update(diffText).digest("hex"),
-          branch: `chips/${this.runId.slice(-6).toLowerCase()}`,
-          files,
-          additions,
-          deletions,
-          diff,
-          checks,
-          cleanup: { policy: "keep", worktree: `/tmp/wt-${this.runId.slice(-6)}` },
-        },
-        occurred_at: new Date(this.now).toISOString(),
-      },
-      this.r.int(1000, 20_000),
-    );
-    return checks.filter((c) => !c.passed).length;
-  }
-
-  private object(text: string) {
-    const body = Buffer.from(text, "utf8");
-    const sha256 = createHash("sha256").update(body).digest("hex");
-    this.objects.push({ run_id: this.runId, sha256, base64: body.toString("base64") });
-    return { key: `${this.ws}/${this.runId}/${sha256}`, sha256, bytes: body.length };
   }
 
   private facts(
