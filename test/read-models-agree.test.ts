@@ -72,13 +72,13 @@ async function threeViews(intents: Intent[]) {
         live: live.room,
         replay: replay.room,
         newest: history.at(-1) ?? room,
-        saved: world.revision,
+        saved: world.room.revision,
       },
       decisions: {
         stored: byId(decided),
         live: live.decisions,
         replay: replay.decisions,
-        active: [...world.decisions]
+        active: [...world.room.decisions]
           .filter(([, a]) => a)
           .map(([id]) => id)
           .sort(),

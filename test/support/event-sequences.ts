@@ -1,8 +1,10 @@
 import { newId } from "../../lib/protocol";
 import { ev, key, request, type Workspace } from "./api";
+import { RoomWorld } from "./room-sequences";
 import type { rawRunner } from "./raw-runner";
 import { TaskWorld } from "./task-sequences";
 import { SLOTS, type Intent } from "./intents";
+import { applies, newSlot, type RunSlot } from "./run-slots";
 
 /**
  * Random but legal event sequences for property tests: fast-check draws a list of
@@ -13,70 +15,14 @@ import { SLOTS, type Intent } from "./intents";
  * run to the runner) it waits for, so the log is whole when the test reads it.
  */
 
-interface CommandSeen {
-  id: string;
-  command: string;
-  /** Not yet acked by the harness (a command the run's end settled may still be acked late). */
-  open: boolean;
-}
-
-interface RunSlot {
-  id: string;
-  /** Who drives it: the harness (posted straight), or the runner (queued, then taken). */
-  by: "harness" | "runner";
-  state: "queued" | "running" | "paused" | "finished";
-  routed: boolean;
-  /** A queued run the runner took (its run.started): the runner may now speak for it. */
-  taken: boolean;
-  pending: boolean;
-  steps: string[];
-  added: number;
-  progress: number;
-  tokens: number;
-  sequence: number;
-  commands: CommandSeen[];
-  /** Finished `succeeded` (what a task's prerequisite waits for). */
-  succeeded: boolean;
-}
-
-/** Whether an intent about a run may be sent for it now ([RUN1]). */
-function applies(i: Intent, r: RunSlot): boolean {
-  switch (i.t) {
-    case "take":
-      return r.state === "queued" && r.routed;
-    case "step":
-    case "status":
-      return r.state === "running";
-    case "command":
-      if (r.state === "finished") return false;
-      if (i.command === "steer") return true;
-      if (r.pending) return false; // one state change pending at a time
-      return i.command === "pause" ? r.state === "running" : i.command === "resume" ? r.state === "paused" : true;
-    case "ack":
-      // Only a run with a harness can be acked: posted straight, or taken by the runner.
-      return (r.by === "harness" || r.taken) && r.commands.some((c) => c.open);
-    case "runner":
-      return r.taken && r.state !== "finished";
-    case "finish":
-      return r.state === "running" || r.state === "paused";
-    case "annotate":
-      return true;
-    default:
-      return false;
-  }
-}
-
 type RawRunner = Awaited<ReturnType<typeof rawRunner>>;
 
 /** One workspace's world: turns intents into real requests, keeping track of what is legal. */
 export class SequenceWorld {
   readonly runs: (RunSlot | undefined)[] = [];
-  /** The room's revision as the world saved it ([ROOM1]). */
-  revision = 0;
-  /** Decision id → whether it is still active. */
-  readonly decisions = new Map<string, boolean>();
   private readonly agentId = newId("agent");
   readonly tasks: TaskWorld;
+  readonly room: RoomWorld;
 
   constructor(
     private server: { url: string },
@@ -84,6 +30,7 @@ export class SequenceWorld {
     private runner: { id: string; token: string; raw: RawRunner },
   ) {
     this.tasks = new TaskWorld(server, ws);
+    this.room = new RoomWorld(server, ws, (by, event) => this.post(by, event));
   }
 
   get runIds(): string[] {
@@ -111,7 +58,7 @@ export class SequenceWorld {
           }),
           ...(i.agent ? { actor: { kind: "agent", id: this.agentId } } : {}),
         });
-        this.runs[free] = this.slot(id, "harness", "running", false, steps);
+        this.runs[free] = newSlot(id, "harness", "running", false, steps);
         return;
       }
       case "queue": {
@@ -122,7 +69,7 @@ export class SequenceWorld {
           repository: i.routed ? "demo" : "nowhere",
           idempotency_key: key(),
         });
-        this.runs[free] = this.slot(r.run_id, "runner", "queued", i.routed, []);
+        this.runs[free] = newSlot(r.run_id, "runner", "queued", i.routed, []);
         return;
       }
       case "take": {
@@ -290,52 +237,15 @@ export class SequenceWorld {
       case "task-start": {
         if (free < 0) return;
         const id = await this.tasks.start(i, (runId) => !!this.runs.find((r) => r?.id === runId)?.succeeded);
-        if (id) this.runs[free] = this.slot(id, "runner", "queued", true, []);
+        if (id) this.runs[free] = newSlot(id, "runner", "queued", true, []);
         return;
       }
-      case "room": {
-        const revision = i.stale && this.revision > 0 ? this.revision : this.revision + 1;
-        const sent = {
-          ...ev(this.ws, "room.updated", { space_id: this.ws.space_id, revision }),
-          actor: undefined,
-        } as Record<string, unknown>;
-        if (i.intent !== undefined) sent.intent = i.intent;
-        if (i.outcome !== undefined) sent.outcome = i.outcome;
-        const r = await request(`${this.server.url}/api/v1/events`, {
-          method: "POST",
-          token: this.ws.person_token,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(sent),
-        });
-        if (revision === this.revision + 1 ? r.status !== 201 : r.status !== 409)
-          throw new Error(`room.updated r${revision} answered ${r.status}: ${r.text}`);
-        if (r.status === 201) this.revision = revision;
-        return;
-      }
-      case "decide": {
-        const active = [...this.decisions].filter(([, a]) => a).map(([id]) => id);
-        const target = active.length ? active[i.pick % active.length] : undefined;
-        if (i.how !== "new" && !target) return;
-        const id = i.how === "withdraw" ? target! : `dec-${this.decisions.size}`;
-        await this.post("person", {
-          ...ev(this.ws, "decision.recorded", {
-            space_id: this.ws.space_id,
-            decision_id: id,
-            title: `Decision ${id}`,
-            text: "Because we said so.",
-            status: i.how === "withdraw" ? "superseded" : "active",
-            ...(i.how === "supersede" ? { supersedes: target } : {}),
-          }),
-          actor: undefined,
-        });
-        if (i.how !== "new") this.decisions.set(target!, false);
-        if (i.how !== "withdraw") this.decisions.set(id, true);
-        return;
-      }
+      case "room":
+        return this.room.save(i);
+      case "decide":
+        return this.room.decide(i);
       case "message":
-        if (!i.text) return;
-        await this.post("harness", ev(this.ws, "message.posted", { space_id: this.ws.space_id, text: i.text }));
-        return;
+        return this.room.message(i);
     }
   }
 
@@ -346,24 +256,6 @@ export class SequenceWorld {
   async settle(): Promise<void> {
     for (const run of this.runs)
       if (run && run.routed && run.state === "queued") await this.runner.raw.startFor(run.id);
-  }
-
-  private slot(id: string, by: RunSlot["by"], state: RunSlot["state"], routed: boolean, steps: string[]): RunSlot {
-    return {
-      id,
-      by,
-      state,
-      routed,
-      taken: false,
-      pending: false,
-      steps,
-      added: 0,
-      progress: 0,
-      tokens: 0,
-      sequence: 0,
-      commands: [],
-      succeeded: false,
-    };
   }
 
   private runEvent(run: RunSlot, type: string, fields: Record<string, unknown>, keyed = true) {
