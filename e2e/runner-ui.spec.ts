@@ -1,11 +1,10 @@
 import crypto from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import { RawRunner } from "./support/raw-runner";
 import { RunPanelView, occurrences } from "./support/run-panel";
+import { shot, startFromRoom } from "./support/start-run";
 
 /** A real unified git diff: an added text file, a modified one, a deleted one, a binary. Its text is hostile ([UI4]). */
 const DIFF = `diff --git a/src/hello.txt b/src/hello.txt
@@ -42,45 +41,6 @@ Binary files /dev/null and b/logo.png differ
 `;
 const PATHS = ["src/hello.txt", "README.md", "old.txt", "logo.png"];
 const LINT_OUTPUT = `src/hello.txt\n  2:1  error  <img src=x onerror=alert(2)> is not allowed\n\n✖ 1 problem (1 error)\n`;
-
-/** Open "Start a run", fill it, submit; answers the POST's status and body. */
-async function startFromRoom(
-  page: Page,
-  f: { prompt: string; repository: string; commands?: string; secrets?: string; profile?: string },
-) {
-  await page.getByTestId("start-run-open").click();
-  const form = page.getByTestId("start-run-form");
-  await expect(form).toBeVisible();
-  await shot(page, "start-run-dialog");
-  await expect(page.getByTestId("start-run-prompt")).toBeFocused(); // the dialog opens on its first field
-  await page.getByTestId("start-run-prompt").fill(f.prompt);
-  await page.getByTestId("start-run-repository").fill(f.repository);
-  await expect(page.getByTestId("start-run-base")).toHaveValue("main");
-  await expect(page.getByTestId("start-run-agent")).toHaveValue("codex");
-  await page
-    .getByTestId("start-run-profile")
-    .getByLabel(new RegExp(`^${f.profile ?? "workspace-write"}`))
-    .check();
-  if (f.commands) await page.getByTestId("start-run-commands").fill(f.commands);
-  if (f.secrets) await page.getByTestId("start-run-secrets").fill(f.secrets);
-  const answer = page.waitForResponse(
-    (r) => new URL(r.url()).pathname === "/api/v1/runs" && r.request().method() === "POST",
-  );
-  await page.getByTestId("start-run-submit").click();
-  const res = await answer;
-  return {
-    status: res.status(),
-    body: (await res.json()) as { run_id?: string; events?: { type: string }[]; code?: string; detail?: string },
-  };
-}
-
-/** With CHIPS_E2E_SCREENSHOTS=1, what renders is kept in docs/screenshots (as e2e/a11y.ui.spec.ts does). */
-async function shot(page: Page, name: string, target?: import("@playwright/test").Locator) {
-  if (process.env.CHIPS_E2E_SCREENSHOTS !== "1") return;
-  const dir = path.resolve("docs/screenshots");
-  fs.mkdirSync(dir, { recursive: true });
-  await (target ?? page).screenshot({ path: path.join(dir, `${name}.png`) });
-}
 
 async function seriousAxe(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
@@ -283,82 +243,6 @@ test.describe("runner runs in the room (§5)", () => {
     expect((await request.get(tampered)).status()).toBeGreaterThanOrEqual(400);
     const noCookie = await request.get(`/api/v1/runs/${runId}/objects/${ref.sha256}`);
     expect(noCookie.status()).toBe(401);
-    runner.close();
-  });
-
-  test("[RUN1] [UI5] a queued run's field error shows beside its field; with no runner it waits and a cancel ends it at once", async ({
-    page,
-    loginAs,
-  }) => {
-    await loginAs(page);
-    const bad = await startFromRoom(page, { prompt: "Use a secret", repository: "demo-repo", secrets: "not-a-name" });
-    expect(bad.status).toBe(422);
-    // No runner of this workspace is connected: the form says so before the run waits.
-    await expect(page.getByTestId("start-run-runners")).toHaveText(/No runner is connected now/);
-    // Each agent's profiles say what that agent's sandbox really enforces.
-    await expect(page.getByTestId("start-run-profile-text").first()).toContainText("Codex's own sandbox");
-    await page.getByTestId("start-run-agent").selectOption("claude");
-    await expect(page.getByTestId("start-run-profile-text").first()).toContainText(
-      "no network except the model endpoint",
-    );
-    await page.getByTestId("start-run-agent").selectOption("codex");
-    const err = page.locator('[data-testid="start-run-error"][data-field="secrets"]');
-    await expect(err).toBeVisible();
-    await expect(page.getByTestId("start-run-secrets")).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByTestId("start-run-secrets")).toBeFocused();
-    await page.getByTestId("start-run-secrets").fill("NPM_TOKEN");
-    const answer = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/v1/runs");
-    await page.getByTestId("start-run-submit").click();
-    const ok = await answer;
-    expect(ok.status(), await ok.text()).toBe(201);
-    const runId = ((await ok.json()) as { run_id: string }).run_id;
-    const panel = new RunPanelView(page, runId);
-    await expect(panel.root.getByTestId("run-waiting")).toBeVisible();
-    await expect(panel.root.getByTestId("run-request")).toContainText("NPM_TOKEN");
-    await panel.button("run-cancel").click();
-    await panel.root.getByTestId("run-cancel-confirm").click();
-    await expect(panel.root).toHaveAttribute("data-run-state", "finished");
-    await expect(panel.root.getByTestId("run-state")).toHaveText("cancelled");
-    await expect(panel.root.getByTestId("run-waiting")).toHaveCount(0);
-  });
-
-  test("[RN2] a runner's log, checkpoint and failure show on the panel, never as timeline messages", async ({
-    page,
-    request,
-    admin,
-    workspace,
-    loginAs,
-  }) => {
-    const room = await loginAs(page);
-    const runner = await RawRunner.create(request, admin.token, workspace);
-    await runner.connect();
-    const { body } = await startFromRoom(page, {
-      prompt: "Break something",
-      repository: "demo-repo",
-      profile: "read-only",
-    });
-    const runId = body.run_id!;
-    const panel = new RunPanelView(page, runId);
-    await runner.startOf(runId);
-    await expect(panel.root.getByTestId("run-request")).toContainText("read-only");
-    await runner.post(runner.event(runId, "run.started", { goal: "Break something", goal_from: "chips" }));
-    const before = await room.items.count();
-    await runner.post(
-      runner.runnerEvent(runId, "log", "npm install: added 312 packages"),
-      runner.runnerEvent(runId, "checkpoint", "checkpoint", { sha: "a".repeat(40), reason: "after the agent's turn" }),
-    );
-    await expect(panel.root.getByTestId("run-last-log")).toHaveText("npm install: added 312 packages");
-    await expect(panel.root.getByTestId("run-checkpoint")).toContainText("aaaaaaa");
-    await runner.post(
-      runner.runnerEvent(runId, "failed", "codex exited 1: <b>sandbox</b> denied"),
-      runner.event(runId, "run.finished", { outcome: "failed" }),
-    );
-    await expect(panel.root.getByTestId("run-runner-error")).toContainText("codex exited 1: <b>sandbox</b> denied");
-    await expect(panel.root.getByTestId("run-state")).toHaveText("failed");
-    expect(await room.items.count()).toBe(before);
-    await page.reload();
-    await expect(panel.root.getByTestId("run-runner-error")).toContainText("sandbox");
-    await expect(panel.root.getByTestId("run-request")).toContainText("read-only");
     runner.close();
   });
 });
