@@ -3,11 +3,11 @@ import os from "node:os";
 import path from "node:path";
 import { jobProcesses } from "../lib/runner/process";
 import { Runner } from "../lib/runner/runner";
-import { outputsSinceUser, plan, say, shell, startModelServer, type ModelServer } from "../test/support/model-server";
+import { outputsSinceUser, plan, say, shell, startModelServer } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";
 
 import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, makeRepo } from "./support/codex";
+import { codexRunnerOptions, codexTestKit, makeRepo } from "./support/codex";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
 
 /**
@@ -16,16 +16,7 @@ import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
  * it — dots from todo_list, the typing indicator while a command runs, the agent's message,
  * the change-set and its diff — and the Pause/Resume buttons reach the process.
  */
-let model: ModelServer | null = null;
-let runner: Runner | null = null;
-let tmp = "";
-test.afterEach(async () => {
-  await runner?.close();
-  await model?.close();
-  runner = null;
-  model = null;
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const kit = codexTestKit();
 
 test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff; pause and resume reach the process", async ({
   page,
@@ -35,11 +26,11 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
   loginAs,
 }) => {
   test.setTimeout(180_000);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-"));
+  const tmp = (kit.tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-")));
   const repo = makeRepo(path.join(tmp, "repo"));
   let released: () => void = () => {};
   const gate = new Promise<void>((r) => (released = r));
-  model = await startModelServer(({ input }) => {
+  const model = await startModelServer(({ input }) => {
     const said = JSON.stringify(input.filter((i: any) => i.role === "user").slice(-1));
     if (said.includes("Continue the task"))
       return {
@@ -74,8 +65,10 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
         return { items: [shell("sleep 60")], hold: gate }; // waits until the test has seen the dots
     }
   });
+  kit.model = model;
   const cred = await RawRunner.create(request, admin.token, workspace, "e2e codex runner");
-  runner = new Runner(codexRunnerOptions(cred.token, "e2e codex runner", repo, tmp, model.url));
+  const runner = new Runner(codexRunnerOptions(cred.token, "e2e codex runner", repo, tmp, model.url));
+  kit.runner = runner;
   await runner.connect();
 
   await loginAs(page);

@@ -5,11 +5,11 @@ import type { APIRequestContext } from "@playwright/test";
 import { newId } from "../lib/protocol";
 import { StartRequest } from "../lib/runner";
 import { Runner } from "../lib/runner/runner";
-import { say, shell, startModelServer, toolOutputs, type ModelServer } from "../test/support/model-server";
+import { say, shell, startModelServer, toolOutputs } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";
 import type { Workspace } from "./support/api";
 import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, makeRepo } from "./support/codex";
+import { codexRunnerOptions, codexTestKit, makeRepo } from "./support/codex";
 import { RoomStateView } from "./support/room-state";
 
 /** The real Runner, keeping each start request it was handed (then handling it as ever). */
@@ -22,16 +22,7 @@ class RecordingRunner extends Runner {
   }
 }
 
-let model: ModelServer | null = null;
-let runner: RecordingRunner | null = null;
-let tmp = "";
-test.afterEach(async () => {
-  await runner?.close();
-  await model?.close();
-  runner = null;
-  model = null;
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const kit = codexTestKit();
 
 let n = 0;
 /** A person's request with their API token; answers the JSON, after checking the status. */
@@ -63,18 +54,20 @@ test("[TSK3] [TSK5] a task run on the real Codex runner: the runner's start requ
   loginAs,
 }) => {
   test.setTimeout(180_000);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-task-codex-"));
+  const tmp = (kit.tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-task-codex-")));
   const repo = makeRepo(path.join(tmp, "repo"));
   // The agent writes one file inside the scope (docs/**) and one outside it, then says so.
-  model = await startModelServer(({ input }) => ({
+  const model = await startModelServer(({ input }) => ({
     items: [
       toolOutputs(input) === 0
         ? shell("mkdir -p docs && printf '# Inside\\n' > docs/inside.md && printf 'stray\\n' > outside.md")
         : say("Wrote docs/inside.md and outside.md."),
     ],
   }));
+  kit.model = model;
   const cred = await RawRunner.create(request, admin.token, ws, "e2e task runner");
-  runner = new RecordingRunner(codexRunnerOptions(cred.token, "e2e task runner", repo, tmp, model.url));
+  const runner = new RecordingRunner(codexRunnerOptions(cred.token, "e2e task runner", repo, tmp, model.url));
+  kit.runner = runner;
   await runner.connect();
 
   // The room as the task starts: revision 1, a decision, and a task writing under docs/.

@@ -3,7 +3,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { CodexAdapter } from "../../lib/runner/adapters/codex";
 import type { Runner } from "../../lib/runner/runner";
+import type { ModelServer } from "../../test/support/model-server";
 import { baseURL } from "./api";
+import { test } from "./fixtures";
 
 /** A one-commit git repository on `main` for a runner's allowlist. */
 export function makeRepo(dir: string) {
@@ -45,3 +47,18 @@ export const codexRunnerOptions = (
   stopGraceMs: { int: 1500, term: 1500 },
   log: () => {},
 });
+
+/**
+ * What a real-Codex test holds — its Runner, the scripted model, a temp dir (the repository
+ * and the runner's work) — closed and removed after each test of the file that calls this.
+ */
+export function codexTestKit() {
+  const kit: { model: ModelServer | null; runner: Runner | null; tmp: string } = { model: null, runner: null, tmp: "" };
+  test.afterEach(async () => {
+    await kit.runner?.close();
+    await kit.model?.close();
+    if (kit.tmp) fs.rmSync(kit.tmp, { recursive: true, force: true });
+    Object.assign(kit, { model: null, runner: null, tmp: "" });
+  });
+  return kit;
+}
