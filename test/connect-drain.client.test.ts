@@ -80,6 +80,9 @@ describe("chips connect drain: leaving while Chips is unreachable", () => {
     // The next hook call (a new session's prompt) starts a drainer: `chips connect drain`.
     await callHook(connected, "UserPromptSubmit", { session_id: `${S.slice(0, -1)}2`, prompt: "Next" });
     await waitForRun(server.url, ws, "Next");
+    // It runs from "/": removing the project under a starting drainer once hung it for good.
+    const pid = fs.readFileSync(drainerPid(connected), "utf8");
+    expect(fs.readlinkSync(`/proc/${pid}/cwd`)).toBe("/");
     const runId = await waitForRun(server.url, ws, "Sent later");
     await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
     const events = await runEvents(server.url, ws, runId);

@@ -25,7 +25,9 @@ export interface HookScriptPaths {
  * Every failure ends in `exit 0` without output: Chips never breaks the session.
  */
 export function hookScript(p: HookScriptPaths): string {
-  const start = `${p.setsid ? `${q(p.setsid)} ` : ""}"$N" ${p.drainer.map(q).join(" ")} </dev/null >>"$R/drainer.log" 2>&1 &`;
+  // From "/": a drainer whose working directory (the project's) was removed while Node was
+  // still loading it hung for good in tsx's loader (uv_cwd ENOENT) and was never reaped.
+  const start = `cd / && ${p.setsid ? `${q(p.setsid)} ` : ""}"$N" ${p.drainer.map(q).join(" ")} </dev/null >>"$R/drainer.log" 2>&1 &`;
   return `#!/bin/sh
 # Chips hook for Claude Code. Written by \`chips connect claude\`; \`chips disconnect claude\` removes it.
 R=${q(p.root)}
