@@ -5,9 +5,29 @@ import { newId, type WorkspaceCreated } from "@/lib/protocol";
 
 export type Workspace = WorkspaceCreated;
 
-/** One keep-alive agent per target: open-loop posting needs many sockets in flight. */
+/**
+ * One keep-alive agent per target: open-loop posting needs many sockets in flight.
+ *
+ * `timeout` drops a pooled socket after 4 s idle, before the server does (Node's server closes
+ * an idle keep-alive socket ~5–6 s after its last answer and announces `Keep-Alive: timeout=5`,
+ * a hint Node 20's agent ignores when it has no timeout of its own). Without it the pool kept
+ * idle sockets forever, and a socket picked for a POST in the instant the server closed it —
+ * while the poster's loop was too busy to have read the FIN — got the request written into a
+ * closed connection: ECONNRESET (the soak's 2 of 90,000; PERFORMANCE.md, "ECONNRESET").
+ */
 export const keepAlive = (maxSockets = 64) =>
-  new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets });
+  new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: maxSockets, timeout: 4_000 });
+
+/** A transport error (no answer), saying whether it came on a pooled socket reused for this request. */
+export class TransportError extends Error {
+  constructor(
+    readonly code: string,
+    readonly reused: boolean,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface Reply {
   status: number;
@@ -46,7 +66,9 @@ export function request(
       },
     );
     req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${u.pathname} timed out`)));
-    req.on("error", reject);
+    req.on("error", (e: NodeJS.ErrnoException) =>
+      reject(new TransportError(e.code ?? "", req.reusedSocket, e.message)),
+    );
     req.end(data);
   });
 }

@@ -97,7 +97,7 @@ export function printDb(r: DbResult) {
         x.missing,
         x.duplicates,
         q ? x.prevBreaks : "–",
-        `${x.post.rate.toFixed(0)}/s ${x.post.late ? `(${x.post.late} late, max ${ms(x.post.lagMax)})` : "on time"}${x.post.failed ? `, ${x.post.failed} failed` : ""}`,
+        `${x.post.rate.toFixed(0)}/s ${x.post.late ? `(${x.post.late} late, max ${ms(x.post.lagMax)})` : "on time"}${x.post.failed ? `, ${x.post.failed} failed` : ""}${x.post.retried ? `, ${x.post.retried} retried after a reset` : ""}`,
         `${ms(x.post.post.pct(50))}/${ms(x.post.post.pct(99))}`,
         `${x.storedRate.toFixed(0)}/s`,
         ms(x.serverMsPerEvent),

@@ -18,13 +18,13 @@ const held = (r: FanoutResult) =>
 export function printStepUp(db: string, steps: FanoutResult[]) {
   console.log(`\n### ${db}: fan-out step-up, ${STEP_CLIENTS} clients (aim: p99 ≤ ${P99_AIM_MS} ms at ≥ 1,500/s)\n`);
   console.log(
-    "| offered /s | poster lag p99 ms | p50 ms | p99 ms | max ms | missing | reordered | duplicates | held |",
+    "| offered /s | poster lag p99 ms | p50 ms | p99 ms | max ms | missing | reordered | duplicates | failed / retried POSTs | held |",
   );
-  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+  console.log("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
   for (const r of steps) {
     const l = r.latency;
     console.log(
-      `| ${r.rate} | ${r.post.lagP99.toFixed(1)} | ${l.pct(50).toFixed(1)} | ${l.pct(99).toFixed(1)} | ${l.max.toFixed(1)} | ${r.missing} | ${r.outOfOrder} | ${r.duplicates} | ${held(r) ? "yes" : "**no**"} |`,
+      `| ${r.rate} | ${r.post.lagP99.toFixed(1)} | ${l.pct(50).toFixed(1)} | ${l.pct(99).toFixed(1)} | ${l.max.toFixed(1)} | ${r.missing} | ${r.outOfOrder} | ${r.duplicates} | ${r.post.failed} / ${r.post.retried} | ${held(r) ? "yes" : "**no**"} |`,
     );
   }
   const best = steps.filter(held).at(-1);

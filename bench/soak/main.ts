@@ -79,6 +79,7 @@ async function soak(agent: http.Agent, url: string, ws: Workspace, memFile: stri
   console.log(
     `soak: ${post.ok} stored of ${post.ok + post.failed} sent at ${post.rate.toFixed(0)}/s offered ${rate}/s` +
       ` (POST p50 ${post.post.pct(50).toFixed(1)} ms, p99 ${post.post.pct(99).toFixed(1)} ms, poster late p99 ${post.lagP99.toFixed(1)} ms)` +
+      `; ${post.failed} failed, ${post.retried} retried (same key) after a reused keep-alive socket was reset` +
       (post.firstError ? `; first error: ${post.firstError}` : ""),
   );
   console.log(
