@@ -15,13 +15,17 @@ export function flags(argv = process.argv.slice(2)): Map<string, string[]> {
 }
 
 export const one = (m: Map<string, string[]>, k: string) => m.get(k)?.at(-1);
-export const num = (m: Map<string, string[]>, k: string, d: number) => {
+const numberFlag = (m: Map<string, string[]>, k: string, d: number, zero: boolean) => {
   const v = one(m, k);
   if (v === undefined) return d;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new Error(`--${k} takes a positive number`);
+  if (!Number.isFinite(n) || n < 0 || (n === 0 && !zero))
+    throw new Error(`--${k} takes a ${zero ? "non-negative" : "positive"} number`);
   return n;
 };
+export const num = (m: Map<string, string[]>, k: string, d: number) => numberFlag(m, k, d, false);
+/** A flag where 0 means "skip this part" (the soak's `--seconds 0`, `--grow 0`). */
+export const count = (m: Map<string, string[]>, k: string, d: number) => numberFlag(m, k, d, true);
 
 /** The machine, for the report's header. */
 export function machine(pgVersion?: string): string {

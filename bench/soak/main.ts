@@ -3,7 +3,7 @@
  * workspace grows? Never run in CI.
  *
  *   node --import tsx bench/soak/main.ts [--db postgres|pglite|both] [--rate 250] [--seconds 60]
- *        [--grow 1000000] [--step 100000] [--quiet-wait S]
+ *        [--grow 1000000] [--step 100000] [--quiet-wait S]      (--seconds 0 / --grow 0 skip that part)
  *
  * 1. Soak: single-event POSTs at --rate for --seconds (open loop, bench/realtime/poster.ts),
  *    the server's live heap (after a full GC, bench/lib/mem-hook.ts) and RSS sampled every
@@ -17,7 +17,7 @@
 import fs from "node:fs";
 import type http from "node:http";
 import path from "node:path";
-import { flags, machine, num, one } from "../lib/args";
+import { count, flags, machine, num, one } from "../lib/args";
 import { adminToken, createWorkspace, keepAlive, message, request, type Workspace } from "../lib/api";
 import { monoMs, pctOf } from "../lib/hist";
 import { parseDbFlag, startPg, type DbKind, type PgCluster } from "../lib/pg";
@@ -167,8 +167,8 @@ async function main() {
   const f = flags();
   const o = {
     rate: num(f, "rate", 250),
-    seconds: num(f, "seconds", 60),
-    grow: num(f, "grow", 1_000_000),
+    seconds: count(f, "seconds", 60),
+    grow: count(f, "grow", 1_000_000),
     step: num(f, "step", 100_000),
     quietWait: num(f, "quiet-wait", 0),
   };
