@@ -161,6 +161,12 @@ const READ_ROOMS = `select ${HEAD},
 
 type J = Record<string, unknown>;
 
+/** Whether a batch's read needs more than its events statement (the run read models, rooms, budgets). */
+export const readsMore = (a: BatchAsk) =>
+  a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0 ||
+  a.roomSpaces.length + a.decisions.length > 0 ||
+  a.budgetDay !== null;
+
 /** The store as the batch sees it: its read statements go out together. */
 export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
   const needsModels =
@@ -251,17 +257,26 @@ export interface BatchWrite {
   agents: Map<string, string>;
   /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
   notify: { channel: string; payload: string } | null;
+  /**
+   * Idempotency keys and event ids the batch was judged assuming none is stored (a batch
+   * judged without reading them: lib/server/ingest/writer.ts); the write stores nothing if
+   * one is. Empty when the batch read them.
+   */
+  absent: { keys: string[]; ids: string[] };
 }
 
 const whenHeld = `where exists (select from head)`;
 
 // Every part runs only if the counter row still holds the head the batch was judged
-// against: a commit in between (another node's) leaves this one storing nothing. One
-// statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
+// against — and, for a batch judged without reading its keys and ids, while none of them
+// is stored: a commit in between (another node's) or a stored key leaves this one storing
+// nothing. One statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
 // as text: drizzle turns postgres-js's timestamp array serializer off. Two shapes: a
 // batch that touches no run read model leaves those parts out (less to plan).
-const writeBatchSql = (models: boolean) => `with head as (
-    update workspaces set seq_head = $2 where id = $1 and seq_head = $3 returning id
+const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$29", "$30"] : ["$20", "$21"]) => `with head as (
+    update workspaces set seq_head = $2 where id = $1 and seq_head = $3
+      and not exists (${eventsWithKeys("$1", keys)}) and not exists (${perKey(ids, "events", "id = k.key", "id")})
+    returning id
   ), appended as (
     insert into events (workspace_id, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
     select $1, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts::timestamptz
@@ -319,6 +334,7 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
     w.notify?.channel ?? "",
     w.notify?.payload ?? "",
   ];
+  const absent = [w.absent.keys, w.absent.ids];
   const [row] = await (models
     ? run<{ stored: number }>(WRITE_ALL, [
         ...params,
@@ -328,8 +344,9 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
         roomRows.encode(w.rooms),
         decisionRows.encode(w.decisions),
         ...usageColumns(w),
+        ...absent,
       ])
-    : run<{ stored: number }>(WRITE_EVENTS, params));
+    : run<{ stored: number }>(WRITE_EVENTS, [...params, ...absent]));
   return num(row.stored) === 1;
 }
 

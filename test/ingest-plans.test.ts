@@ -27,10 +27,13 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
     const ws = await newWorkspace(server);
     // Capture the reads the writer sends for a batch that names events, spaces, runs and agents.
     const reads: { text: string; params: unknown[] }[] = [];
+    // And its write, whose guard probes the batch's keys and ids (explained, never executed here).
+    const writes: typeof reads = [];
     const real = database.run;
     database.run = (<T>(text: string, params?: unknown[]) => {
       if (text.trimStart().startsWith("select") || text.trimStart().startsWith("with named_runs"))
         reads.push({ text, params: params ?? [] });
+      if (text.trimStart().startsWith("with head as")) writes.push({ text, params: params ?? [] });
       return real<T>(text, params);
     }) as Run;
     try {
@@ -59,6 +62,11 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
         await run(`prepare plan_probe_${i} as ${s.text}`);
         await run(`execute plan_probe_${i}(${s.params.map(literal).join(", ")})`); // the generic plan is made now, on small tables
       }
+      const write = writes[0];
+      await run(`prepare plan_write as ${write.text}`);
+      const explainWrite = async () =>
+        planText(await run(`explain execute plan_write(${write.params.map(literal).join(", ")})`));
+      await explainWrite(); // its generic plan, made on small tables
       // The tables grow by 30,000 events, 3,000 runs, commands and agents (no ANALYZE).
       await run(
         `insert into events (workspace_id, seq, id, type, space_id, run_id, idempotency_key, body_hash, body, ts)
@@ -81,9 +89,12 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
       );
       for (const [i, s] of shapes.entries())
         plans.push(planText(await run(`explain execute plan_probe_${i}(${s.params.map(literal).join(", ")})`)));
+      plans.push(await explainWrite());
       for (const i of shapes.keys()) await run(`deallocate plan_probe_${i}`);
+      await run("deallocate plan_write");
     });
     for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (events|runs|commands|agents|run_events)\b/);
     expect(plans.join("\n")).toMatch(/Index Scan using events_workspace_key/);
+    expect(plans.at(-1)).toMatch(/Index Only Scan using events_id_key/); // the write's guard on ids
   });
 });

@@ -148,6 +148,64 @@ describe("fixed statement shapes", () => {
     expect(r.created).toBe(true);
   });
 
+  it("[ENV8] [ENV9] a batch judged on this node's heads without a read, after another node stored its key: the write stores nothing, the batch reads, replays the key and stores the rest after it", async () => {
+    const w = await newWorkspace(server);
+    const opts = { maxBatchEvents: 500, maxQueueEvents: 10_000 };
+    const otherNode = new IngestWriter(database, opts);
+    const texts: string[] = [];
+    const writer = new IngestWriter(
+      watched((t) => void texts.push(t)),
+      opts,
+    );
+    const reads = () => texts.filter((t) => t.includes(" as by_key")).length;
+    expect((await writer.submit(w.workspace_id, request(w, ["read"]))).ok).toBe(true);
+    expect((await writer.submit(w.workspace_id, request(w, ["not read"]))).ok).toBe(true);
+    expect(reads()).toBe(1); // the second was judged on the heads the first left
+    const dup = request(w, ["sent to both nodes"]);
+    expect((await otherNode.submit(w.workspace_id, dup)).ok).toBe(true);
+    const mine = request(w, ["mine"]);
+    const r = await writer.submit(w.workspace_id, {
+      ...mine,
+      events: [...dup.events, ...mine.events],
+      hashes: [...dup.hashes, ...mine.hashes],
+      pointers: ["/events/0", "/events/1"],
+    });
+    if (!r.ok) throw new Error(r.problem.detail);
+    expect(reads()).toBe(2);
+    expect(JSON.parse(r.bodies[0]).seq).toBe(3); // answered as the other node stored it, once
+    expect((await writer.submit(w.workspace_id, request(w, ["not read again"]))).ok).toBe(true);
+    expect(reads()).toBe(2);
+    const rows = await database.run<{ seq: unknown; prev_seq: unknown; body: string }>(
+      "select seq, prev_seq, body from events where workspace_id = $1 order by seq",
+      [w.workspace_id],
+    );
+    // Seqs in commit order, and each event's space chain intact (prev_seq from the heads known or read).
+    expect(rows.map((x) => `${x.seq} ${x.prev_seq} ${JSON.parse(x.body).text}`)).toEqual([
+      "1 0 read",
+      "2 1 not read",
+      "3 2 sent to both nodes",
+      "4 3 mine",
+      "5 4 not read again",
+    ]);
+  });
+
+  it("[ENV3] a batch judged without a read whose event id another workspace stored meanwhile is refused 409 event_id_conflict, as after a read", async () => {
+    const [w, other] = [await newWorkspace(server), await newWorkspace(server)];
+    const writer = new IngestWriter(database, { maxBatchEvents: 500, maxQueueEvents: 10_000 });
+    expect((await writer.submit(w.workspace_id, request(w, ["heads known"]))).ok).toBe(true);
+    const theirs = request(other, ["theirs"]);
+    expect((await writer.submit(other.workspace_id, theirs)).ok).toBe(true);
+    const mine = request(w, ["the same id"]);
+    const event = { ...mine.events[0], id: theirs.events[0].id };
+    const r = await writer.submit(w.workspace_id, {
+      ...mine,
+      events: [event],
+      hashes: [bodyHash(event, mine.credential)],
+    });
+    expect(r.ok ? "stored" : r.problem.code).toBe("event_id_conflict");
+    expect((await readEvents(server, w)).length).toBe(1);
+  });
+
   it("[ENV9] the dedupe by key probes the unique index of (workspace, key) however big the workspace and however stale its statistics", async () => {
     const big = await newWorkspace(server);
     // Statistics taken while the workspace was empty, then 30,000 events: the shape of the planner trap.

@@ -1,6 +1,6 @@
 import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
-import { readBatch, writeBatch } from "@/db/ingest-sql";
+import { readBatch, readsMore, writeBatch, type BatchAsk } from "@/db/ingest-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
 import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
 import { firstRevision } from "@/lib/projection/room";
@@ -12,16 +12,8 @@ const present = <T>(x: T | null | undefined): x is T => x !== null && x !== unde
 const commandIdOf = (e: { type: string; command_id?: string }) =>
   e.type.startsWith("run.command") ? e.command_id : undefined;
 
-/**
- * Read, for the whole batch at once, what the rules need to know of the store: the
- * batch's state, "gone" when the workspace is, "moved" when another commit came between
- * the read's statements (judge again under the lock).
- */
-export async function load(
-  run: Run,
-  workspaceId: string,
-  reqs: IngestRequest[],
-): Promise<BatchState | "gone" | "moved"> {
+/** What the whole batch needs to know of the store. */
+export function askOf(workspaceId: string, reqs: IngestRequest[]): BatchAsk {
   const all = reqs.flatMap((r) => r.events);
   // The UTC day whose budgets the batch is judged against ([BUD2]). The writer stamps its
   // events a moment later: across midnight an event's usage is still added to its own day
@@ -52,7 +44,7 @@ export async function load(
       decisionId,
     })),
   );
-  const read = await readBatch(run, {
+  return {
     workspaceId,
     keys: uniq(all.map((e) => e.idempotency_key).filter(present)),
     ids: uniq(all.map((e) => e.id)),
@@ -76,7 +68,17 @@ export async function load(
     roomSpaces,
     decisions,
     budgetDay: budgeted ? day : null,
-  });
+  };
+}
+
+/**
+ * Read what the rules need to know of the store: the batch's state, "gone" when the
+ * workspace is, "moved" when another commit came between the read's statements (judge
+ * again under the lock).
+ */
+export async function load(run: Run, ask: BatchAsk): Promise<BatchState | "gone" | "moved"> {
+  const { workspaceId, roomSpaces, budgetDay: day } = ask;
+  const read = await readBatch(run, ask);
   if (read.head === null) return "gone";
   if (!read.consistent) return "moved";
   const s = new BatchState(read.head);
@@ -105,6 +107,25 @@ export async function load(
   return s;
 }
 
+/** The workspace's seq head and space heads as this node's last commit to it left them. */
+export interface KnownHeads {
+  head: number;
+  spaces: Map<string, number>;
+}
+
+/**
+ * The state `load` would read for a batch that needs only its events statement, if the
+ * workspace's head is still `known.head` and none of the batch's keys and ids is stored;
+ * null when the batch needs more, or names a space `known` lacks. The write checks both
+ * assumptions (`absent`), so a wrong one stores nothing and the batch reads after all.
+ */
+export function assumed(known: KnownHeads, ask: BatchAsk): BatchState | null {
+  if (readsMore(ask) || !ask.spaceIds.every((id) => known.spaces.has(id))) return null;
+  const s = new BatchState(known.head);
+  for (const id of ask.spaceIds) s.spaceHeads.set(id, known.spaces.get(id)!);
+  return s;
+}
+
 /**
  * Store the batch's events and every read model it touched, in one statement guarded by
  * the head the batch was read at: false (nothing stored) when another commit came between.
@@ -117,6 +138,7 @@ export function write(
   committed: Committed[],
   hashes: Map<string, string>,
   notify: { channel: string; payload: string } | null,
+  absent: { keys: string[]; ids: string[] },
 ): Promise<boolean> {
   const stored = committed.map((c) => c.event);
   const runnerEvents = stored.filter((e) => e.type === "runner.event") as Extract<
@@ -180,5 +202,6 @@ export function write(
     }),
     agents: new Map(stored.filter((e) => e.actor.kind === "agent").map((e) => [e.actor.id, e.actor.harness_id!])),
     notify,
+    absent,
   });
 }

@@ -3,7 +3,8 @@ import type { Database, Run } from "@/db/client";
 import { lockWorkspace } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";
 import { applyRequest } from "./apply";
-import { load, write } from "./persist";
+import { askOf, assumed, load, write, type KnownHeads } from "./persist";
+import type { BatchState } from "./batch-state";
 import { isStorageGone, unavailable } from "../storage";
 import { log } from "../log";
 
@@ -58,6 +59,11 @@ interface Pending {
   resolve: (r: IngestResult) => void;
 }
 
+type Outcome = { results: IngestResult[]; committed: Committed[] };
+
+/** Workspaces whose heads this node remembers (the most recently committed to). */
+const KNOWN_WORKSPACES = 1000;
+
 /**
  * One writer per workspace with group commit (docs/ARCHITECTURE.md): requests queue; the writer takes
  * what is waiting, judges each against the store and the batch so far, bumps the counter row
@@ -65,6 +71,14 @@ interface Pending {
  */
 export class IngestWriter {
   private queues = new Map<string, { items: Pending[]; events: number; running: boolean }>();
+  /**
+   * Each workspace's heads as this node's last commit to it left them, so the next batch that
+   * needs nothing else of the store (fresh keys in known spaces: the common single event) is
+   * judged without a read and committed in one round trip. Set only after a commit is
+   * certain, dropped on any failure; a commit from another node moves the head, which the
+   * guarded write sees.
+   */
+  private known = new Map<string, KnownHeads>();
 
   constructor(
     private database: Database,
@@ -115,6 +129,7 @@ export class IngestWriter {
         return this.finish(workspaceId, batch, await this.commit(workspaceId, batch));
       } catch (e) {
         // The database went away: committed or not, a retry with the same key is answered right.
+        this.known.delete(workspaceId);
         if (isStorageGone(e)) {
           this.opts.onStorageGone?.(e);
           for (const p of batch) p.resolve({ ok: false, problem: unavailable() });
@@ -135,7 +150,8 @@ export class IngestWriter {
 
   private sinceAnalyze = 0;
 
-  private finish(workspaceId: string, batch: Pending[], out: { results: IngestResult[]; committed: Committed[] }) {
+  private finish(workspaceId: string, batch: Pending[], out: Outcome & { heads: KnownHeads | null }) {
+    this.remember(workspaceId, out.heads);
     batch.forEach((p, i) => p.resolve(out.results[i]));
     this.sinceAnalyze += out.committed.length;
     if (this.opts.analyzeEvery && this.sinceAnalyze >= this.opts.analyzeEvery) {
@@ -157,36 +173,60 @@ export class IngestWriter {
    * that head: two round trips and no transaction to hold open. If another node committed
    * to the workspace in between, nothing was stored and the batch is judged again under the
    * counter row's lock, which no commit can pass (seq order = commit order either way).
+   * A batch of fresh keys in spaces known from this node's last commit skips the read: it
+   * is judged against those heads, and its write also stores nothing if one of its keys or
+   * ids is stored after all (then it reads as above). One round trip a commit, then.
    */
   private async commit(workspaceId: string, batch: Pending[]) {
-    const first = await this.attempt(this.database.run, workspaceId, batch);
+    const ask = askOf(
+      workspaceId,
+      batch.map((p) => p.req),
+    );
+    const known = this.known.get(workspaceId);
+    const guessed = known ? assumed(known, ask) : null;
+    if (guessed) {
+      const fast = await this.attempt(this.database.run, workspaceId, batch, guessed, { keys: ask.keys, ids: ask.ids });
+      if (fast) return fast;
+    }
+    const state = await load(this.database.run, ask);
+    const first = state === "moved" ? null : await this.attempt(this.database.run, workspaceId, batch, state);
     if (first) return first;
     return this.database.transact(async (run) => {
       // The lock goes out pipelined ahead of the read (no extra round trip), but is awaited:
       // a lost connection must fail this commit, never surface as an unhandled rejection.
       const lock = lockWorkspace(run, workspaceId);
       lock.catch(() => {}); // observed here so an early throw below cannot orphan it; awaited next
-      const locked = await this.attempt(run, workspaceId, batch);
+      const read = await load(run, ask);
+      const locked = read === "moved" ? null : await this.attempt(run, workspaceId, batch, read);
       await lock;
       if (!locked) throw new Error("the workspace's head moved under its lock");
       return locked;
     });
   }
 
+  /** The heads a commit left, once it is certain (a batch that stored nothing changes none). */
+  private remember(workspaceId: string, heads: KnownHeads | null) {
+    if (!heads) return;
+    this.known.delete(workspaceId); // set again last: the map's order is least recently committed first
+    this.known.set(workspaceId, heads);
+    if (this.known.size > KNOWN_WORKSPACES) this.known.delete(this.known.keys().next().value!);
+  }
+
+  /**
+   * Judge the batch against `state` and store it. With `absent` (a state assumed, not read),
+   * null also when the batch refuses everything (nothing to write proves the assumption)
+   * or the write finds a key or id stored: the caller reads and judges again.
+   */
   private async attempt(
     run: Run,
     workspaceId: string,
     batch: Pending[],
-  ): Promise<{ results: IngestResult[]; committed: Committed[] } | null> {
-    const state = await load(
-      run,
-      workspaceId,
-      batch.map((p) => p.req),
-    );
-    if (state === "moved") return null;
+    state: BatchState | "gone",
+    absent?: { keys: string[]; ids: string[] },
+  ): Promise<(Outcome & { heads: KnownHeads | null }) | null> {
     if (state === "gone") {
       const p = problem("forbidden", "the workspace of this credential no longer exists");
-      return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [] };
+      return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [], heads: null };
     }
     const readHead = state.seq;
     const ts = (this.opts.now?.() ?? new Date()).toISOString();
@@ -205,7 +245,7 @@ export class IngestWriter {
       }
       results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
     }
-    if (!committed.length) return { results, committed };
+    if (!committed.length) return absent ? null : { results, committed, heads: null };
     const { notify } = this.opts;
     const payload = notify
       ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq })
@@ -218,7 +258,14 @@ export class IngestWriter {
       committed,
       hashes,
       notify ? { channel: notify.channel, payload } : null,
+      absent ?? { keys: [], ids: [] },
     );
-    return stored ? { results, committed } : null;
+    if (!stored) return null;
+    const known = this.known.get(workspaceId);
+    // What this commit read (or assumed) of the space heads, now past it; the spaces known
+    // before stay right only if this commit came straight after the one that left them.
+    const spaces = known && known.head === readHead ? new Map(known.spaces) : new Map<string, number>();
+    for (const [id, seq] of state.spaceHeads) spaces.set(id, seq);
+    return { results, committed, heads: { head: state.seq, spaces } };
   }
 }
