@@ -69,6 +69,10 @@ export class ReviewIndexer {
       pos = await indexPosition(run, workspaceId);
     }
     let cursor = pos.cursor ?? 0;
+    // Up to the head read above: "now" for a settle. Commits after it are not chased here —
+    // each scheduled a round of its own (`committed`). Chasing them made the rounds run back
+    // to back under steady ingest, ~1 commit each: at 16 single-event clients more statements
+    // (and WAL flushes) than the writer's own (docs/PERFORMANCE.md).
     // A closing server stops between rounds (close() waits for the one under way).
     while (!this.closed && cursor < (pos.head ?? 0)) {
       const events = await eventsAfter(run, workspaceId, cursor, ROUND);
@@ -93,7 +97,6 @@ export class ReviewIndexer {
         continue;
       }
       cursor = to;
-      if (cursor >= (pos.head ?? 0)) pos = await indexPosition(run, workspaceId);
     }
   }
 }
