@@ -132,6 +132,25 @@ describe("[RT4] gaps and long absences", () => {
     rec.feed.stop();
   });
 
+  it("[RT4] a join more than 1,000 seqs behind a room that missed exactly 1,000 of them gets those events, not a snapshot", async () => {
+    const a = await newRoom(ws, "a");
+    const b = await newRoom(ws, "b");
+    const batch = (r: Workspace, tag: string) => ({
+      events: Array.from({ length: 500 }, (_, i) => message(r, `${tag}${i}`)),
+    });
+    await post(server, a.token, batch(a, "a-"));
+    await post(server, b.token, batch(b, "b-")); // the workspace's seqs move on, room a's do not
+    await post(server, a.token, batch(a, "a+"));
+    const all = await spaceSeqs(a.space_id);
+    expect(all.at(-1)! - all[0]).toBeGreaterThan(1000);
+    const rec = recordingFeed(server.url, a.space_id, { token: a.person_token });
+    await until(() => rec.statuses.includes("live"), "join");
+    await until(() => rec.seqs.length === 1000, "1,000 events");
+    expect(rec.snapshots).toEqual([]);
+    expect(rec.seqs).toEqual(all);
+    rec.feed.stop();
+  });
+
   it("[RT4] a client whose last seq differs from an event's prev_seq joins again and fills the hole", async () => {
     const room = await newRoom(ws);
     await post(server, room.token, { events: [message(room, "1"), message(room, "2")] });

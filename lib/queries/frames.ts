@@ -79,6 +79,28 @@ export async function spaceFramesAfter(
   return (await rowsAfter(db, workspaceId, spaceId, after, limit)).map(out);
 }
 
+/**
+ * Whether a space holds more than `n` events after a seq: a walk of seqs on the room's index,
+ * no body read. A join far behind asks this instead of reading `n + 1` whole events only to
+ * discard them for the snapshot ([RT4]).
+ */
+export async function spaceHasMoreAfter(
+  db: Db,
+  workspaceId: string,
+  spaceId: string,
+  after: number,
+  n: number,
+): Promise<boolean> {
+  const rows = await db
+    .select({ seq: events.seq })
+    .from(events)
+    .where(and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId), gt(events.seq, after)))
+    .orderBy(asc(events.seq))
+    .limit(1)
+    .offset(n);
+  return rows.length > 0;
+}
+
 /** `spaceEventsBefore` for sockets: the stored strings, unparsed. */
 export async function spaceFramesBefore(
   db: Db,

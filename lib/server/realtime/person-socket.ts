@@ -5,7 +5,7 @@ import { getRoom, listDecisions } from "@/lib/queries/rooms";
 import { receiptsOf } from "@/lib/queries/runs";
 import { roomRuns, roomTasks } from "@/lib/queries/tasks";
 import { personName } from "@/lib/queries/people";
-import { spaceFramesAfter, spaceFramesBefore, spaceInfo } from "@/lib/queries/frames";
+import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } from "@/lib/queries/frames";
 import type { ChipsServices } from "../services";
 import { framePage, type OutFrame, type RawJson } from "./raw";
 import type { RoomHub } from "./hub";
@@ -48,19 +48,25 @@ export function personSocket(
     if (p.data.v !== PROTOCOL_VERSION) return reply({ error: "unsupported_version" });
     if (!isId("space", p.data.space_id)) return reply({ error: "space_not_found" });
     const spaceId = canonicalId(p.data.space_id);
-    const info = await spaceInfo(svc.db, spaceId);
+    const [info, name] = await Promise.all([spaceInfo(svc.db, spaceId), personName(svc.db, cred.subjectId)]);
     // Another workspace's space answers exactly like a missing one.
     if (!info || info.workspaceId !== cred.workspaceId) return reply({ error: "space_not_found" });
 
-    const name = await personName(svc.db, cred.subjectId);
     // A join on a joined space (gap repair) starts over from the client's seq.
     socket.leave(room(spaceId));
     hub.left(spaceId, socket.id);
     const catchUp = hub.beginCatchUp(spaceId);
     try {
       const after = p.data.after_seq;
-      const missing =
-        after > info.head ? null : await spaceFramesAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
+      // Seqs are the workspace's, so a space misses at most `head - after`; only a join further
+      // behind than that asks whether the room really holds more than CATCH_UP_MAX since (seqs only).
+      const tooFar =
+        after > info.head ||
+        (info.head - after > CATCH_UP_MAX &&
+          (await spaceHasMoreAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX)));
+      const missing = tooFar
+        ? null
+        : await spaceFramesAfter(svc.db, info.workspaceId, spaceId, after, CATCH_UP_MAX + 1);
       let lastSent = after;
       if (!missing || missing.length > CATCH_UP_MAX) {
         // Too far behind (or ahead of a reset store): the room's state, then its newest page.
