@@ -151,6 +151,19 @@ describe("[RT4] gaps and long absences", () => {
     rec.feed.stop();
   });
 
+  it("[RT4] history of another workspace's space, one holding events, answers like a missing space; an empty page of its own is ok", async () => {
+    const other = await newWorkspace(server);
+    await post(server, other.token, message(other, "not yours"));
+    const mine = await newRoom(ws, "quiet");
+    const socket = io(server.url, { transports: ["websocket"], auth: { token: ws.person_token } });
+    await until(() => socket.connected, "connect");
+    const ask = (space_id: string) => socket.emitWithAck("history", { space_id, before_seq: null, limit: 10 });
+    expect(await ask(other.space_id)).toEqual({ error: "space_not_found" });
+    expect(await ask(newId("space"))).toEqual({ error: "space_not_found" });
+    expect(await ask(mine.space_id)).toEqual({ ok: true, events: [] });
+    socket.disconnect();
+  });
+
   it("[RT4] a client whose last seq differs from an event's prev_seq joins again and fills the hole", async () => {
     const room = await newRoom(ws);
     await post(server, room.token, { events: [message(room, "1"), message(room, "2")] });
