@@ -1,27 +1,26 @@
 import type { Run } from "./client";
-import { rowCodec } from "./row-codec";
-import { commands, decisions, rooms, runnerEvents, runs } from "./schema";
-import { readBudgets, USAGE_CTE, type BudgetRead } from "./budget-sql";
+import { readBudgets, type BudgetRead } from "./budget-sql";
+import {
+  commandRows,
+  decisionRows,
+  eventsWithKeys,
+  num,
+  perKey,
+  roomRows,
+  runRows,
+  type CommandRow,
+  type DecisionRow,
+  type RoomRow,
+  type RunRow,
+} from "./ingest-rows";
 
 /**
  * The writer's statements (lib/server/ingest/writer.ts): a commit reads everything the
  * rules need in one round trip (one or two statements sent together), is judged in memory,
- * then writes everything in one statement guarded by the seq head it read. Each statement
+ * then writes everything in one statement guarded by the seq head it read (db/ingest-write-sql.ts). Each statement
  * has one text whatever the batch's size — lists travel as array parameters, whole
  * read-model rows as one JSON parameter — so each is parsed once per connection.
  */
-
-const runRows = rowCodec(runs);
-const commandRows = rowCodec(commands);
-const runnerEventRows = rowCodec(runnerEvents);
-const roomRows = rowCodec(rooms);
-const decisionRows = rowCodec(decisions);
-
-type RunRow = typeof runs.$inferSelect;
-type CommandRow = typeof commands.$inferSelect;
-type RunnerEventRow = typeof runnerEvents.$inferSelect;
-type RoomRow = typeof rooms.$inferSelect;
-type DecisionRow = typeof decisions.$inferSelect;
 
 /** What a stored event tells a dedupe: the hash it was sent with, its stored JSON, its workspace. */
 export interface StoredRef {
@@ -29,33 +28,6 @@ export interface StoredRef {
   body: string;
   workspaceId: string;
 }
-
-const num = (v: unknown) => Number(v); // int8 is a string on postgres-js, a number on PGlite
-
-/**
- * Rows looked up one key at a time: for each element of the array `keys`, the rows of
- * `from` meeting `where` (which names the element `k.key`). Each lookup is a subquery of
- * its own (LIMIT, or OFFSET 0 where a key has several rows, keeps it from being merged
- * into a join), so its plan is an index probe weighed against a scan of the whole table:
- * however small the table was when a plan was made (a prepared statement may keep a
- * generic plan) or however stale its statistics, no plan scans the table per batch.
- */
-const perKey = (keys: string, from: string, where: string, cols: string, many = false) =>
-  `select x.* from unnest(${keys}::text[]) as k(key) cross join lateral (select ${cols} from ${from} where ${where} ${many ? "offset 0" : "limit 1"}) x`;
-
-/**
- * Events of this workspace by idempotency key: probes of the unique index on
- * `workspace_id || ' ' || idempotency_key`, the one index that can answer that expression,
- * so no plan walks the workspace (the planner trap of docs/PERFORMANCE.md;
- * db/migrations/0012_dedupe_key_index.sql).
- */
-const eventsWithKeys = (workspace: string, keys: string) =>
-  perKey(
-    keys,
-    "events",
-    `idempotency_key is not null and (workspace_id || ' ' || idempotency_key) = ${workspace} || ' ' || k.key`,
-    "idempotency_key, body_hash, body",
-  );
 
 /** Stored events of this workspace by idempotency key. */
 export async function eventsByKey(run: Run, workspaceId: string, keys: string[]): Promise<Map<string, StoredRef>> {
@@ -223,136 +195,3 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     budget,
   };
 }
-
-/** One new event as the log stores it. */
-interface EventRow {
-  seq: number;
-  id: string;
-  type: string;
-  spaceId: string | null;
-  prevSeq: number | null;
-  runId: string | null;
-  idempotencyKey: string | null;
-  bodyHash: string;
-  body: string;
-  ts: string;
-}
-
-/** Everything one batch stores. */
-export interface BatchWrite {
-  workspaceId: string;
-  /** The head the batch was judged against, and the head after it. */
-  readHead: number;
-  head: number;
-  events: EventRow[];
-  spaceHeads: Map<string, number>;
-  runs: RunRow[];
-  commands: CommandRow[];
-  runnerEvents: RunnerEventRow[];
-  rooms: RoomRow[];
-  decisions: DecisionRow[];
-  /** Usage to add per harness and UTC day ([BUD1]). */
-  usage: { harnessId: string; day: string; tokens: number; micro: number }[];
-  /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
-  agents: Map<string, string>;
-  /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
-  notify: { channel: string; payload: string } | null;
-  /**
-   * Idempotency keys and event ids the batch was judged assuming none is stored (a batch
-   * judged without reading them: lib/server/ingest/writer.ts); the write stores nothing if
-   * one is. Empty when the batch read them.
-   */
-  absent: { keys: string[]; ids: string[] };
-}
-
-const whenHeld = `where exists (select from head)`;
-
-// Every part runs only if the counter row still holds the head the batch was judged
-// against — and, for a batch judged without reading its keys and ids, while none of them
-// is stored: a commit in between (another node's) or a stored key leaves this one storing
-// nothing. One statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
-// as text: drizzle turns postgres-js's timestamp array serializer off. Two shapes: a
-// batch that touches no run read model leaves those parts out (less to plan).
-const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$29", "$30"] : ["$20", "$21"]) => `with head as (
-    update workspaces set seq_head = $2 where id = $1 and seq_head = $3
-      and not exists (${eventsWithKeys("$1", keys)}) and not exists (${perKey(ids, "events", "id = k.key", "id")})
-    returning id
-  ), appended as (
-    insert into events (workspace_id, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
-    select $1, seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts::timestamptz
-    from unnest($4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[])
-      as e(seq, id, type, space_id, prev_seq, run_id, idempotency_key, body_hash, body, ts)
-    ${whenHeld}
-  ), space_heads as (
-    update spaces s set seq_head = h.head from unnest($14::text[], $15::bigint[]) as h(id, head)
-    where s.id = h.id and s.workspace_id = $1 and exists (select from head)
-  ), new_agents as (
-    insert into agents (workspace_id, id, harness_id) select $1, * from unnest($16::text[], $17::text[]) ${whenHeld} on conflict do nothing
-  )${
-    models
-      ? `, run_rows as (
-    ${runRows.insertFrom("$20")} ${whenHeld} ${runRows.onConflictReplace("id")}
-  ), command_rows as (
-    ${commandRows.insertFrom("$21")} ${whenHeld} ${commandRows.onConflictReplace("id")}
-  ), runner_rows as (
-    ${runnerEventRows.insertFrom("$22")} ${whenHeld}
-  ), room_rows as (
-    ${roomRows.insertFrom("$23")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
-  ), decision_rows as (
-    ${decisionRows.insertFrom("$24")} ${whenHeld} on conflict (space_id, decision_id) do update set status = excluded.status, superseded_by = excluded.superseded_by, updated_seq = excluded.updated_seq
-  ), ${USAGE_CTE("$25", "$26", "$27", "$28")}`
-      : ""
-  }
-  select (select count(*) from head)::int as stored, (select pg_notify($18, $19) from head where $18 <> '') is not null as notified`;
-const WRITE_EVENTS = writeBatchSql(false);
-const WRITE_ALL = writeBatchSql(true);
-
-/** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
-export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
-  const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
-  const models =
-    w.runs.length + w.commands.length + w.runnerEvents.length + w.rooms.length + w.decisions.length + w.usage.length >
-    0;
-  const params = [
-    w.workspaceId,
-    w.head,
-    w.readHead,
-    col("seq"),
-    col("id"),
-    col("type"),
-    col("spaceId"),
-    col("prevSeq"),
-    col("runId"),
-    col("idempotencyKey"),
-    col("bodyHash"),
-    col("body"),
-    col("ts"),
-    [...w.spaceHeads.keys()],
-    [...w.spaceHeads.values()],
-    [...w.agents.keys()],
-    [...w.agents.values()],
-    w.notify?.channel ?? "",
-    w.notify?.payload ?? "",
-  ];
-  const absent = [w.absent.keys, w.absent.ids];
-  const [row] = await (models
-    ? run<{ stored: number }>(WRITE_ALL, [
-        ...params,
-        runRows.encode(w.runs),
-        commandRows.encode(w.commands),
-        runnerEventRows.encode(w.runnerEvents),
-        roomRows.encode(w.rooms),
-        decisionRows.encode(w.decisions),
-        ...usageColumns(w),
-        ...absent,
-      ])
-    : run<{ stored: number }>(WRITE_EVENTS, [...params, ...absent]));
-  return num(row.stored) === 1;
-}
-
-const usageColumns = (w: BatchWrite) => [
-  w.usage.map((u) => u.harnessId),
-  w.usage.map((u) => u.day),
-  w.usage.map((u) => u.tokens),
-  w.usage.map((u) => u.micro),
-];

@@ -1,6 +1,7 @@
 import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
-import { readBatch, readsMore, writeBatch, type BatchAsk } from "@/db/ingest-sql";
+import { readBatch, readsMore, type BatchAsk } from "@/db/ingest-sql";
+import { writeBatch } from "@/db/ingest-write-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
 import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
 import { firstRevision } from "@/lib/projection/room";
