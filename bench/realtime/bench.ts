@@ -6,7 +6,7 @@ import { startPg, type DbKind, type PgCluster } from "../lib/pg";
 import { summarizeProfile } from "../lib/profile";
 import { rmrf, spawnNode, waitQuiet, type Child } from "../lib/proc";
 import { aimsOf, printDb, type DbResult } from "./report";
-import { printStepUp, STEP_CLIENTS, STEP_RATES } from "./stepup";
+import { held, printStepUp, STEP_CLIENTS, STEP_RATES } from "./stepup";
 
 export interface RealtimeOpts {
   dbs: DbKind[];
@@ -99,6 +99,17 @@ async function fanout(
   }
 }
 
+/** Rising offered rates at 50 clients until a step misses the aim: higher rates only queue more. */
+async function stepUp(kind: "chips" | "baseline", db: DbKind, pg: PgCluster | null, o: RealtimeOpts) {
+  const steps: FanoutResult[] = [];
+  for (const rate of STEP_RATES) {
+    const r = await fanout(kind, db, pg, { clients: STEP_CLIENTS, rate }, o);
+    steps.push(r);
+    if (!held(r)) break;
+  }
+  return steps;
+}
+
 async function catchUp(db: DbKind, pg: PgCluster | null, o: RealtimeOpts) {
   const total = 10_000;
   const agent = keepAlive(64);
@@ -156,15 +167,7 @@ export async function runRealtimeBench(o: RealtimeOpts): Promise<DbResult[]> {
         const base = await fanout("baseline", db, pg, sc, o);
         rows.push({ chips, base });
       }
-      if (!o.skip?.stepUp) {
-        const steps: FanoutResult[] = [];
-        for (const rate of STEP_RATES) {
-          const r = await fanout("chips", db, pg, { clients: STEP_CLIENTS, rate }, o);
-          steps.push(r);
-          if (r.latency.pct(99) > 50) break; // past the aim: higher rates only queue more
-        }
-        printStepUp(db, steps);
-      }
+      if (!o.skip?.stepUp) printStepUp(db, await stepUp("chips", db, pg, o), await stepUp("baseline", db, pg, o));
       const cu = o.skip?.catchUp ? null : await catchUp(db, pg, o);
       const r: DbResult = {
         db,
