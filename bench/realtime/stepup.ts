@@ -6,16 +6,21 @@ export const STEP_RATES = [250, 500, 1000, 1500, 2000, 3000];
 export const STEP_CLIENTS = 50;
 const P99_AIM_MS = 50;
 
-/** A step holds when p99 ≤ 50 ms, every post was stored without falling behind, and nothing was lost, reordered or doubled. */
-export const held = (r: FanoutResult) =>
+/**
+ * A step holds when p99 ≤ 50 ms, every post was stored without the poster falling behind, and
+ * nothing was lost or doubled — nor, on Chips, reordered. The bare baseline promises no order
+ * (it emits each insert as its POST finishes, and concurrent inserts finish out of seq order),
+ * so its reorders are printed, not held against it.
+ */
+export const held = (r: FanoutResult, ordered = true) =>
   r.latency.pct(99) <= P99_AIM_MS &&
   r.missing === 0 &&
-  r.outOfOrder === 0 &&
+  (!ordered || r.outOfOrder === 0) &&
   r.duplicates === 0 &&
   r.post.failed === 0 &&
   r.post.lagP99 <= P99_AIM_MS;
 
-const bestRate = (steps: FanoutResult[]) => steps.filter(held).at(-1)?.rate ?? 0;
+const bestRate = (steps: FanoutResult[], ordered: boolean) => steps.filter((r) => held(r, ordered)).at(-1)?.rate ?? 0;
 
 /** Where the machine's time went in a step, % of one core (2 cores = 200 %): who saturates it. */
 const cpuCell = (r: FanoutResult) => {
@@ -41,11 +46,11 @@ export function printStepUp(db: string, chips: FanoutResult[], base: FanoutResul
     for (const r of steps) {
       const l = r.latency;
       console.log(
-        `| ${who} | ${r.rate} | ${r.post.lagP99.toFixed(1)} | ${l.pct(50).toFixed(1)} | ${l.pct(99).toFixed(1)} | ${l.max.toFixed(1)} | ${r.missing} | ${r.outOfOrder} | ${r.duplicates} | ${r.post.failed} / ${r.post.retried} | ${r.serverMsPerEvent.toFixed(2)} | ${cpuCell(r)} | ${held(r) ? "yes" : "**no**"} |`,
+        `| ${who} | ${r.rate} | ${r.post.lagP99.toFixed(1)} | ${l.pct(50).toFixed(1)} | ${l.pct(99).toFixed(1)} | ${l.max.toFixed(1)} | ${r.missing} | ${r.outOfOrder} | ${r.duplicates} | ${r.post.failed} / ${r.post.retried} | ${r.serverMsPerEvent.toFixed(2)} | ${cpuCell(r)} | ${held(r, who === "Chips") ? "yes" : "**no**"} |`,
       );
     }
-  const c = bestRate(chips);
-  const b = bestRate(base);
+  const c = bestRate(chips, true);
+  const b = bestRate(base, false);
   const ratio = b > 0 ? ` = ${(c / b).toFixed(2)}× the bare baseline's` : "";
   console.log(
     `\nhighest offered rate held at ${STEP_CLIENTS} clients: Chips ${c ? `${c}/s` : "none"}, bare baseline ${b ? `${b}/s` : "none"} (same run)${ratio}`,
