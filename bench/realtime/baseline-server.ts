@@ -5,6 +5,11 @@
  * process (CHIPS_DATA_DIR), or PostgreSQL through postgres-js (DATABASE_URL, pool of 10
  * like Chips). Answers `join` and `history` so the bench clients need no special case.
  *
+ * BASELINE_DB=memory stores nothing: a seq counter and an array in this process. That is the
+ * step-up's ceiling — HTTP in, one `io.emit` out, the same poster and clients — so what it
+ * cannot hold on a machine, no server with a database can (the database-backed baseline
+ * commits every event on its own and falls behind long before Chips' group commit does).
+ *
  *   PORT=0 HOST=127.0.0.1 CHIPS_DATA_DIR=/tmp/x node --import tsx bench/realtime/baseline-server.ts
  */
 import http from "node:http";
@@ -24,7 +29,28 @@ const DDL = [
   `create index if not exists events_space_seq on events (workspace_id, space_id, seq)`,
 ];
 
+/** The two statements the baseline runs, answered from memory. */
+function memoryDb(): { query: Query; close(): Promise<void> } {
+  const rows: Record<string, unknown>[] = [];
+  return {
+    async query(text, p) {
+      if (text.startsWith("insert")) {
+        rows.push({ seq: rows.length + 1, space_id: p[3], body: p[5] });
+        return [{ seq: rows.length }];
+      }
+      if (!text.startsWith("select")) return []; // the DDL
+      const [, spaceId, before, limit] = p as [string, string, number, number];
+      const out: Record<string, unknown>[] = [];
+      for (let i = Math.min(rows.length, before - 1) - 1; i >= 0 && out.length < limit; i--)
+        if (rows[i].space_id === spaceId) out.push(rows[i]);
+      return out;
+    },
+    close: async () => {},
+  };
+}
+
 async function openDb(): Promise<{ query: Query; close(): Promise<void> }> {
+  if (process.env.BASELINE_DB === "memory") return memoryDb();
   const url = process.env.DATABASE_URL;
   if (url) {
     const { default: postgres } = await import("postgres");

@@ -31,15 +31,19 @@ export const SCENARIOS = [
 
 const log = (s: string) => process.stderr.write(`[realtime] ${s}\n`);
 
+/** Chips, the bare baseline on the same database, or the bare baseline storing nothing (the step-up's ceiling). */
+type ServerKind = "chips" | "baseline" | "ceiling";
+
 async function server(
-  kind: "chips" | "baseline",
+  kind: ServerKind,
   db: DbKind,
   pg: PgCluster | null,
   tag: string,
   profileDir?: string,
 ): Promise<Child> {
   const env: Record<string, string> = {};
-  if (db === "postgres") env.DATABASE_URL = await pg!.createDb(`${kind}_${tag}`);
+  if (kind === "ceiling") env.BASELINE_DB = "memory";
+  else if (db === "postgres") env.DATABASE_URL = await pg!.createDb(`${kind}_${tag}`);
   return spawnNode({
     script: kind === "chips" ? "server.ts" : "bench/realtime/baseline-server.ts",
     env,
@@ -59,7 +63,7 @@ const fakeWs = (): Workspace => ({
 });
 
 async function fanout(
-  kind: "chips" | "baseline",
+  kind: ServerKind,
   db: DbKind,
   pg: PgCluster | null,
   sc: { clients: number; rate: number },
@@ -100,7 +104,7 @@ async function fanout(
 }
 
 /** Rising offered rates at 50 clients until a step misses the aim: higher rates only queue more. */
-async function stepUp(kind: "chips" | "baseline", db: DbKind, pg: PgCluster | null, o: RealtimeOpts) {
+async function stepUp(kind: "chips" | "ceiling", db: DbKind, pg: PgCluster | null, o: RealtimeOpts) {
   const steps: FanoutResult[] = [];
   for (const rate of STEP_RATES) {
     const r = await fanout(kind, db, pg, { clients: STEP_CLIENTS, rate }, o);
@@ -167,7 +171,7 @@ export async function runRealtimeBench(o: RealtimeOpts): Promise<DbResult[]> {
         const base = await fanout("baseline", db, pg, sc, o);
         rows.push({ chips, base });
       }
-      if (!o.skip?.stepUp) printStepUp(db, await stepUp("chips", db, pg, o), await stepUp("baseline", db, pg, o));
+      if (!o.skip?.stepUp) printStepUp(db, await stepUp("chips", db, pg, o), await stepUp("ceiling", db, pg, o));
       const cu = o.skip?.catchUp ? null : await catchUp(db, pg, o);
       const r: DbResult = {
         db,
