@@ -92,7 +92,6 @@ async function fanout(
       warmupS: o.warmup,
       seconds: o.seconds,
       serverPid: srv.proc.pid,
-      agent,
       window,
     });
   } finally {

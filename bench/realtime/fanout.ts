@@ -1,5 +1,4 @@
 import { fork, type ChildProcess } from "node:child_process";
-import type http from "node:http";
 import path from "node:path";
 import type { Workspace } from "../lib/api";
 import type { ClientsReport, ClientsStart } from "./clients";
@@ -19,7 +18,6 @@ export interface FanoutOpts {
   warmupS: number;
   seconds: number;
   serverPid: number | undefined;
-  agent: http.Agent;
   /** Called around the posting window (a server CPU profile, say). */
   window?: { start(): Promise<void>; stop(): Promise<void> };
 }
@@ -96,7 +94,7 @@ export async function runFanout(o: FanoutOpts): Promise<FanoutResult> {
     const meter = machineMeter();
     const others = othersMeter();
     const t0 = monoMs();
-    const post = await postOpenLoop(o.agent, o.url, o.ws, o.rate, o.warmupS, o.seconds);
+    const post = await postOpenLoop(o.url, o.ws, o.rate, o.warmupS, o.seconds);
     const wall = monoMs() - t0;
     const m = meter.stop();
     const otherProcs = others.stop([o.serverPid, process.pid, ...children.map((c) => c.pid)]);

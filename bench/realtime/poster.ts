@@ -1,5 +1,5 @@
-import type http from "node:http";
-import { message, request, TransportError, type Workspace } from "../lib/api";
+import { message, TransportError, type Workspace } from "../lib/api";
+import { RawHttp } from "./raw-http";
 import { Hist, monoMs, pctOf } from "../lib/hist";
 
 export interface PostResult {
@@ -25,20 +25,23 @@ export interface PostResult {
 }
 
 /**
- * Open-loop poster: single-event POSTs at a fixed rate over keep-alive, paced by a
+ * Open-loop poster: single-event POSTs at a fixed rate over keep-alive (up to `maxConns`
+ * connections, `RawHttp`: the bench's own CPU per POST kept small), paced by a
  * scheduler (a 1 ms timer sends every event whose time has come), never waiting for
  * answers. Each event's text carries its *scheduled* send time on the monotonic clock, so
  * a poster or server that falls behind shows up as latency rather than hiding it.
  * The first `warmupS` seconds are marked w=0 and left out of the latency figures.
  */
 export async function postOpenLoop(
-  agent: http.Agent,
   url: string,
   ws: Workspace,
   rate: number,
   warmupS: number,
   seconds: number,
+  maxConns = 128,
 ): Promise<PostResult> {
+  const u = new URL(url);
+  const http = new RawHttp(u.hostname, Number(u.port), maxConns);
   const total = Math.round(rate * (warmupS + seconds));
   const warm = Math.round(rate * warmupS);
   const gap = 1000 / rate;
@@ -65,7 +68,8 @@ export async function postOpenLoop(
     lags.push(left - scheduled);
     inFlight++;
     maxInFlight = Math.max(maxInFlight, inFlight);
-    const postIt = () => request(agent, `${url}/api/v1/events`, "POST", ws.token, ev);
+    const json = JSON.stringify(ev);
+    const postIt = () => http.post("/api/v1/events", ws.token, json);
     postIt()
       .catch((e: unknown) => {
         if (!(e instanceof TransportError && e.reused && e.code === "ECONNRESET")) throw e;
@@ -101,6 +105,7 @@ export async function postOpenLoop(
   };
   setTimeout(tick, 20);
   await allDone;
+  http.close();
   const elapsed = lastLeft - t0 + gap;
   return {
     ok,

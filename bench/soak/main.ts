@@ -67,7 +67,7 @@ async function readRoom(agent: http.Agent, url: string, ws: Workspace): Promise<
 async function soak(agent: http.Agent, url: string, ws: Workspace, memFile: string, rate: number, seconds: number) {
   const before = (await readRoom(agent, url, ws)).length;
   const mem = memSampler(memFile);
-  const post = await postOpenLoop(agent, url, ws, rate, 0, seconds);
+  const post = await postOpenLoop(url, ws, rate, 0, seconds, 64);
   const samples = mem.stop();
   const first = samples.filter((s) => s.t <= 10);
   const last = samples.filter((s) => s.t > samples[samples.length - 1].t - 10);
