@@ -8,8 +8,9 @@
  *        [--warmup 2] [--client-procs 2] [--reps 5] [--scenario 50x1000 ...]
  *        [--only fanout|catchup|stepup|idle] [--sockets 5000] [--quiet-wait S] [--profile [DIR]]
  *
- * The step-up (left out with --scenario) runs 50 clients at rising offered rates until p99
- * passes 50 ms and prints the highest rate held.
+ * The step-up (left out with --scenario) runs 50 clients at rising offered rates until a step
+ * misses p99 ≤ 50 ms, on Chips and then on the bare server storing nothing (the ceiling this
+ * machine allows the bench), and prints both highest rates held.
  *
  * The idle run (bench/realtime/idle.ts) connects --sockets clients to one room on Chips and on
  * the bare baseline and prints the server's memory per idle socket.
