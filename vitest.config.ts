@@ -28,6 +28,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // A worker runs its files one after another in one process, modules loaded once: a fresh
+    // process per file cost each file its own Node start and module graph (~3 CPU-s), ~20 % of
+    // the PGlite pass's CPU on 2 cores. Every file still starts its own servers on its own
+    // databases (test/support/server.ts) and closes them in afterAll.
+    isolate: false,
     fileParallelism: true,
     maxWorkers: 2,
     watch: false,
