@@ -128,7 +128,9 @@ export class Runner {
       if (typeof ack === "function") ack();
       if (isCommand(raw)) void this.handleCommand(raw);
     });
-    // Leases are renewed when a third of their time is left, checked every half second.
+    // Leases are renewed when half their time is left, checked every half second: a renewal that
+    // arrives after the expiry fails the run (dispatch.ts), so the ask leaves as much room as it can
+    // for a slow round trip — under load a third of a short lease (1 s of 3 s) was not always enough.
     this.renewTimer = setInterval(() => this.renewDue(), 500);
     this.renewTimer.unref();
     return first;
@@ -153,7 +155,7 @@ export class Runner {
     for (const job of this.jobs.values()) {
       const lease = this.leases.get(job.runId);
       if (job.state === "finished" || !lease || lease.asking || !this.socket?.connected) continue;
-      if (lease.expires - Date.now() > (lease.expires - lease.issued) / 3) continue;
+      if (lease.expires - Date.now() > (lease.expires - lease.issued) / 2) continue;
       lease.asking = true;
       this.socket
         .timeout(10_000)
