@@ -1,5 +1,6 @@
 import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/protocol";
 import type { Credential } from "../credentials";
+import { clientFields } from "./serialize";
 import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./command-rules";
 import { judgeDecision, judgeRoomUpdate } from "./room-rules";
@@ -147,7 +148,7 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
 
 /** The event as stored: server-owned fields set ([ENV4], [ENV8], [ENV10], [ENV11]). */
 export function stamp(e: IncomingEvent, cred: Credential, seq: number, ts: string, agentOwner?: string): StoredEvent {
-  const { ts: _ts, seq: _seq, actor: sent, ...rest } = e;
+  const sent = e.actor;
   const actor =
     cred.kind === "person"
       ? { kind: "person" as const, id: cred.subjectId }
@@ -159,5 +160,5 @@ export function stamp(e: IncomingEvent, cred: Credential, seq: number, ts: strin
               kind: sent!.kind,
               id: sent!.id.toUpperCase() === cred.subjectId.toUpperCase() ? cred.subjectId : sent!.id,
             };
-  return { ...rest, ts, seq, actor } as StoredEvent;
+  return Object.assign(clientFields(e), { ts, seq, actor }) as StoredEvent;
 }
