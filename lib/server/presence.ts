@@ -84,20 +84,30 @@ export class Presence {
     this.timers.clear();
   }
 
+  /**
+   * One timer per harness, armed once: a post or poll only moves `lastSeen`, and the timer,
+   * when it fires early, re-arms for what is left of the grace (re-arming on every POST cost
+   * a clearTimeout and a setTimeout per request on the ingest path: docs/PERFORMANCE.md).
+   */
   private goOfflineLater(harnessId: string) {
-    clearTimeout(this.timers.get(harnessId));
-    const seen = this.lastSeen.get(harnessId) ?? this.now();
-    const t = setTimeout(
-      () => {
-        this.timers.delete(harnessId);
-        if (this.isOnline(harnessId)) return;
-        this.offlineSince.set(harnessId, seen);
-        this.emit(harnessId);
-      },
-      Math.max(0, seen + this.graceMs - this.now()) + 5,
-    );
-    t.unref();
-    this.timers.set(harnessId, t);
+    if (this.timers.has(harnessId)) return;
+    const arm = () => {
+      const seen = this.lastSeen.get(harnessId) ?? this.now();
+      const t = setTimeout(
+        () => {
+          this.timers.delete(harnessId);
+          if (this.sockets.get(harnessId)) return;
+          const last = this.lastSeen.get(harnessId) ?? seen;
+          if (this.now() - last < this.graceMs) return arm();
+          this.offlineSince.set(harnessId, last);
+          this.emit(harnessId);
+        },
+        Math.max(0, seen + this.graceMs - this.now()) + 5,
+      );
+      t.unref();
+      this.timers.set(harnessId, t);
+    };
+    arm();
   }
 
   private emit(harnessId: string) {
