@@ -78,6 +78,16 @@ describe("fixed statement shapes", () => {
       pointers: events.map((_, i) => `/events/${i}`),
     };
   };
+  /** One request holding `first`'s events, then `then`'s: a key another node stored, then fresh ones. */
+  const joined = (first: ReturnType<typeof request>, then: ReturnType<typeof request>) => {
+    const events = [...first.events, ...then.events];
+    return {
+      ...then,
+      events,
+      hashes: [...first.hashes, ...then.hashes],
+      pointers: events.map((_, i) => `/events/${i}`),
+    };
+  };
   /** The database, with every statement the writer sends seen by `see` first. */
   const watched = (see: (text: string) => Promise<void> | void): Database => {
     const wrap =
@@ -129,12 +139,7 @@ describe("fixed statement shapes", () => {
       { maxBatchEvents: 500, maxQueueEvents: 10_000 },
     );
     const mine = request(w, ["mine"]);
-    const r = await writer.submit(w.workspace_id, {
-      ...mine,
-      events: [...dup.events, ...mine.events],
-      hashes: [...dup.hashes, ...mine.hashes],
-      pointers: ["/events/0", "/events/1"],
-    });
+    const r = await writer.submit(w.workspace_id, joined(dup, mine));
     expect(raced).toBe(true);
     if (!r.ok) throw new Error(r.problem.detail);
     const stored = await readEvents(server, w);
@@ -164,12 +169,7 @@ describe("fixed statement shapes", () => {
     const dup = request(w, ["sent to both nodes"]);
     expect((await otherNode.submit(w.workspace_id, dup)).ok).toBe(true);
     const mine = request(w, ["mine"]);
-    const r = await writer.submit(w.workspace_id, {
-      ...mine,
-      events: [...dup.events, ...mine.events],
-      hashes: [...dup.hashes, ...mine.hashes],
-      pointers: ["/events/0", "/events/1"],
-    });
+    const r = await writer.submit(w.workspace_id, joined(dup, mine));
     if (!r.ok) throw new Error(r.problem.detail);
     expect(reads()).toBe(2);
     expect(JSON.parse(r.bodies[0]).seq).toBe(3); // answered as the other node stored it, once
