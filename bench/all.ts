@@ -51,7 +51,7 @@ const SUITES: Record<string, Suite> = {
   connect: { script: "bench/connect/hook.ts", values: [], bools: [] },
   soak: {
     script: "bench/soak/main.ts",
-    values: ["--db", "--rate", "--seconds", "--grow", "--step", "--quiet-wait"],
+    values: ["--db", "--rate", "--seconds", "--warm", "--idle", "--grow", "--step", "--quiet-wait"],
     bools: [],
   },
   review: {
