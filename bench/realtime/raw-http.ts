@@ -8,6 +8,14 @@ import { TransportError, type Reply } from "../lib/api";
  * `http.request` spent ~0.37 ms of the bench's CPU per POST (37 % of a core at 1,000/s,
  * docs/PERFORMANCE.md), on a 2-core machine taken from the server it measures. The server
  * sees the same requests either way.
+ *
+ * Kept over undici (Node's own fetch engine, the library we would rather use): undici 7.30.2's
+ * `Pool` (`request()`, keep-alive, pipelining 1, 64 connections) beside this client in one
+ * process, alternating, 5,000 POSTs at 1,000/s each against the ceiling server (2026-12-02
+ * 18:47–18:52 UTC, AMD host, load 1.1 → 0.6): the bench's CPU per POST in the five rounds after
+ * JIT warm-up, RawHttp 98–109 µs (median 102), undici 133–151 µs (median 145): 1.42×, against
+ * the ~10 % that would have made it worth the switch. The server's CPU per POST was the same
+ * (medians 122 / 122 µs). docs/PERFORMANCE.md, "undici against RawHttp".
  */
 export class RawHttp {
   private idle: Conn[] = [];
