@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { adminToken, createWorkspace, keepAlive, seedMessages } from "../lib/api";
 import type { DbKind, PgCluster } from "../lib/pg";
-import { rmrf, sleep, spawnNode, tmpDir, type Child } from "../lib/proc";
+import { rmrf, sleep, spawnResumed, tmpDir, type Child } from "../lib/proc";
 import type { ClientsReport, ClientsStart } from "./clients";
 import { ask } from "./fanout";
 
@@ -113,7 +113,8 @@ export async function runIdleSockets(db: DbKind, pg: PgCluster | null, sockets: 
     if (db === "postgres" && kind === "chips") env.DATABASE_URL = await pg!.createDb(`idle_${sockets}`);
     const memFile = path.join(tmpDir("chips-idle-"), "mem.json");
     env.CHIPS_BENCH_MEM_FILE = memFile;
-    const srv = await spawnNode({
+    // Resumed, not fresh: a fresh PGlite directory's initdb leaves ~330 MB that goes at the worker's first major GC.
+    const srv = await spawnResumed({
       script: kind === "chips" ? "server.ts" : "bench/realtime/baseline-server.ts",
       env,
       nodeArgs: ["--expose-gc"],

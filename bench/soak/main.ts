@@ -7,10 +7,11 @@
  *        (--seconds 0 / --grow 0 skip that part)
  *
  * 1. Soak: single-event POSTs at --rate for --seconds (open loop, bench/realtime/poster.ts).
- *    The server resumes a data directory a first start made (see runDb). Its live heap (after a
- *    full GC, bench/lib/mem-hook.ts) and RSS are sampled every second from its start, through --idle seconds without load, then the soak; flatness
- *    is judged after --warm seconds of it against the settled 10 s that follow (the rule and the
- *    trace are printed: bench/soak/memory.ts). Then the room is read back over HTTP: every
+ *    The server resumes a data directory a first start made (spawnResumed, bench/lib/proc.ts).
+ *    Its live heap (after a full GC, bench/lib/mem-hook.ts) and RSS are sampled every second
+ *    from its start, through --idle seconds without load, then the soak; flatness is judged
+ *    after --warm seconds of it against the settled 10 s that follow (the rule and the trace
+ *    are printed: bench/soak/memory.ts). Then the room is read back over HTTP: every
  *    acknowledged event there once, its seqs with no gap.
  * 2. Growth: the workspace is grown to --grow events in batches of 500; at every --step the
  *    dedupe is timed — a batch of 100 events already stored, posted again with the same keys
@@ -24,7 +25,7 @@ import { count, flags, machine, num, one } from "../lib/args";
 import { adminToken, createWorkspace, keepAlive, message, request, type Workspace } from "../lib/api";
 import { monoMs, pctOf } from "../lib/hist";
 import { parseDbFlag, startPg, type DbKind, type PgCluster } from "../lib/pg";
-import { rmrf, sleep, spawnNode, tmpDir, waitQuiet } from "../lib/proc";
+import { rmrf, sleep, spawnResumed, tmpDir, waitQuiet } from "../lib/proc";
 import { postOpenLoop } from "../realtime/poster";
 import { memSampler, memVerdict } from "./memory";
 
@@ -116,16 +117,10 @@ async function runDb(
   const memFile = path.join(dir, "mem.json");
   const env: Record<string, string> = { CHIPS_BENCH_MEM_FILE: memFile };
   if (db === "postgres") env.DATABASE_URL = await pg!.createDb("soak");
-  // The measured server resumes a data directory a first start made, as any server after its
-  // first boot does. On a fresh directory PGlite runs initdb in a second, temporary PGlite in
-  // the worker; its ~330 MB of mappings (WASM memory and code) stay until that worker's next
-  // major GC, which came 20–30 s into load: a one-time drop of RSS that read as −37.5 %.
-  const init = await spawnNode({ script: "server.ts", env: { DATABASE_URL: env.DATABASE_URL ?? "" } });
-  await init.stop();
-  const srv = await spawnNode({
+  // Resumed, not fresh: a fresh PGlite directory's initdb leaves ~330 MB that goes at the worker's first major GC.
+  const srv = await spawnResumed({
     script: "server.ts",
     env,
-    dataDir: init.dataDir,
     nodeArgs: ["--expose-gc"],
     hooks: [path.join(import.meta.dirname, "../lib/mem-hook.ts")],
   });
