@@ -53,8 +53,12 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const harness = attachHarnessNamespace(io, svc);
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => {
-      dropSlowConsumers(io, room(spaceId), svc.config.socketMaxBufferedBytes);
-      (except.length ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("events", framePage(frames));
+      const name = room(spaceId);
+      // No socket of this node in the room (Socket.IO deletes an emptied room): Socket.IO would
+      // still encode the packet and its WebSocket frame, ~3 copies of every event's body.
+      if (!io.sockets.adapter.rooms.has(name)) return;
+      dropSlowConsumers(io, name, svc.config.socketMaxBufferedBytes);
+      (except.length ? io.to(name).except(except) : io.to(name)).emit("events", framePage(frames));
     },
     emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
     emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
