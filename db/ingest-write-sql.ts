@@ -16,18 +16,18 @@ import {
   type RunRow,
 } from "./ingest-rows";
 
-/** One new event as the log stores it. */
-interface EventRow {
-  seq: number;
-  id: string;
-  type: string;
-  spaceId: string | null;
-  prevSeq: number | null;
-  runId: string | null;
-  idempotencyKey: string | null;
-  bodyHash: string;
-  body: string;
-  ts: string;
+/** The batch's new events as the log stores them: one array per column, all in seq order. */
+export interface EventColumns {
+  seq: number[];
+  id: string[];
+  type: string[];
+  spaceId: (string | null)[];
+  prevSeq: (number | null)[];
+  runId: (string | null)[];
+  idempotencyKey: (string | null)[];
+  bodyHash: string[];
+  body: string[];
+  ts: string[];
 }
 
 /** Everything one batch stores. */
@@ -36,7 +36,7 @@ export interface BatchWrite {
   /** The head the batch was judged against, and the head after it. */
   readHead: number;
   head: number;
-  events: EventRow[];
+  events: EventColumns;
   spaceHeads: Map<string, number>;
   runs: RunRow[];
   commands: CommandRow[];
@@ -101,7 +101,6 @@ const WRITE_ALL = writeBatchSql(true);
 
 /** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
 export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
-  const col = <K extends keyof EventRow>(k: K) => w.events.map((r) => r[k]);
   const models =
     w.runs.length + w.commands.length + w.runnerEvents.length + w.rooms.length + w.decisions.length + w.usage.length >
     0;
@@ -109,16 +108,16 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
     w.workspaceId,
     w.head,
     w.readHead,
-    col("seq"),
-    col("id"),
-    col("type"),
-    col("spaceId"),
-    col("prevSeq"),
-    col("runId"),
-    col("idempotencyKey"),
-    col("bodyHash"),
-    col("body"),
-    col("ts"),
+    w.events.seq,
+    w.events.id,
+    w.events.type,
+    w.events.spaceId,
+    w.events.prevSeq,
+    w.events.runId,
+    w.events.idempotencyKey,
+    w.events.bodyHash,
+    w.events.body,
+    w.events.ts,
     [...w.spaceHeads.keys()],
     [...w.spaceHeads.values()],
     [...w.agents.keys()],

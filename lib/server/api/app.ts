@@ -114,9 +114,13 @@ export function createApi(svc: ChipsServices) {
     if (!may(c.get("cred"), "write")) return fail("forbidden", refusedBecause("write"));
     const body = await readJson(c);
     if (!body.ok) return body.response;
-    const r = await ingest(svc, c.get("cred"), body.value);
-    if (!r.ok) return problemResponse(r.problem);
-    return new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } });
+    // Returned, not awaited: this frame would keep the request's parsed JSON (`body`)
+    // reachable until the commit answers, and every scavenge meanwhile would copy it.
+    return ingest(svc, c.get("cred"), body.value).then((r) =>
+      r.ok
+        ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } })
+        : problemResponse(r.problem),
+    );
   });
 
   app.get("/api/v1/workspaces/:ws/events", async (c) => {

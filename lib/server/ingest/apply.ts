@@ -12,12 +12,23 @@ import { judge, stamp } from "./rules";
 import { bodyHash, serializeEvent } from "./serialize";
 import type { IngestRequest } from "./writer";
 
-/** An event accepted into the batch: stamped, serialized, with its space's previous seq. */
-interface Accepted {
-  e: StoredEvent;
-  body: string;
-  hash: string;
-  prevSeq: number | null;
+/**
+ * An event accepted into the batch: stamped, serialized, its body hash and its space's
+ * previous seq. The one object per event that the batch's dedupe maps, the write, the
+ * answers and the fan-out share (it is the writer's `Committed`). A class, not an object
+ * literal: V8 pretenures a literal's allocation site when its objects outlive a scavenge, as
+ * these do (they live across the commit's round trip), and an object born in old space keeps
+ * every young string it points at through each scavenge until the next full GC, dead or
+ * alive — the PGlite batch load copied 4–5× what was in flight (docs/PERFORMANCE.md).
+ * `new` of a class has no allocation site to pretenure.
+ */
+export class Accepted {
+  constructor(
+    readonly event: StoredEvent,
+    readonly body: string,
+    readonly hash: string,
+    readonly prevSeq: number | null,
+  ) {}
 }
 
 export type RequestOutcome =
@@ -84,10 +95,6 @@ function accept(
   }
   const e = stamp(ev, cred, state.nextSeq(), ts, owner);
   const body = serializeEvent(e);
-  const known = { hash, body, workspaceId: e.workspace_id };
-  if (e.idempotency_key) state.set(state.byKey, e.idempotency_key, known);
-  if (e.type === "runner.event") state.set(state.byRunnerSeq, `${e.run_id}:${e.sequence}`, known);
-  state.set(state.byId, e.id, known);
 
   if (e.run_id) {
     // The one projection folds the event into the run and its receipts (lib/projection/).
@@ -111,7 +118,11 @@ function accept(
     prevSeq = state.spaceHeads.get(e.space_id)!;
     state.set(state.spaceHeads, e.space_id, e.seq);
   }
-  return { e, body, hash, prevSeq };
+  const known = new Accepted(e, body, hash, prevSeq);
+  if (e.idempotency_key) state.set(state.byKey, e.idempotency_key, known);
+  if (e.type === "runner.event") state.set(state.byRunnerSeq, `${e.run_id}:${e.sequence}`, known);
+  state.set(state.byId, e.id, known);
+  return known;
 }
 
 /** The receipts the batch knows of a run's commands: those its events name, and a finishing run's open ones. */

@@ -1,12 +1,9 @@
 import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
 import type { Limits, MicroSpend } from "@/lib/projection/budget";
+import type { StoredRef } from "@/db/ingest-sql";
 
-/** What the batch knows of an already-stored (or just-accepted) event. */
-export interface KnownEvent {
-  hash: string;
-  body: string;
-  workspaceId: string;
-}
+/** What the batch's dedupe needs of an already-stored (or just-accepted) event. */
+type KnownEvent = Pick<StoredRef, "hash" | "body">;
 
 /** The key of a room's decision in {@link BatchState.decisions}: ids are unique per room. */
 export const decisionKey = (spaceId: string, decisionId: string) => `${spaceId} ${decisionId}`;

@@ -1,12 +1,13 @@
 import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
 import type { Run } from "@/db/client";
 import { readBatch, readsMore, type BatchAsk } from "@/db/ingest-sql";
-import { writeBatch } from "@/db/ingest-write-sql";
+import { writeBatch, type EventColumns } from "@/db/ingest-write-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
 import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
 import { firstRevision } from "@/lib/projection/room";
 import { BatchState, decisionKey } from "./batch-state";
-import type { Committed, IngestRequest } from "./writer";
+import type { Accepted } from "./apply";
+import type { IngestRequest } from "./writer";
 
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 const present = <T>(x: T | null | undefined): x is T => x !== null && x !== undefined;
@@ -108,6 +109,40 @@ export async function load(run: Run, ask: BatchAsk): Promise<BatchState | "gone"
   return s;
 }
 
+/**
+ * The new events as the log's columns, straight from the accepted events: no object per
+ * event in between (each would be one more container of young strings to scavenge).
+ */
+function eventColumns(committed: Accepted[]): EventColumns {
+  const n = committed.length;
+  const cols: EventColumns = {
+    seq: new Array<number>(n),
+    id: new Array<string>(n),
+    type: new Array<string>(n),
+    spaceId: new Array<string | null>(n),
+    prevSeq: new Array<number | null>(n),
+    runId: new Array<string | null>(n),
+    idempotencyKey: new Array<string | null>(n),
+    bodyHash: new Array<string>(n),
+    body: new Array<string>(n),
+    ts: new Array<string>(n),
+  };
+  for (let i = 0; i < n; i++) {
+    const { event: e, body, hash, prevSeq } = committed[i];
+    cols.seq[i] = e.seq;
+    cols.id[i] = e.id;
+    cols.type[i] = e.type;
+    cols.spaceId[i] = e.space_id ?? null;
+    cols.prevSeq[i] = prevSeq;
+    cols.runId[i] = e.run_id ?? null;
+    cols.idempotencyKey[i] = e.idempotency_key ?? null;
+    cols.bodyHash[i] = hash;
+    cols.body[i] = body;
+    cols.ts[i] = e.ts;
+  }
+  return cols;
+}
+
 /** The workspace's seq head and space heads as this node's last commit to it left them. */
 export interface KnownHeads {
   head: number;
@@ -136,8 +171,7 @@ export function write(
   workspaceId: string,
   readHead: number,
   s: BatchState,
-  committed: Committed[],
-  hashes: Map<string, string>,
+  committed: Accepted[],
   notify: { channel: string; payload: string } | null,
   absent: { keys: string[]; ids: string[] },
 ): Promise<boolean> {
@@ -150,18 +184,7 @@ export function write(
     workspaceId,
     readHead,
     head: s.seq,
-    events: committed.map(({ event: e, body, prevSeq }) => ({
-      seq: e.seq,
-      id: e.id,
-      type: e.type,
-      spaceId: e.space_id ?? null,
-      prevSeq,
-      runId: e.run_id ?? null,
-      idempotencyKey: e.idempotency_key ?? null,
-      bodyHash: hashes.get(e.id)!,
-      body,
-      ts: e.ts,
-    })),
+    events: eventColumns(committed),
     spaceHeads: new Map(uniq(stored.map((e) => e.space_id).filter(present)).map((id) => [id, s.spaceHeads.get(id)!])),
     runs: uniq(stored.map((e) => e.run_id).filter(present))
       .map((id) => s.runs.get(id))

@@ -62,6 +62,19 @@ export async function ingest(
     if (missing) return { ok: false, problem: missing };
     parsed.push(r.event);
   }
+  // Not awaited here: this frame, which holds the request's parsed JSON (`body`, `raws`),
+  // ends now, so that tree is garbage while the commit is under way; an async function's
+  // locals stay reachable until it returns, and every scavenge until then would copy them.
+  return store(deps, cred, parsed, pointers);
+}
+
+/** The validated events to the writer (or the rate limiter's refusal), and the answer. */
+async function store(
+  deps: { database: Database; writer: IngestWriter; limiter: RateLimiter },
+  cred: Credential,
+  parsed: IncomingEvent[],
+  pointers: string[],
+): Promise<IngestAnswer> {
   const hashes = parsed.map((e) => bodyHash(e, cred));
   const workspaceId = parsed[0].workspace_id;
 

@@ -2,7 +2,7 @@ import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from
 import type { Database, Run } from "@/db/client";
 import { lockWorkspace } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";
-import { applyRequest } from "./apply";
+import { applyRequest, type Accepted } from "./apply";
 import { askOf, assumed, load, write, type KnownHeads } from "./persist";
 import type { BatchState } from "./batch-state";
 import { isStorageGone, unavailable } from "../storage";
@@ -49,9 +49,9 @@ export interface WriterOptions {
 
 /** A newly stored event as it leaves the writer: the event, its exact JSON, and its space's previous seq. */
 export interface Committed {
-  event: StoredEvent;
-  body: string;
-  prevSeq: number | null;
+  readonly event: StoredEvent;
+  readonly body: string;
+  readonly prevSeq: number | null;
 }
 
 interface Pending {
@@ -231,18 +231,14 @@ export class IngestWriter {
     const readHead = state.seq;
     const ts = (this.opts.now?.() ?? new Date()).toISOString();
     const results: IngestResult[] = [];
-    const committed: Committed[] = [];
-    const hashes = new Map<string, string>();
+    const committed: Accepted[] = [];
     for (const { req } of batch) {
       const out = applyRequest(state, req, ts);
       if (!out.ok) {
         results.push(out);
         continue;
       }
-      for (const a of out.accepted) {
-        committed.push({ event: a.e, body: a.body, prevSeq: a.prevSeq });
-        hashes.set(a.e.id, a.hash);
-      }
+      for (const a of out.accepted) committed.push(a);
       results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
     }
     if (!committed.length) return absent ? null : { results, committed, heads: null };
@@ -256,7 +252,6 @@ export class IngestWriter {
       readHead,
       state,
       committed,
-      hashes,
       notify ? { channel: notify.channel, payload } : null,
       absent ?? { keys: [], ids: [] },
     );
