@@ -1,3 +1,4 @@
+import "./lib/server/gc-tuning";
 import path from "node:path";
 import { loadConfig } from "./lib/env";
 import { startChips } from "./lib/server/start";
