@@ -79,72 +79,92 @@ describe("access changes reach every node on one Postgres", () => {
     "the room shows who is present on every node: a node started later learns it, a leave is seen, a node that dies drops out",
     { timeout: 180_000 },
     async () => {
-      const db = await freshDatabase();
       // A grace of 1.5 s: each node repeats its lists every 0.5 s, and a silent node is dropped after 1.5 s.
-      const env = (i: number) => ({
-        DATABASE_URL: db.databaseUrl!,
-        CHIPS_DATA_DIR: `${db.dataDir}/n${i}`,
-        CHIPS_RATE_LIMIT: "0",
-        CHIPS_PRESENCE_GRACE: "1.5",
-      });
-      const a = await spawnServer(env(1));
-      procs.push(a);
-      const adminToken = fs.readFileSync(`${db.dataDir}/n1/admin-token`, "utf8").trim();
-      const ws: Workspace = await newWorkspace({ url: a.url, adminToken } as never);
-      const made = (
-        await request(`${a.url}/api/v1/workspaces/${ws.workspace_id}/invites`, {
-          method: "POST",
-          token: adminToken,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ role: "viewer" }),
-        })
-      ).body as { url: string };
-      const opened = await fetch(`${a.url}/invite?code=${new URL(made.url).searchParams.get("code")}&name=Vi`, {
-        redirect: "manual",
-      });
-      const cookie = opened.headers.get("set-cookie")!.split(";")[0];
-      const vi = ((await request(`${a.url}/api/v1/me`, { headers: { cookie } })).body as { id: string }).id;
-      const owner = ((await request(`${a.url}/api/v1/me`, { token: ws.person_token })).body as { id: string }).id;
-
-      const seen = (s: Socket) => {
-        const last = { ids: [] as string[] };
-        s.on(
-          "people",
-          (m: { space_id: string; people: { id: string }[] }) =>
-            void (m.space_id === ws.space_id && (last.ids = m.people.map((p) => p.id).sort())),
-        );
-        return last;
-      };
-      const join = async (s: Socket) =>
-        expect((await s.timeout(5000).emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: 0 })).ok).toBe(
-          true,
-        );
-      const both = [owner, vi].sort();
-
-      // The owner has the room open on A before B exists; Vi opens it on B.
-      const onA = await connect(a.url, { auth: { token: ws.person_token } });
-      const fromA = seen(onA);
-      await join(onA);
-      await until(() => fromA.ids.join() === owner, "A lists its owner");
-      const b = await spawnServer(env(2));
-      procs.push(b);
-      const onB = await connect(b.url, { extraHeaders: { cookie } });
-      const fromB = seen(onB);
-      await join(onB);
-      await until(() => fromB.ids.join() === both.join(), "B lists the owner on A too");
-      await until(() => fromA.ids.join() === both.join(), "A lists Vi on B");
-
+      const r = await roomOnTwoNodes("1.5");
       // Vi leaves the room on B, then comes back.
-      onB.emit("leave", { v: 1, space_id: ws.space_id });
-      await until(() => fromA.ids.join() === owner, "A sees Vi leave");
-      await join(onB);
-      await until(() => fromA.ids.join() === both.join(), "A sees Vi back");
+      r.onB.emit("leave", { v: 1, space_id: r.ws.space_id });
+      await until(() => r.fromA.ids.join() === r.owner, "A sees Vi leave");
+      await r.join(r.onB);
+      await until(() => r.fromA.ids.join() === r.both.join(), "A sees Vi back");
 
       // B dies without a word: A drops its people once B has been silent past the grace.
-      b.proc.kill("SIGKILL");
-      await until(() => fromA.ids.join() === owner, "A drops the dead node's people");
-      onA.disconnect();
-      await db.drop();
+      r.b.proc.kill("SIGKILL");
+      await until(() => r.fromA.ids.join() === r.owner, "A drops the dead node's people");
+      r.onA.disconnect();
+      await r.db.drop();
     },
   );
+
+  it("a node shut down drops its people from the other nodes' rooms at once, not a grace later, and logs no error", async () => {
+    // The default grace (30 s): a node that went silent would stay listed that long.
+    const r = await roomOnTwoNodes("30");
+    r.b.proc.kill("SIGTERM");
+    expect(await r.b.exited).toBe(0);
+    await until(() => r.fromA.ids.join() === r.owner, "A drops the people of the node that shut down", 10_000);
+    const errors = r.b
+      .output()
+      .split("\n")
+      .filter((l) => /"level":(50|60)/.test(l));
+    expect(errors, "B's shutdown logged no error").toEqual([]);
+    r.onA.disconnect();
+    await r.db.drop();
+  });
 });
+
+/**
+ * One workspace on two nodes of one Postgres: its owner has the room open on A (before B
+ * exists), Vi (a viewer) on B; resolves once both nodes list both people.
+ */
+async function roomOnTwoNodes(graceSeconds: string) {
+  const db = await freshDatabase();
+  const env = (i: number) => ({
+    DATABASE_URL: db.databaseUrl!,
+    CHIPS_DATA_DIR: `${db.dataDir}/n${i}`,
+    CHIPS_RATE_LIMIT: "0",
+    CHIPS_PRESENCE_GRACE: graceSeconds,
+  });
+  const a = await spawnServer(env(1));
+  procs.push(a);
+  const adminToken = fs.readFileSync(`${db.dataDir}/n1/admin-token`, "utf8").trim();
+  const ws: Workspace = await newWorkspace({ url: a.url, adminToken } as never);
+  const made = (
+    await request(`${a.url}/api/v1/workspaces/${ws.workspace_id}/invites`, {
+      method: "POST",
+      token: adminToken,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ role: "viewer" }),
+    })
+  ).body as { url: string };
+  const opened = await fetch(`${a.url}/invite?code=${new URL(made.url).searchParams.get("code")}&name=Vi`, {
+    redirect: "manual",
+  });
+  const cookie = opened.headers.get("set-cookie")!.split(";")[0];
+  const vi = ((await request(`${a.url}/api/v1/me`, { headers: { cookie } })).body as { id: string }).id;
+  const owner = ((await request(`${a.url}/api/v1/me`, { token: ws.person_token })).body as { id: string }).id;
+
+  const seen = (s: Socket) => {
+    const last = { ids: [] as string[] };
+    s.on(
+      "people",
+      (m: { space_id: string; people: { id: string }[] }) =>
+        void (m.space_id === ws.space_id && (last.ids = m.people.map((p) => p.id).sort())),
+    );
+    return last;
+  };
+  const join = async (s: Socket) =>
+    expect((await s.timeout(5000).emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: 0 })).ok).toBe(true);
+  const both = [owner, vi].sort();
+
+  const onA = await connect(a.url, { auth: { token: ws.person_token } });
+  const fromA = seen(onA);
+  await join(onA);
+  await until(() => fromA.ids.join() === owner, "A lists its owner");
+  const b = await spawnServer(env(2));
+  procs.push(b);
+  const onB = await connect(b.url, { extraHeaders: { cookie } });
+  const fromB = seen(onB);
+  await join(onB);
+  await until(() => fromB.ids.join() === both.join(), "B lists the owner on A too");
+  await until(() => fromA.ids.join() === both.join(), "A lists Vi on B");
+  return { db, a, b, ws, owner, both, onA, onB, fromA, join };
+}

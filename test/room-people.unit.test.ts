@@ -29,17 +29,17 @@ const alice = { id: "prs_A", name: "Alice" };
 const bob = { id: "prs_B", name: "Bob" };
 
 describe("the people in a room", () => {
-  it("a person's second socket tells the room nothing, but is itself told the list", () => {
+  it("a person's second socket tells the room nothing, but is itself told the list", async () => {
     const w = world();
     w.people.joined("spc_1", "s1", alice);
     w.people.joined("spc_1", "s2", alice);
     w.people.joined("spc_1", "s3", bob);
     expect(w.room).toEqual([["Alice"], ["Alice", "Bob"]]);
     expect(w.one).toEqual([["s2", ["Alice"]]]);
-    w.people.close();
+    await w.people.leaveAll(0);
   });
 
-  it("leaving tells the room only when a person is gone from it", () => {
+  it("leaving tells the room only when a person is gone from it", async () => {
     const w = world();
     w.people.joined("spc_1", "s1", alice);
     w.people.joined("spc_1", "s2", alice);
@@ -54,10 +54,10 @@ describe("the people in a room", () => {
     // The room is empty and forgotten: the next join tells it again.
     w.people.joined("spc_1", "s4", bob);
     expect(w.room).toEqual([["Bob"], [], ["Bob"]]);
-    w.people.close();
+    await w.people.leaveAll(0);
   });
 
-  it("other nodes hear this node's list when it changes, not on every socket", () => {
+  it("other nodes hear this node's list when it changes, not on every socket", async () => {
     const w = world();
     for (let i = 0; i < 50; i++) w.people.joined("spc_1", `a${i}`, alice);
     w.people.joined("spc_1", "b", bob);
@@ -67,17 +67,37 @@ describe("the people in a room", () => {
       ["Alice", "Bob"],
       ["Bob"],
     ]);
-    w.people.close();
+    await w.people.leaveAll(0);
   });
 
-  it("another node's people join the list; a node's goodbye takes them out", () => {
+  it("shutting down: other nodes hear every room of this node emptied, and the disconnects after say and tell nothing", async () => {
+    const w = world();
+    w.people.joined("spc_1", "s1", alice);
+    w.people.joined("spc_2", "s2", bob);
+    w.published.length = 0;
+    w.room.length = 0;
+    await w.people.leaveAll(1000);
+    expect(w.published.map((p) => JSON.parse(p))).toEqual([
+      { n: "n1", s: "spc_1", p: [] },
+      { n: "n1", s: "spc_2", p: [] },
+    ]);
+    w.people.left("spc_1", "s1");
+    w.people.left("spc_2", "s2");
+    w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: [bob] }));
+    w.people.joined("spc_3", "s3", alice);
+    expect(w.published).toHaveLength(2);
+    expect(w.room).toEqual([]);
+    expect(w.one).toEqual([]);
+  });
+
+  it("another node's people join the list; a node's goodbye takes them out", async () => {
     const w = world();
     w.people.joined("spc_1", "s1", alice);
     w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: [bob] }));
     w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: [bob] })); // said again: no change
     w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: [] }));
     expect(w.room).toEqual([["Alice"], ["Alice", "Bob"], ["Alice"]]);
-    w.people.close();
+    await w.people.leaveAll(0);
   });
 });
 
@@ -86,7 +106,7 @@ describe("the people in a room, many joining at once", () => {
   const person = (i: number) => ({ id: `prs_${i}`, name: `P${i}` });
   const names = (n: number) => Array.from({ length: n }, (_, i) => `P${i}`);
 
-  it("a lone join is told at once; changes within the window are told once, the latest list, when it ends", () => {
+  it("a lone join is told at once; changes within the window are told once, the latest list, when it ends", async () => {
     vi.useFakeTimers();
     const w = world(250);
     w.people.joined("spc_1", "s0", person(0));
@@ -100,10 +120,10 @@ describe("the people in a room, many joining at once", () => {
     // The window the last frame opened ends with nothing new: nothing is told.
     vi.advanceTimersByTime(1000);
     expect(w.room).toHaveLength(2);
-    w.people.close();
+    await w.people.leaveAll(0);
   });
 
-  it("a leave within the window is told at its end; one that undoes the change tells nothing", () => {
+  it("a leave within the window is told at its end; one that undoes the change tells nothing", async () => {
     vi.useFakeTimers();
     const w = world(250);
     w.people.joined("spc_1", "s0", person(0));
@@ -113,6 +133,9 @@ describe("the people in a room, many joining at once", () => {
     expect(w.room).toEqual([["P0"]]);
     w.people.left("spc_1", "s0");
     expect(w.room).toEqual([["P0"], []]);
-    w.people.close();
+    // The emptied room is forgotten: its window ends telling nothing, and no other opens.
+    vi.advanceTimersByTime(10_000);
+    expect(w.room).toEqual([["P0"], []]);
+    await w.people.leaveAll(0);
   });
 });

@@ -176,7 +176,9 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       stopStorage();
       svc.revocations.delete(closeRevoked);
       await (await revokedElsewhere)?.unlisten().catch(() => {});
-      people.close();
+      // Before the sockets go: other nodes drop this node's people now, and the leaves of the
+      // disconnects below NOTIFY nothing (some would reach a database already closed).
+      await people.leaveAll(1000);
       await (await peopleElsewhere)?.unlisten().catch(() => {});
       svc.presence.close();
       await (await listening)?.unlisten().catch(() => {});

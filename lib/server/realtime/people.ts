@@ -70,6 +70,8 @@ export class RoomPeople {
   /** Rooms told within the last `throttleMs`: the window's end tells them what changed since. */
   private windows = new Map<string, NodeJS.Timeout>();
   private timer: NodeJS.Timeout | null = null;
+  /** Shut down (leaveAll): joins, leaves and other nodes' words change nothing and say nothing. */
+  private gone = false;
   private readonly now: () => number;
   private readonly throttleMs: number;
 
@@ -83,6 +85,7 @@ export class RoomPeople {
   }
 
   joined(spaceId: string, socketId: string, person: Here) {
+    if (this.gone) return;
     if (!this.local.has(spaceId)) this.local.set(spaceId, new Map());
     this.local.get(spaceId)!.set(socketId, person);
     if (!this.tell(spaceId)) this.o.emitTo(socketId, spaceId, this.list(spaceId));
@@ -90,6 +93,7 @@ export class RoomPeople {
   }
 
   left(spaceId: string, socketId: string) {
+    if (this.gone) return;
     const here = this.local.get(spaceId);
     if (!here?.delete(socketId)) return;
     if (!here.size) this.local.delete(spaceId);
@@ -107,7 +111,7 @@ export class RoomPeople {
   /** A NOTIFY from any node (this one's own included, which it ignores). */
   heard(payload: string) {
     const m = parse(payload);
-    if (!m || m.n === this.o.nodeId) return;
+    if (!m || m.n === this.o.nodeId || this.gone) return;
     if ("q" in m) {
       for (const spaceId of this.local.keys()) this.say(spaceId);
       return;
@@ -122,15 +126,32 @@ export class RoomPeople {
 
   /** (Re)listening: what was said meanwhile is lost, so ask every node to say its lists again. */
   listening() {
+    if (this.gone) return;
     this.send(JSON.stringify({ n: this.o.nodeId, q: 1 }));
     for (const spaceId of this.local.keys()) this.say(spaceId);
   }
 
-  close() {
+  /**
+   * The node is shutting down: the other nodes hear now that its rooms are empty — not a
+   * grace later, when they would drop a silent node — and from here on nothing is said or
+   * told. Called before the sockets are disconnected: their leaves would otherwise each
+   * NOTIFY, some after the database has closed. Waits at most `ms` for the NOTIFYs.
+   */
+  async leaveAll(ms: number) {
+    this.gone = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     for (const t of this.windows.values()) clearTimeout(t);
     this.windows.clear();
+    const spaces = [...this.local.keys()];
+    this.local.clear();
+    const publish = this.o.publish;
+    if (!publish || !spaces.length) return;
+    const n = this.o.nodeId;
+    const sent = Promise.all(spaces.map((s) => publish(JSON.stringify({ n, s, p: [] })).catch(this.o.onError)));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([sent, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
   }
 
   /**
@@ -141,7 +162,9 @@ export class RoomPeople {
     if (this.windows.has(spaceId)) return false;
     const list = this.list(spaceId);
     const json = JSON.stringify(list);
-    if (this.told.get(spaceId) === json) return false;
+    // An emptied room is forgotten, and a forgotten room was last told nobody: telling it "[]"
+    // again would re-open its window, whose end would tell it again — every window, forever.
+    if ((this.told.get(spaceId) ?? "[]") === json) return false;
     if (list.length) this.told.set(spaceId, json);
     else this.told.delete(spaceId);
     this.o.emit(spaceId, list);
