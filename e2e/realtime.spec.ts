@@ -173,7 +173,7 @@ test("[RT2] a browser taken offline catches up with nothing missing or doubled",
   const seen = await room.timelineSeqs();
 
   // Chromium keeps an open WebSocket open when offline but delivers nothing on it; the
-  // feed notices through Socket.IO's heartbeat (server pingInterval 10 s + pingTimeout 8 s).
+  // feed notices through Socket.IO's heartbeat (the e2e server pings every 2 s, waits 5 s: playwright.config.ts).
   await context.setOffline(true);
   await harness.postMessages(30, "while offline");
   await room.waitStatus("reconnecting", 30_000);

@@ -38,6 +38,12 @@ export interface ChipsConfig {
    */
   socketMaxBufferedBytes: number;
   /**
+   * Socket.IO's heartbeat: the server pings every socket this often and drops one that has not
+   * answered within the timeout after it — how soon a vanished browser or harness is noticed.
+   */
+  socketPingIntervalSeconds: number;
+  socketPingTimeoutSeconds: number;
+  /**
    * A secret every node shares (CHIPS_SECRET): the lease signing key and the object-URL key
    * are derived from it, so any node verifies what another signed. Unset: key files in the data dir.
    */
@@ -69,6 +75,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxObjectBytes: num(env.CHIPS_MAX_OBJECT_BYTES, 64 * 1024 * 1024),
     authAttemptsPerMinute: num(env.CHIPS_AUTH_ATTEMPTS, 30),
     socketMaxBufferedBytes: num(env.CHIPS_SOCKET_MAX_BUFFERED, 8 * 1024 * 1024),
+    socketPingIntervalSeconds: num(env.CHIPS_SOCKET_PING_INTERVAL, 10),
+    socketPingTimeoutSeconds: num(env.CHIPS_SOCKET_PING_TIMEOUT, 8),
     secret: env.CHIPS_SECRET || undefined,
     ...overrides,
   };

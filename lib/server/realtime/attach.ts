@@ -40,8 +40,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     // Upgrades it does not own are Next's (hot reload): never destroy them.
     destroyUpgrade: false,
     maxHttpBufferSize: 64 * 1024,
-    pingInterval: 10_000,
-    pingTimeout: 8_000,
+    pingInterval: svc.config.socketPingIntervalSeconds * 1000,
+    pingTimeout: svc.config.socketPingTimeoutSeconds * 1000,
     // Stored events go out as the strings stored: encoded once per room, never re-serialized.
     parser: rawParser,
   });
