@@ -90,6 +90,51 @@ describe("the people in a room", () => {
     expect(w.one).toEqual([]);
   });
 
+  it("shutting down waits for the NOTIFYs still unanswered, a leave's and its own, but no longer than its limit", async () => {
+    const answer: (() => void)[] = [];
+    const people = new RoomPeople({
+      nodeId: "n1",
+      emit: () => {},
+      emitTo: () => {},
+      publish: () => new Promise<void>((r) => answer.push(r)),
+      refreshMs: 60_000,
+      throttleMs: 0,
+      onError: (e) => {
+        throw e;
+      },
+    });
+    people.joined("spc_1", "s1", alice);
+    people.joined("spc_1", "s2", bob);
+    people.left("spc_1", "s2");
+    answer.shift()!(); // the join of Alice is answered; Bob's join and leave are not
+    let closed = false;
+    const closing = people.leaveAll(60_000).then(() => (closed = true));
+    expect(answer).toHaveLength(3); // Bob's join, his leave, the goodbye
+    const [join, leave, goodbye] = answer;
+    join();
+    goodbye();
+    await new Promise((r) => setImmediate(r));
+    expect(closed, "Bob's leave is not answered yet").toBe(false);
+    leave();
+    await closing;
+    expect(closed).toBe(true);
+
+    vi.useFakeTimers();
+    const stuck = new RoomPeople({
+      nodeId: "n1",
+      emit: () => {},
+      emitTo: () => {},
+      publish: () => new Promise<void>(() => {}),
+      refreshMs: 60_000,
+      onError: () => {},
+    });
+    stuck.joined("spc_1", "s1", alice);
+    const given = stuck.leaveAll(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    await given;
+    vi.useRealTimers();
+  });
+
   it("another node's people join the list; a node's goodbye takes them out", async () => {
     const w = world();
     w.people.joined("spc_1", "s1", alice);

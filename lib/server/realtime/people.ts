@@ -72,6 +72,8 @@ export class RoomPeople {
   private timer: NodeJS.Timeout | null = null;
   /** Shut down (leaveAll): joins, leaves and other nodes' words change nothing and say nothing. */
   private gone = false;
+  /** NOTIFYs not yet answered: shutting down waits for them before the database closes. */
+  private sending = new Set<Promise<void>>();
   private readonly now: () => number;
   private readonly throttleMs: number;
 
@@ -135,7 +137,10 @@ export class RoomPeople {
    * The node is shutting down: the other nodes hear now that its rooms are empty — not a
    * grace later, when they would drop a silent node — and from here on nothing is said or
    * told. Called before the sockets are disconnected: their leaves would otherwise each
-   * NOTIFY, some after the database has closed. Waits at most `ms` for the NOTIFYs.
+   * NOTIFY, some after the database has closed. Waits at most `ms` for the NOTIFYs, these and
+   * any still unanswered (the leaves of sockets that closed just before: postgres-js's end()
+   * does not wait for queries queued behind busy connections, which then reconnect — to a
+   * database that may be gone).
    */
   async leaveAll(ms: number) {
     this.gone = true;
@@ -143,14 +148,11 @@ export class RoomPeople {
     this.timer = null;
     for (const t of this.windows.values()) clearTimeout(t);
     this.windows.clear();
-    const spaces = [...this.local.keys()];
+    for (const s of this.local.keys()) this.send(JSON.stringify({ n: this.o.nodeId, s, p: [] }));
     this.local.clear();
-    const publish = this.o.publish;
-    if (!publish || !spaces.length) return;
-    const n = this.o.nodeId;
-    const sent = Promise.all(spaces.map((s) => publish(JSON.stringify({ n, s, p: [] })).catch(this.o.onError)));
+    if (!this.sending.size) return;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([sent, new Promise((r) => (timer = setTimeout(r, ms)))]);
+    await Promise.race([Promise.all(this.sending), new Promise((r) => (timer = setTimeout(r, ms)))]);
     clearTimeout(timer);
   }
 
@@ -217,6 +219,11 @@ export class RoomPeople {
   }
 
   private send(payload: string) {
-    this.o.publish?.(payload).catch(this.o.onError);
+    if (!this.o.publish) return;
+    const sent: Promise<void> = this.o
+      .publish(payload)
+      .catch(this.o.onError)
+      .finally(() => this.sending.delete(sent));
+    this.sending.add(sent);
   }
 }
