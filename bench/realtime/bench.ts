@@ -170,14 +170,16 @@ export async function runRealtimeBench(o: RealtimeOpts): Promise<DbResult[]> {
         const base = await fanout("baseline", db, pg, sc, o);
         rows.push({ chips, base });
       }
-      if (!o.skip?.stepUp) printStepUp(db, await stepUp("chips", db, pg, o), await stepUp("ceiling", db, pg, o));
+      const stepAim = o.skip?.stepUp
+        ? null
+        : printStepUp(db, await stepUp("chips", db, pg, o), await stepUp("ceiling", db, pg, o));
       const cu = o.skip?.catchUp ? null : await catchUp(db, pg, o);
       const r: DbResult = {
         db,
         rows,
         catchUp: cu?.c ?? null,
         baseCatchUp: cu?.b ?? null,
-        aims: aimsOf(rows, cu?.c ?? null),
+        aims: [...aimsOf(rows, cu?.c ?? null), ...(stepAim ? [stepAim] : [])],
       };
       printDb(r);
       out.push(r);

@@ -87,6 +87,7 @@ async function grow(agent: http.Agent, url: string, ws: Workspace, have: number,
   have += probe.length;
   for (let next = step; next <= total; next += step) {
     const t0 = monoMs();
+    const from = have;
     while (have < next) {
       const k = Math.min(500, next - have);
       await post(Array.from({ length: k }, (_, i) => message(ws, `grow ${have + i} ${"lorem ipsum ".repeat(8)}`)));
@@ -103,7 +104,9 @@ async function grow(agent: http.Agent, url: string, ws: Workspace, have: number,
     if (Number.isNaN(firstP50)) firstP50 = p50;
     console.log(
       `${next.toLocaleString("en").padStart(9)}  ${p50.toFixed(1).padStart(7)}  ${pctOf(times, 95).toFixed(1).padStart(7)}  ${(p50 / firstP50).toFixed(2).padStart(12)}` +
-        `   (grew ${step.toLocaleString("en")} in ${growS.toFixed(0)} s, ${(step / growS).toFixed(0)} events/s)`,
+        (have > from
+          ? `   (grew ${(have - from).toLocaleString("en")} in ${growS.toFixed(0)} s, ${((have - from) / growS).toFixed(0)} events/s)`
+          : `   (already ${have.toLocaleString("en")}: the soak's)`),
     );
   }
 }
