@@ -40,16 +40,19 @@ async function rowsAfter(db: Db, workspaceId: string, spaceId: string, after: nu
     .limit(limit);
 }
 
+/** A page back through a room: what a page needs and no more (on PGlite every column crosses from the worker). */
+type PageRow = { seq: number; body: string; prevSeq: number | null };
+
 async function rowsBefore(
   db: Db,
   workspaceId: string,
   spaceId: string,
   before: number | null,
   limit: number,
-): Promise<Row[]> {
+): Promise<PageRow[]> {
   const inSpace = and(eq(events.workspaceId, workspaceId), eq(events.spaceId, spaceId));
   const rows = await db
-    .select(frameCols)
+    .select({ seq: events.seq, body: events.body, prevSeq: events.prevSeq })
     .from(events)
     .where(before === null ? inSpace : and(inSpace, lt(events.seq, before)))
     .orderBy(desc(events.seq))
@@ -101,15 +104,18 @@ export async function spaceHasMoreAfter(
   return rows.length > 0;
 }
 
-/** `spaceEventsBefore` for sockets: the stored strings, unparsed. */
+/** `spaceEventsBefore` for sockets (a snapshot's page, a history page): the stored strings, unparsed. */
 export async function spaceFramesBefore(
   db: Db,
   workspaceId: string,
   spaceId: string,
   before: number | null,
   limit: number,
-): Promise<OutFrame[]> {
-  return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map(out);
+): Promise<{ seq: number; json: string }[]> {
+  return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map((r) => ({
+    seq: r.seq,
+    json: frameJson(r.body, r.prevSeq),
+  }));
 }
 
 /** Events of a workspace in (from, to], ascending: what another node committed. */
