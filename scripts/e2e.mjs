@@ -7,6 +7,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PLAYWRIGHT = path.join(ROOT, "node_modules", ".bin", "playwright");
@@ -77,6 +78,29 @@ async function freshDatabase(clusterUrl) {
   return u.toString();
 }
 
+/** A failure message's first non-blank line, without terminal colours, at most 200 characters. */
+export const firstLine = (message) =>
+  (
+    stripVTControlCharacters(String(message ?? ""))
+      .split("\n")
+      .find((l) => l.trim()) ?? ""
+  )
+    .trim()
+    .slice(0, 200);
+
+/** Each spec that did not pass, as "file › title: first line of its error", for the summary. */
+function failedSpecs(suites, out = []) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok !== false) continue;
+      const error = spec.tests?.flatMap((t) => t.results ?? []).find((x) => x.error)?.error?.message ?? "";
+      out.push(`e2e/${spec.file} › ${spec.title}: ${firstLine(error)}`);
+    }
+    failedSpecs(suite.suites ?? [], out);
+  }
+  return out;
+}
+
 function readReport(jsonFile) {
   try {
     const r = JSON.parse(fs.readFileSync(jsonFile, "utf8"));
@@ -86,6 +110,7 @@ function readReport(jsonFile) {
       failed: (st.unexpected ?? 0) + (st.flaky ?? 0), // retries are 0: flaky means it failed once
       skipped: st.skipped ?? 0,
       errors: (r.errors ?? []).map((e) => (e.message ?? String(e)).split("\n")[0]),
+      failures: failedSpecs(r.suites ?? []),
     };
   } catch (err) {
     return { error: `Playwright JSON report ${jsonFile} missing or unreadable (${err.code ?? err.message})` };
@@ -138,6 +163,9 @@ export function summarizeE2E(pass, e2e) {
     failed: rep.failed ?? 0,
     skipped: rep.skipped ?? 0,
     bad: problems.length > 0,
-    line: `${pass} e2e: ${counts} (${secs(e2e.ms)})${problems.length ? `  <-- ${problems.join("; ")}` : ""}`,
+    line: [
+      `${pass} e2e: ${counts} (${secs(e2e.ms)})${problems.length ? `  <-- ${problems.join("; ")}` : ""}`,
+      ...(rep.failures ?? []).map((f) => `  FAILED ${f}`),
+    ].join("\n"),
   };
 }

@@ -20,7 +20,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { findPgBin, startCluster } from "./pg-cluster.mjs";
-import { runPlaywright, summarizeE2E } from "./e2e.mjs";
+import { firstLine, runPlaywright, summarizeE2E } from "./e2e.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const VITEST = path.join(ROOT, "node_modules", ".bin", "vitest");
@@ -117,6 +117,21 @@ function spawnGroup(cmd, args, env, { killSignal = "SIGINT" } = {}) {
   });
 }
 
+/**
+ * Each failed test, and each file that failed outside its tests (a hook, an import), as
+ * "file › test: first line": the summary names them, so the tail of a CI log says what failed.
+ */
+function failuresOf(r) {
+  const out = [];
+  for (const f of r.testResults ?? []) {
+    const file = path.relative(ROOT, f.name ?? "");
+    const failed = (f.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failed) out.push(`${file} › ${a.fullName}: ${firstLine(a.failureMessages?.[0])}`);
+    if (f.status === "failed" && !failed.length) out.push(`${file}: ${firstLine(f.message)}`);
+  }
+  return out;
+}
+
 function readReport(jsonFile) {
   try {
     const r = JSON.parse(fs.readFileSync(jsonFile, "utf8"));
@@ -126,6 +141,7 @@ function readReport(jsonFile) {
       skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
       total: r.numTotalTests ?? 0,
       failedFiles: r.numFailedTestSuites ?? 0,
+      failures: failuresOf(r),
     };
   } catch (err) {
     return { error: `JSON report ${jsonFile} missing or unreadable (${err.code ?? err.message})` };
@@ -246,6 +262,7 @@ for (const r of results) {
   if (problems.length) bad = true;
   const counts = rep.error ? "no report" : `${rep.passed} passed, ${rep.failed} failed, ${rep.skipped} skipped`;
   lines.push(`${r.pass}: ${counts} (${secs(r.ms)})${problems.length ? `  <-- ${problems.join("; ")}` : ""}`);
+  for (const f of rep.failures ?? []) lines.push(`  FAILED ${f}`);
   if (e2eWanted) {
     const e = summarizeE2E(r.pass, r.e2e);
     passed += e.passed;
