@@ -1,7 +1,9 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
 import { readEvents } from "./support/api";
+import { until } from "./support/feed";
 import { claudeWorld, type ClaudeWorld } from "./support/claude-world";
+import { brief } from "./support/runner-world";
 import { bash, say as claudeSay, todo, toolResultsSinceUser } from "./support/messages-server";
 import { plan, say as codexSay, shell, toolOutputs } from "./support/model-server";
 
@@ -62,10 +64,17 @@ describe("two agents in one room", { timeout: 180_000 }, () => {
       w.startRun({ agent: "codex", prompt: "Write codex.txt" }),
       w.startRun({ agent: "claude", prompt: "Write claude.txt" }),
     ]);
-    const [codex, claude] = await Promise.all([
-      w.waitRun(codexRun, (r) => r.state === "finished", "the Codex run finishes", 120_000),
-      w.waitRun(claudeRun, (r) => r.state === "finished", "the Claude run finishes", 120_000),
-    ]);
+    // Both at once, so that a run which ends early (and leaves the other held at the barrier)
+    // is named with its outcome when the wait gives up.
+    let [codex, claude]: any[] = [];
+    await until(
+      async () => {
+        [codex, claude] = await Promise.all([w.run(codexRun), w.run(claudeRun)]);
+        return codex?.state === "finished" && claude?.state === "finished";
+      },
+      () => `both runs finish (Codex: ${brief(codex)}; Claude: ${brief(claude)})`,
+      120_000,
+    );
     expect([codex.outcome, claude.outcome]).toEqual(["succeeded", "succeeded"]);
     expect(codex.plan.map((s: any) => [s.title, s.state])).toEqual([["Codex writes", "done"]]);
     expect(claude.plan.map((s: any) => [s.title, s.state])).toEqual([["Claude writes", "done"]]);

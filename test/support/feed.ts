@@ -33,11 +33,18 @@ export function recordingFeed(url: string, spaceId: string, auth: { token?: stri
   return { feed, seqs, events, statuses, snapshots };
 }
 
-/** Resolve when `check` holds (vitest's waitFor); fail naming `what` after `ms`. */
-export function until(check: () => boolean | Promise<boolean>, what: string, ms = 30_000): Promise<void> {
+/**
+ * Resolve when `check` holds (vitest's waitFor); fail naming `what` after `ms`. A function
+ * `what` is asked at each miss, so the failure can say what `check` last saw.
+ */
+export function until(
+  check: () => boolean | Promise<boolean>,
+  what: string | (() => string),
+  ms = 30_000,
+): Promise<void> {
   return vi.waitFor(
     async () => {
-      if (!(await check())) throw new Error(`still waiting for: ${what}`);
+      if (!(await check())) throw new Error(`still waiting for: ${typeof what === "function" ? what() : what}`);
     },
     { timeout: ms, interval: 20 },
   );

@@ -143,7 +143,7 @@ export async function runnerWorld(o: {
       let last: any = null;
       await until(
         async () => pred((last = await world.run(runId))),
-        `${what} (last: ${JSON.stringify(last && { state: last.state, pending: last.pending, outcome: last.outcome, summary: last.summary })})`,
+        () => `${what} (last: ${brief(last)})`,
         ms,
       );
       return last;
@@ -164,6 +164,10 @@ export async function runnerWorld(o: {
   };
   return world;
 }
+
+/** What a failed wait says of a run: its state, pending command, outcome and summary. */
+export const brief = (run: any) =>
+  JSON.stringify(run && { state: run.state, pending: run.pending, outcome: run.outcome, summary: run.summary });
 
 /** A command's receipt, as GET /api/v1/runs/:run/commands answers it. */
 export async function receiptOf(w: Pick<World, "server" | "ws">, runId: string, commandId: string) {
