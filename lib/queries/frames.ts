@@ -41,7 +41,7 @@ async function rowsAfter(db: Db, workspaceId: string, spaceId: string, after: nu
 }
 
 /** A page back through a room: what a page needs and no more (on PGlite every column crosses from the worker). */
-type PageRow = { seq: number; body: string; prevSeq: number | null };
+type PageRow = Pick<Row, "seq" | "body" | "prevSeq">;
 
 async function rowsBefore(
   db: Db,
@@ -111,7 +111,7 @@ export async function spaceFramesBefore(
   spaceId: string,
   before: number | null,
   limit: number,
-): Promise<{ seq: number; json: string }[]> {
+): Promise<Pick<OutFrame, "seq" | "json">[]> {
   return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map((r) => ({
     seq: r.seq,
     json: frameJson(r.body, r.prevSeq),

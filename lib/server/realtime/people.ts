@@ -148,8 +148,9 @@ export class RoomPeople {
     this.timer = null;
     for (const t of this.windows.values()) clearTimeout(t);
     this.windows.clear();
-    for (const s of this.local.keys()) this.send(JSON.stringify({ n: this.o.nodeId, s, p: [] }));
+    const spaces = [...this.local.keys()];
     this.local.clear();
+    for (const s of spaces) this.say(s); // its list, now empty
     if (!this.sending.size) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([Promise.all(this.sending), new Promise((r) => (timer = setTimeout(r, ms)))]);
