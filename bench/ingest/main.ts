@@ -175,7 +175,7 @@ async function main() {
         }
       }
     }
-    console.log(aimsText(results.ingest).text);
+    console.log(aimsText(results.ingest, results.floor, results.baselines));
     if (o.json) fs.writeFileSync(o.json, JSON.stringify(results, null, 2));
   } finally {
     await pg?.close();
