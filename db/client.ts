@@ -108,10 +108,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   // Dates and times as the text PostgreSQL prints, as drizzle has them read on `client`.
   for (const oid of [1082, 1083, 1114, 1184, 1115, 1182, 1185]) fixed.options.parsers[oid] = (v: string) => v;
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db: Db = drizzle(client, { schema });
   await migrate(db);
   const unsafe = (c: Pick<typeof client, "unsafe">, text: string, params: unknown[]) =>
-    c.unsafe(text, params as never[], { prepare: true }).then((r) => r as unknown as unknown[]);
+    c.unsafe(text, params as never[], { prepare: true }).then((r): unknown[] => r);
   return {
     db,
     kind: "postgres",
@@ -148,7 +148,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     // 343 ms a batch on the main thread: docs/PERFORMANCE.md); the lock stays with the process.
     const client = await PgliteWorkerClient.open(path.join(dataDir, "pgdata"));
     try {
-      const db = drizzle(client as never, { schema }) as unknown as Db;
+      const db: Db = drizzle(client as never, { schema });
       await migrate(db);
       return {
         db,

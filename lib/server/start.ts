@@ -62,9 +62,9 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
         port: config.port,
       });
       await app.prepare();
-      web = app.getRequestHandler() as unknown as Handler;
-      webUpgrade = app.getUpgradeHandler() as unknown as UpgradeHandler;
-      nextApp = app as unknown as { close?: () => Promise<void> };
+      web = app.getRequestHandler();
+      webUpgrade = app.getUpgradeHandler();
+      nextApp = app;
     }
 
     const pages = async (req: http.IncomingMessage, res: http.ServerResponse) => {

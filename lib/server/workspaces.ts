@@ -22,15 +22,14 @@ export async function createWorkspaceBundle(db: Db, input: InitInput): Promise<I
   const token = newToken("harness");
   const personToken = newToken("person");
   await db.transaction(async (tx) => {
-    const t = tx as unknown as Db;
-    await t.insert(workspaces).values({ id: ws, name: input.workspace || "My workspace" });
-    await t.insert(spaces).values({ id: spc, workspaceId: ws, name: input.space || "general" });
-    await t
+    await tx.insert(workspaces).values({ id: ws, name: input.workspace || "My workspace" });
+    await tx.insert(spaces).values({ id: spc, workspaceId: ws, name: input.space || "general" });
+    await tx
       .insert(harnesses)
       .values({ id: hrn, workspaceId: ws, name: input.harness || "my-harness", kind: "harness" });
-    await t.insert(persons).values({ id: usr, workspaceId: ws, name: input.owner || "Owner", role: "owner" });
-    await storeCredential(t, token, { kind: "harness", workspaceId: ws, subjectId: hrn });
-    await storeCredential(t, personToken, { kind: "person", workspaceId: ws, subjectId: usr });
+    await tx.insert(persons).values({ id: usr, workspaceId: ws, name: input.owner || "Owner", role: "owner" });
+    await storeCredential(tx, token, { kind: "harness", workspaceId: ws, subjectId: hrn });
+    await storeCredential(tx, personToken, { kind: "person", workspaceId: ws, subjectId: usr });
   });
   return { workspace_id: ws, space_id: spc, harness_id: hrn, token, person_id: usr, person_token: personToken };
 }
@@ -46,8 +45,8 @@ export async function createHarness(db: Db, workspaceId: string, name: string, k
   const id = newId(kind === "runner" ? "runner" : "harness");
   const token = newToken(kind);
   await db.transaction(async (tx) => {
-    await (tx as unknown as Db).insert(harnesses).values({ id, workspaceId, name, kind });
-    await storeCredential(tx as unknown as Db, token, { kind, workspaceId, subjectId: id });
+    await tx.insert(harnesses).values({ id, workspaceId, name, kind });
+    await storeCredential(tx, token, { kind, workspaceId, subjectId: id });
   });
   return { id, token };
 }
