@@ -140,7 +140,8 @@ function readReport(jsonFile) {
       failed: r.numFailedTests ?? 0,
       skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
       total: r.numTotalTests ?? 0,
-      failedFiles: r.numFailedTestSuites ?? 0,
+      // Files, not vitest's numFailedTestSuites: that counts each failed describe block too.
+      failedFiles: (r.testResults ?? []).filter((f) => f.status === "failed").length,
       failures: failuresOf(r),
     };
   } catch (err) {
