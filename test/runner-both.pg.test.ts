@@ -64,18 +64,20 @@ describe("two agents in one room", { timeout: 180_000 }, () => {
       w.startRun({ agent: "codex", prompt: "Write codex.txt" }),
       w.startRun({ agent: "claude", prompt: "Write claude.txt" }),
     ]);
-    // Both at once, so that a run which ends early (and leaves the other held at the barrier)
-    // is named with its outcome when the wait gives up.
+    // Both at once: a run that ends without success (its CLI failing before it asks its model
+    // leaves the other held at the barrier) ends the wait, and the failure names both runs.
     let [codex, claude]: any[] = [];
+    const both = () => `Codex: ${brief(codex)}; Claude: ${brief(claude)}`;
+    const failed = (r: any) => r?.state === "finished" && r.outcome !== "succeeded";
     await until(
       async () => {
         [codex, claude] = await Promise.all([w.run(codexRun), w.run(claudeRun)]);
-        return codex?.state === "finished" && claude?.state === "finished";
+        return (codex?.state === "finished" && claude?.state === "finished") || failed(codex) || failed(claude);
       },
-      () => `both runs finish (Codex: ${brief(codex)}; Claude: ${brief(claude)})`,
+      () => `both runs finish (${both()})`,
       120_000,
     );
-    expect([codex.outcome, claude.outcome]).toEqual(["succeeded", "succeeded"]);
+    expect([codex.outcome, claude.outcome], both()).toEqual(["succeeded", "succeeded"]);
     expect(codex.plan.map((s: any) => [s.title, s.state])).toEqual([["Codex writes", "done"]]);
     expect(claude.plan.map((s: any) => [s.title, s.state])).toEqual([["Claude writes", "done"]]);
 
