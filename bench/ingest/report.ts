@@ -20,17 +20,20 @@ interface Aim {
   holds(value: number): boolean;
 }
 
+/** Events/s of one scenario at least `min`. */
+const rateAim = (db: DbKind, scenario: string, min: number, text: string): Aim => ({
+  db,
+  scenario,
+  text,
+  measure: ({ r }) => ({ value: r.eventsPerSec, shown: `${fmt.int(r.eventsPerSec)} events/s` }),
+  holds: (v) => v >= min,
+});
+
 const serverMsPerEvent = (r: IngestResult) => (r.server.cpuPct / 100 / r.eventsPerSec) * 1000;
 
 /** Issue 12's ingest aims, judged on this machine against baselines of the same run. */
 export const AIMS: Aim[] = [
-  {
-    db: "postgres",
-    scenario: "single-16",
-    text: "16 single-event clients ≥ 2,000 events/s",
-    measure: ({ r }) => ({ value: r.eventsPerSec, shown: `${fmt.int(r.eventsPerSec)} events/s` }),
-    holds: (v) => v >= 2_000,
-  },
+  rateAim("postgres", "single-16", 2_000, "16 single-event clients ≥ 2,000 events/s"),
   {
     db: "postgres",
     scenario: "single-16",
@@ -52,13 +55,7 @@ export const AIMS: Aim[] = [
     measure: ({ r }) => ({ value: serverMsPerEvent(r), shown: `${fmt.ms(serverMsPerEvent(r))} ms` }),
     holds: (v) => v <= 0.5,
   },
-  {
-    db: "postgres",
-    scenario: "batch100-4",
-    text: "batches of 100 ≥ 10,000 events/s",
-    measure: ({ r }) => ({ value: r.eventsPerSec, shown: `${fmt.int(r.eventsPerSec)} events/s` }),
-    holds: (v) => v >= 10_000,
-  },
+  rateAim("postgres", "batch100-4", 10_000, "batches of 100 ≥ 10,000 events/s"),
   {
     db: "postgres",
     scenario: "batch100-4",
@@ -74,13 +71,7 @@ export const AIMS: Aim[] = [
     },
     holds: (v) => v >= 0.8,
   },
-  {
-    db: "pglite",
-    scenario: "single-16",
-    text: "16 single-event clients ≥ 1,000 events/s",
-    measure: ({ r }) => ({ value: r.eventsPerSec, shown: `${fmt.int(r.eventsPerSec)} events/s` }),
-    holds: (v) => v >= 1_000,
-  },
+  rateAim("pglite", "single-16", 1_000, "16 single-event clients ≥ 1,000 events/s"),
   {
     db: "pglite",
     scenario: "batch100-4",
