@@ -13,19 +13,19 @@ import { createTypeScriptImportResolver } from "eslint-import-resolver-typescrip
 import reactHooks from "eslint-plugin-react-hooks";
 
 /** Zones of import-x/no-restricted-paths: files under `target` may not import from `from`. */
-const ours = ["./app/**", "./components/**", "./db/**", "./cli/**", "./lib/*.ts"];
+const ours = ["./app/**", "./components/**", "./db/**", "./cli/**", "./lib/!(core)/**", "./lib/core/*.ts"];
 const boundaries = [
   {
-    target: "./lib/protocol",
-    from: [...ours, "./lib/!(protocol)/**"],
-    message: "lib/protocol imports nothing of ours.",
+    target: "./lib/core/protocol",
+    from: [...ours, "./lib/core/!(protocol)/**"],
+    message: "lib/core/protocol imports nothing of ours.",
   },
   {
-    target: "./lib/projection",
-    from: [...ours, "./lib/!(protocol|projection)/**"],
-    message: "lib/projection folds events: it imports only lib/protocol.",
+    target: "./lib/core/projection",
+    from: [...ours, "./lib/core/!(protocol|projection)/**"],
+    message: "lib/core/projection folds events: it imports only lib/core/protocol.",
   },
-  ...["./lib/runner", "./lib/runner.ts", "./lib/sdk", "./lib/client", "./cli"].map((target) => ({
+  ...["./lib/agents", "./lib/core/runner-contract.ts", "./lib/browser", "./cli"].map((target) => ({
     target,
     from: ["./lib/server", "./db"],
     message:
@@ -33,13 +33,20 @@ const boundaries = [
   })),
   {
     target: "./components",
-    from: ["./db", "./lib/server"],
-    message: "components get data by props and call the server through lib/client.",
+    from: "./db",
+    message: "components get data by props and call the server through lib/browser.",
+  },
+  {
+    target: "./components",
+    from: "./lib/server",
+    // The page presenters' and the read door's row types, which components take as props.
+    except: ["./pages", "./queries"],
+    message: "components get data by props and call the server through lib/browser.",
   },
   {
     target: "./app",
     from: ["./db"],
-    message: "pages read through lib/queries (and lib/pages over it), never db/ directly.",
+    message: "pages read through lib/server/queries (and lib/server/pages over it), never db/ directly.",
   },
   // import-x takes `from` as all globs or none: db/schema.ts and the db/tables/ it re-exports are two zones.
   ...["./lib/server/api", "./lib/server/realtime"].map((target) => ({
@@ -47,7 +54,7 @@ const boundaries = [
     from: "./db",
     // The driver's types (Db, Database) and the migrations' state for /health are all they take from db/.
     except: ["./client.ts", "./migrate.ts"],
-    message: "the API and realtime read through lib/queries and write through the services, never db/ directly.",
+    message: "the API and realtime read through lib/server/queries and write through the services, never db/ directly.",
   })),
 ];
 
@@ -100,28 +107,28 @@ export default tseslint.config(
       ],
     },
   },
-  // Pages and components never write a query: the database is read through lib/queries.
-  noQueries(["app/**", "components/**"], "pages and components read the database through lib/queries."),
-  // The HTTP handlers and the sockets write no query either: reads are lib/queries', writes
+  // Pages and components never write a query: the database is read through lib/server/queries.
+  noQueries(["app/**", "components/**"], "pages and components read the database through lib/server/queries."),
+  // The HTTP handlers and the sockets write no query either: reads are lib/server/queries', writes
   // the services' (lib/server/*.ts). NOTIFY goes through lib/server/notify.ts; LISTEN is the
   // driver's (db/client.ts), so the realtime transport needs no exception.
   noQueries(
     ["lib/server/api/**", "lib/server/realtime/**"],
-    "the API and realtime read through lib/queries and write through the services.",
+    "the API and realtime read through lib/server/queries and write through the services.",
   ),
   {
-    // The browser calls the server through lib/client/api.ts only: it turns problem+json into
+    // The browser calls the server through lib/browser/api.ts only: it turns problem+json into
     // a typed ApiError, so no component parses a refusal its own way.
-    files: ["app/**", "components/**", "lib/client/**"],
-    ignores: ["lib/client/api.ts"],
+    files: ["app/**", "components/**", "lib/browser/**"],
+    ignores: ["lib/browser/api.ts"],
     rules: {
-      "no-restricted-globals": ["error", { name: "fetch", message: "call the API through lib/client/api.ts." }],
+      "no-restricted-globals": ["error", { name: "fetch", message: "call the API through lib/browser/api.ts." }],
       "no-restricted-properties": [
         "error",
         ...["window", "globalThis", "self"].map((object) => ({
           object,
           property: "fetch",
-          message: "call the API through lib/client/api.ts.",
+          message: "call the API through lib/browser/api.ts.",
         })),
       ],
     },
@@ -129,7 +136,7 @@ export default tseslint.config(
   {
     // The two classic hook rules only: the React Compiler rules of the plugin's preset judge
     // code written for the compiler, which this app does not use.
-    files: ["app/**/*.tsx", "components/**", "lib/client/**"],
+    files: ["app/**/*.tsx", "components/**", "lib/browser/**"],
     plugins: { "react-hooks": reactHooks },
     rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
   },

@@ -1,6 +1,6 @@
 import "./lib/server/gc-tuning";
 import path from "node:path";
-import { loadConfig } from "./lib/env";
+import { loadConfig } from "./lib/server/env";
 import { startChips } from "./lib/server/start";
 import { DATA_FILES } from "./lib/server/bootstrap";
 import { installProcessPolicy } from "./lib/server/process-policy";

@@ -1,7 +1,7 @@
 import type { Run } from "./client";
 import { rowCodec } from "./row-codec";
 import { budgets, runs } from "./schema";
-import type { MicroSpend } from "../lib/projection/budget";
+import type { MicroSpend } from "../lib/core/projection/budget";
 
 /**
  * Budgets' statements (issue 14, docs/ROOM-STATE.md [BUD1]–[BUD3]): the writer reads the

@@ -1,7 +1,7 @@
 import type { Run as Statement } from "./client";
 import { rowCodec } from "./row-codec";
 import { runs } from "./schema";
-import type { RunListItem } from "../lib/protocol";
+import type { RunListItem } from "../lib/core/protocol";
 
 /**
  * The review indexer's statements (lib/server/review/indexer.ts): where a workspace's index

@@ -1,4 +1,4 @@
-import type { Decision, RoomRevision } from "../lib/protocol";
+import type { Decision, RoomRevision } from "../lib/core/protocol";
 import type { decisions, rooms } from "./schema";
 
 type RoomRow = typeof rooms.$inferSelect;

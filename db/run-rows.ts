@@ -1,4 +1,4 @@
-import type { Receipt, Run } from "../lib/protocol";
+import type { Receipt, Run } from "../lib/core/protocol";
 import type { commands, runs } from "./schema";
 
 type RunRow = typeof runs.$inferSelect;

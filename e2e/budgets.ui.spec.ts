@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import { test, expect } from "./support/fixtures";
 import { TestRun } from "./support/runs";
 

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { chipsHome, connectionDir } from "../lib/connect/home";
+import { chipsHome, connectionDir } from "../lib/agents/connect/home";
 import {
   lastUserText,
   say,

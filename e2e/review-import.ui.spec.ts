@@ -1,6 +1,6 @@
 import { test, expect } from "./support/fixtures";
 import { importDoc, seedWorkspace } from "./support/review";
-import type { ExportDocument } from "../lib/protocol";
+import type { ExportDocument } from "../lib/core/protocol";
 
 /**
  * A page's DOM with ids written alike and each seq written as its rank among the run's

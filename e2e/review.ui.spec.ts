@@ -5,7 +5,7 @@ import type { Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import { Admin, baseURL, readAdminToken, type Workspace } from "./support/api";
 import { RunsPage, seedWorkspace, type Seeded } from "./support/review";
-import type { RunFacts } from "../lib/seed/history";
+import type { RunFacts } from "../lib/dev/history";
 
 const SHOTS = path.resolve("docs/screenshots");
 const shoot = async (page: Page, name: string) => {
@@ -178,7 +178,7 @@ test.describe("[REV3] the run page's log in windows", () => {
     loginAs,
   }) => {
     test.setTimeout(120_000);
-    // Two runs of ~150–230 events, most of them statuses (lib/seed's seed 3).
+    // Two runs of ~150–230 events, most of them statuses (lib/dev's seed 3).
     const s = await seedWorkspace(request, workspace, { runs: 2, events: 900, seed: 3 });
     const long = s.doc.runs
       .map((r) => ({ id: r.run.id, statuses: r.events.filter((e) => e.type === "run.status") }))

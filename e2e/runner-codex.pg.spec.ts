@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { jobProcesses } from "../lib/runner/process";
-import { Runner } from "../lib/runner/runner";
+import { jobProcesses } from "../lib/agents/runner/process";
+import { Runner } from "../lib/agents/runner/runner";
 import { outputsSinceUser, plan, say, shell, startModelServer } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";
 

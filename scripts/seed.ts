@@ -1,16 +1,16 @@
 // `npm run seed -- --runs N --events M [--seed S] [--workspace WS] [--days D]`: a realistic
-// history (lib/seed/history.ts) written through the ingest writer into a workspace — a new
+// history (lib/dev/history.ts) written through the ingest writer into a workspace — a new
 // one unless --workspace names one — on the database the server uses (DATABASE_URL, else the
 // embedded PGlite in CHIPS_DATA_DIR or ./.chips; stop `npm start` first on PGlite: one
 // process holds it). Prints the workspace, what was stored, and how long it took.
 import { parseArgs } from "node:util";
 import { openDatabase } from "../db/client";
-import { loadConfig } from "../lib/env";
+import { loadConfig } from "../lib/server/env";
 import { createServices } from "../lib/server/services";
 import { createWorkspaceBundle } from "../lib/server/workspaces";
 import { bootstrap } from "../lib/server/bootstrap";
-import { seedHistory } from "../lib/seed/history";
-import { seedInto } from "../lib/seed/seed";
+import { seedHistory } from "../lib/dev/history";
+import { seedInto } from "../lib/dev/seed";
 
 const { values } = parseArgs({
   options: {

@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import { AUTHORITY } from "./bad-input/authority";
 import { ENVELOPE } from "./bad-input/envelope";
 import { FIELDS } from "./bad-input/fields";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/protocol";
-import { Demo } from "../lib/demo";
-import { ChipsClient } from "../lib/sdk";
+import { newId } from "../lib/core/protocol";
+import { Demo } from "../lib/agents/demo";
+import { ChipsClient } from "../lib/agents/sdk";
 import { ev, key, newHarness, newWorkspace, post, request, runStarted, runStatus, type Workspace } from "./support/api";
 import { until } from "./support/feed";
 import { startTestServer, type TestServer } from "./support/server";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { seedHistory } from "../lib/seed/history";
+import { seedHistory } from "../lib/dev/history";
 import { newWorkspace, request, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, request } from "../lib/client/api";
+import { ApiError, request } from "../lib/browser/api";
 import { serverWithWorkspace, ev, post, type Workspace } from "./support/api";
 import { type TestServer } from "./support/server";
 
 /**
- * lib/client/api.ts, the browser's one door to the HTTP API, against the real server: a
+ * lib/browser/api.ts, the browser's one door to the HTTP API, against the real server: a
  * refusal comes back as an ApiError with the problem's stable code and the field at fault;
  * no answer at all is `unreachable`. (Node's fetch needs absolute URLs; the browser's are relative.)
  */
@@ -14,7 +14,7 @@ let ws: Workspace;
 beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
 afterAll(() => server?.close());
 
-describe("lib/client/api.ts", () => {
+describe("lib/browser/api.ts", () => {
   it("[HTTP2] a refusal is an ApiError with its status, stable code and detail", async () => {
     const e = await request("POST", `${server.url}/api/v1/runs`, {}).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import { serverWithWorkspace, message, post, readEvents, runStatus, startRun, type Workspace } from "./support/api";
 import { type TestServer } from "./support/server";
 

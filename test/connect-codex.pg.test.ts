@@ -18,7 +18,7 @@ import {
 } from "./support/model-server";
 import { startTestServer, type TestServer } from "./support/server";
 import { Tty } from "./support/tty";
-import { defaultCodexBin } from "../lib/runner/adapters/codex";
+import { defaultCodexBin } from "../lib/agents/runner/adapters/codex";
 
 /**
  * `chips connect codex` with the REAL Codex CLI 0.169 in a pseudo-terminal, as a person

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { runDrainer } from "../lib/connect/claude/drainer";
+import { runDrainer } from "../lib/agents/connect/claude/drainer";
 import { newWorkspace, readEvents, type Workspace } from "./support/api";
 import { callHook, connectClaude, runEvents, waitForRun, type Connected } from "./support/claude-connect";
 import { until } from "./support/feed";

@@ -2,7 +2,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { HOOK_EVENTS, hookCommand, installHooks, removeHooks, withChipsHooks } from "../lib/connect/claude/settings";
+import {
+  HOOK_EVENTS,
+  hookCommand,
+  installHooks,
+  removeHooks,
+  withChipsHooks,
+} from "../lib/agents/connect/claude/settings";
 
 let dir: string;
 beforeEach(() => {

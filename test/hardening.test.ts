@@ -92,7 +92,7 @@ describe("sign-in attempts are rate-limited per address", () => {
   });
 });
 
-describe("text limits are UTF-8 bytes (lib/protocol/limits.ts)", () => {
+describe("text limits are UTF-8 bytes (lib/core/protocol/limits.ts)", () => {
   it("a message of 65,536 bytes is stored; one byte more is 422 — counted in bytes, not characters", async () => {
     const twoByte = "é".repeat(32_768); // 32,768 characters, 65,536 bytes
     expect((await post(server, ws.token, message(ws, twoByte))).status).toBe(201);

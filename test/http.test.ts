@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import {
   serverWithWorkspace,
   message,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ID_PREFIX, isId, newId } from "../lib/protocol";
-import { parseEvent } from "../lib/protocol/parse";
+import { ID_PREFIX, isId, newId } from "../lib/core/protocol";
+import { parseEvent } from "../lib/core/protocol/parse";
 
 describe("ids: a prefix + a ULID (docs/PROTOCOL.md, ids)", () => {
   it("new ids are valid for their kind, distinct, and their random part uses all 32 characters about evenly", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Run } from "../db/client";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import { message, newWorkspace, post, runStarted, runStatus } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -3,7 +3,7 @@ import type { Database, Run } from "../db/client";
 import { eventsByKey } from "../db/ingest-sql";
 import { IngestWriter } from "../lib/server/ingest/writer";
 import type { Credential } from "../lib/server/credentials";
-import { parseEvent, type IncomingEvent } from "../lib/protocol";
+import { parseEvent, type IncomingEvent } from "../lib/core/protocol";
 import { bodyHash } from "../lib/server/ingest/serialize";
 import { message, newWorkspace, readEvents, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";

@@ -16,12 +16,12 @@ async function rulesBroken(filePath: string, code: string): Promise<string[]> {
 
 describe("import boundaries (docs/ARCHITECTURE.md)", () => {
   const refused: [string, string][] = [
-    ["lib/protocol/fixture.ts", 'export { schema } from "@/db/schema";'],
-    ["lib/protocol/fixture.ts", 'export { foldRun } from "../projection/run";'],
-    ["lib/projection/fixture.ts", 'export { ingest } from "@/lib/server/ingest/post-events";'],
-    ["lib/runner/fixture.ts", 'export { startChips } from "../server/start";'],
-    ["lib/sdk/fixture.ts", 'export * as schema from "@/db/schema";'],
-    ["lib/client/fixture.ts", 'export { may } from "@/lib/server/roles";'],
+    ["lib/core/protocol/fixture.ts", 'export { schema } from "@/db/schema";'],
+    ["lib/core/protocol/fixture.ts", 'export { foldRun } from "../projection/run";'],
+    ["lib/core/projection/fixture.ts", 'export { ingest } from "@/lib/server/ingest/post-events";'],
+    ["lib/agents/runner/fixture.ts", 'export { startChips } from "../../server/start";'],
+    ["lib/agents/sdk/fixture.ts", 'export * as schema from "@/db/schema";'],
+    ["lib/browser/fixture.ts", 'export { may } from "@/lib/server/roles";'],
     ["cli/fixture.ts", 'export * as schema from "../db/schema";'],
     ["components/fixture.tsx", 'export * as schema from "@/db/schema";'],
     ["components/fixture.tsx", 'export { services } from "@/lib/server/page-context";'],
@@ -47,21 +47,27 @@ describe("import boundaries (docs/ARCHITECTURE.md)", () => {
   it.each([
     ["components/fixture.tsx", 'export const f = () => fetch("/api/v1/health");', "no-restricted-globals"],
     ["app/fixture/page.tsx", 'export const f = () => window.fetch("/api/v1/health");', "no-restricted-properties"],
-    ["lib/client/fixture.ts", 'export const f = () => globalThis.fetch("/api/v1/health");', "no-restricted-properties"],
-  ])("%s calls the API only through lib/client/api.ts: %s", async (file, code, rule) => {
+    [
+      "lib/browser/fixture.ts",
+      'export const f = () => globalThis.fetch("/api/v1/health");',
+      "no-restricted-properties",
+    ],
+  ])("%s calls the API only through lib/browser/api.ts: %s", async (file, code, rule) => {
     expect(await rulesBroken(file, code)).toContain(rule);
   });
 
   it("allows what the layers allow", async () => {
-    expect(await rulesBroken("lib/projection/fixture.ts", 'export { CATALOGUE } from "@/lib/protocol";')).toEqual([]);
+    expect(
+      await rulesBroken("lib/core/projection/fixture.ts", 'export { CATALOGUE } from "@/lib/core/protocol";'),
+    ).toEqual([]);
     expect(await rulesBroken("app/fixture/page.tsx", 'export { services } from "@/lib/server/page-context";')).toEqual(
       [],
     );
     expect(await rulesBroken("lib/server/fixture.ts", 'export * as schema from "@/db/schema";')).toEqual([]);
     expect(await rulesBroken("lib/server/realtime/fixture.ts", 'export type { Db } from "@/db/client";')).toEqual([]);
     expect(
-      await rulesBroken("lib/server/api/fixture.ts", 'export { roomsOf } from "@/lib/queries/workspace";'),
+      await rulesBroken("lib/server/api/fixture.ts", 'export { roomsOf } from "@/lib/server/queries/workspace";'),
     ).toEqual([]);
-    expect(await rulesBroken("lib/client/api.ts", 'export const f = () => fetch("/api/v1/health");')).toEqual([]);
+    expect(await rulesBroken("lib/browser/api.ts", 'export const f = () => fetch("/api/v1/health");')).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { jobProcesses, killJobProcesses, launch, stopGroup } from "@/lib/runner/process";
+import { jobProcesses, killJobProcesses, launch, stopGroup } from "@/lib/agents/runner/process";
 import {
   lastUserText,
   patch,

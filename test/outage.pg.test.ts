@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCluster } from "../scripts/pg-cluster.mjs";
-import { ChipsClient } from "../lib/sdk";
+import { ChipsClient } from "../lib/agents/sdk";
 import { message, newWorkspace, post, readEvents, request, type Workspace } from "./support/api";
 import { recordingFeed, until } from "./support/feed";
 import { spawnServer, type ServerProcess } from "./support/server";

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CATALOGUE, ERROR_STATUS, EVENT_TYPES, ID_PREFIX, LIMITS } from "@/lib/protocol";
+import { CATALOGUE, ERROR_STATUS, EVENT_TYPES, ID_PREFIX, LIMITS } from "@/lib/core/protocol";
 
 /**
  * docs/PROTOCOL.md is the contract a clone reads; these checks keep it from drifting from
@@ -23,7 +23,7 @@ function filesUnder(dir: string): string[] {
 const testText = [...filesUnder("test"), ...filesUnder("e2e")].map((f) => readFileSync(f, "utf8")).join("\n");
 const ruleIds = (s: string) => new Set([...s.matchAll(/\[([A-Z]+[0-9]+)\]/g)].map((m) => m[1]));
 
-describe("docs/PROTOCOL.md against lib/protocol", () => {
+describe("docs/PROTOCOL.md against lib/core/protocol", () => {
   it("[ENV2] lists every type of the catalogue, with who may send it", () => {
     for (const type of EVENT_TYPES) {
       const row = doc.split("\n").find((l) => l.startsWith(`| \`${type}\` |`));

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RoomFeed, type FeedStatus } from "../lib/client/room-feed";
-import { applyEvents, emptyRoom, type RoomState } from "../lib/client/room-state";
-import { taskViews } from "../lib/projection/tasks";
+import { RoomFeed, type FeedStatus } from "../lib/browser/room-feed";
+import { applyEvents, emptyRoom, type RoomState } from "../lib/browser/room-state";
+import { taskViews } from "../lib/core/projection/tasks";
 import { newHarness, newWorkspace, readEvents, request, type Workspace } from "./support/api";
 import { SequenceWorld } from "./support/event-sequences";
 import { Sequence, type Intent } from "./support/intents";

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { io } from "socket.io-client";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import {
   serverWithWorkspace,
   message,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId, type Run } from "../lib/protocol";
+import { newId, type Run } from "../lib/core/protocol";
 import { ev, key, newWorkspace, post, request, startRun, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

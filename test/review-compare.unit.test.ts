@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Run, Step } from "../lib/protocol";
-import { alignSteps, compareChangeSets } from "../lib/review/compare";
+import type { Run, Step } from "../lib/core/protocol";
+import { alignSteps, compareChangeSets } from "../lib/core/review/compare";
 
 const step = (
   step_id: string,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ExportDocument, Run } from "../lib/protocol";
-import { seedHistory } from "../lib/seed/history";
+import type { ExportDocument, Run } from "../lib/core/protocol";
+import { seedHistory } from "../lib/dev/history";
 import { newWorkspace, request, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RunFilter, type RunListItem } from "../lib/protocol";
-import { countReviewRuns, listReviewRuns } from "../lib/queries/review";
-import { seedHistory, type RunFacts } from "../lib/seed/history";
-import { seedInto } from "../lib/seed/seed";
+import { RunFilter, type RunListItem } from "../lib/core/protocol";
+import { countReviewRuns, listReviewRuns } from "../lib/server/queries/review";
+import { seedHistory, type RunFacts } from "../lib/dev/history";
+import { seedInto } from "../lib/dev/seed";
 import { newWorkspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
@@ -79,7 +79,7 @@ describe("review index", () => {
       [{ review: "unreviewed" }, (f) => ["succeeded", "failed", "cancelled"].includes(f.status)],
     ];
     const harnessId = async (name: string) => {
-      const { namesOf } = await import("../lib/queries/review");
+      const { namesOf } = await import("../lib/server/queries/review");
       return (await namesOf(server.chips.services.db, ws)).harnesses.find((h) => h.name === name)!.id;
     };
     for (const [raw, pred] of cases) {

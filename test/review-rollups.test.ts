@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RollupRow } from "../lib/protocol";
-import { seedHistory, type SeedHistory } from "../lib/seed/history";
+import type { RollupRow } from "../lib/core/protocol";
+import { seedHistory, type SeedHistory } from "../lib/dev/history";
 import { newWorkspace, request, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Receipt, StoredEvent } from "../lib/protocol";
-import { loadRunLog } from "../lib/queries/run-log";
-import { runEventBodies } from "../lib/queries/review";
-import { receiptsOf } from "../lib/queries/runs";
-import { LOG_PAGE, runLogOf } from "../lib/review/run-log";
-import { seedHistory } from "../lib/seed/history";
+import type { Receipt, StoredEvent } from "../lib/core/protocol";
+import { loadRunLog } from "../lib/server/queries/run-log";
+import { runEventBodies } from "../lib/server/queries/review";
+import { receiptsOf } from "../lib/server/queries/runs";
+import { LOG_PAGE, runLogOf } from "../lib/core/review/run-log";
+import { seedHistory } from "../lib/dev/history";
 import { newWorkspace, request, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shareLinks } from "../db/schema";
-import type { ExportDocument, ShareLink } from "../lib/protocol";
+import type { ExportDocument, ShareLink } from "../lib/core/protocol";
 import { sha256 } from "../lib/server/hash";
 import { openShare } from "../lib/server/review/shares";
-import { seedHistory } from "../lib/seed/history";
+import { seedHistory } from "../lib/dev/history";
 import { message, newWorkspace, request, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/protocol";
+import { newId } from "../lib/core/protocol";
 import { ev, newWorkspace, post, request, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
-import { jobProcesses } from "../lib/runner/process";
+import { jobProcesses } from "../lib/agents/runner/process";
 import { claudeWorld, type ClaudeWorld } from "./support/claude-world";
 import { command } from "./support/harness";
 import { receiptOf, whileSleeping } from "./support/runner-world";
@@ -102,7 +102,7 @@ describe("commands reach the real Claude Code", { timeout: 180_000 }, () => {
     const rev = await w.runnerEvents(runId);
     const stopped = rev.find((e: any) => e.message.startsWith("agent stopped"));
     // SIGINT alone was enough: inside the sandbox the CLI still gets it and exits (bwrap's own
-    // reaper would ignore it and wait for orphans; lib/runner/sandbox.ts).
+    // reaper would ignore it and wait for orphans; lib/agents/runner/sandbox.ts).
     expect(stopped.payload.signals).toEqual(["SIGINT"]);
     // Evidence kept: the checkpoint with the agent's file, published as the change-set.
     expect(done.change_set.files.map((f: any) => f.path)).toEqual(["started.txt"]);

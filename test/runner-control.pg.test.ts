@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { afterEach, describe, expect, test } from "vitest";
 import { eq } from "drizzle-orm";
 import { leases } from "../db/schema";
-import { jobProcesses } from "../lib/runner/process";
+import { jobProcesses } from "../lib/agents/runner/process";
 import { until } from "./support/feed";
 import { command } from "./support/harness";
 import { lastUserText, outputsSinceUser, say, shell } from "./support/model-server";

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { io } from "socket.io-client";
 import { afterEach, describe, expect, test, vi } from "vitest";
-import { jobProcesses, killJobProcesses } from "../lib/runner/process";
+import { jobProcesses, killJobProcesses } from "../lib/agents/runner/process";
 import { storedObjects } from "./support/dump";
 import { recordingFeed, until } from "./support/feed";
 import { lastUserText, outputsSinceUser, say, shell } from "./support/model-server";

@@ -1,11 +1,18 @@
-// lib/runner/git.ts against real git: worktrees, checkpoints, and the diff evidence.
+// lib/agents/runner/git.ts against real git: worktrees, checkpoints, and the diff evidence.
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkpoint, createWorktree, diffBinary, diffSummary, removeWorktree, resolveBase } from "@/lib/runner/git";
+import {
+  checkpoint,
+  createWorktree,
+  diffBinary,
+  diffSummary,
+  removeWorktree,
+  resolveBase,
+} from "@/lib/agents/runner/git";
 
 const env = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
 const ident = ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"];

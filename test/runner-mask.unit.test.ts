@@ -1,7 +1,7 @@
-// lib/runner/mask.ts: [RN4] secret values never leave the runner, whole, base64'd, or split.
+// lib/agents/runner/mask.ts: [RN4] secret values never leave the runner, whole, base64'd, or split.
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { MIN_SECRET_LENGTH, SecretMask } from "@/lib/runner/mask";
+import { MIN_SECRET_LENGTH, SecretMask } from "@/lib/agents/runner/mask";
 
 const secrets = { API_KEY: "sk-live-123456", SHORT: "abc", DB_PASSWORD: "hunter2!", LONGER: "sk-live-123456-extra" };
 

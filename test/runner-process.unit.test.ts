@@ -1,10 +1,10 @@
-// lib/runner/process.ts against real processes: output by lines, group stop, and the sweep
+// lib/agents/runner/process.ts against real processes: output by lines, group stop, and the sweep
 // for processes that escaped the group into a new session (as Codex's tool commands do).
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { jobProcesses, killJobProcesses, launch, stopGroup } from "@/lib/runner/process";
+import { jobProcesses, killJobProcesses, launch, stopGroup } from "@/lib/agents/runner/process";
 
 const jobs: string[] = [];
 function jobId(): string {

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { LeaseClaims, type StartRequest } from "../lib/runner";
-import { requestHash, signLease } from "../lib/runner/lease";
-import { CodexAdapter } from "../lib/runner/adapters/codex";
-import { jobProcesses } from "../lib/runner/process";
+import { LeaseClaims, type StartRequest } from "../lib/core/runner-contract";
+import { requestHash, signLease } from "../lib/core/runner-lease";
+import { CodexAdapter } from "../lib/agents/runner/adapters/codex";
+import { jobProcesses } from "../lib/agents/runner/process";
 import { post, ev } from "./support/api";
 import { say } from "./support/model-server";
 import { rawRunner } from "./support/raw-runner";

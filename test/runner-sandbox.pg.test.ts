@@ -5,14 +5,14 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { jobProcesses } from "../lib/runner/process";
+import { jobProcesses } from "../lib/agents/runner/process";
 import { readEvents } from "./support/api";
 import { claudeWorld, type ClaudeWorld } from "./support/claude-world";
 import { bash, edit, read, resultText, say, toolResultsSinceUser, workdirOf, write } from "./support/messages-server";
 
 /**
  * The permission profiles of the Claude adapter, enforced by the runner's bubblewrap
- * sandbox around the REAL `claude` (lib/runner/sandbox.ts), not by the agent.
+ * sandbox around the REAL `claude` (lib/agents/runner/sandbox.ts), not by the agent.
  */
 let world: ClaudeWorld | null = null;
 let other: http.Server | null = null;

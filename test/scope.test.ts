@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { inScope, scopesOverlap } from "../lib/protocol/scope";
-import { SCOPE_CHECK, scopeCheck } from "../lib/runner/checks";
+import { inScope, scopesOverlap } from "../lib/core/protocol/scope";
+import { SCOPE_CHECK, scopeCheck } from "../lib/agents/runner/checks";
 
 describe("[TSK4][TSK5] write scopes: path globs", () => {
   it("[TSK5] a path is in a scope when a glob matches it: ** spans segments, * and ? stay in one", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tcpProxy } from "./support/proxies";
-import { ChipsClient, type Command, type CommandControls } from "../lib/sdk";
+import { ChipsClient, type Command, type CommandControls } from "../lib/agents/sdk";
 import { newHarness, newWorkspace, readEvents, request, type Workspace } from "./support/api";
 import { until } from "./support/feed";
 import { command, receipts } from "./support/harness";
@@ -26,7 +26,7 @@ const getRun = async (runId: string, ws: Workspace) =>
   (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
 
 describe("SDK: runs", () => {
-  it("[RUN1][UI1] run(id) answers the run read model the room draws (lib/protocol's Run)", async () => {
+  it("[RUN1][UI1] run(id) answers the run read model the room draws (lib/core/protocol's Run)", async () => {
     const ws = await newWorkspace(server);
     const client = sdk(ws);
     const run = await client.startRun({

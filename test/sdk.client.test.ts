@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { httpProxy } from "./support/proxies";
-import { newId } from "../lib/protocol";
-import { backoffMs, ChipsClient, ChipsError, DEFAULT_RETRY, parseRetryAfter, type EventInput } from "../lib/sdk";
+import { newId } from "../lib/core/protocol";
+import { backoffMs, ChipsClient, ChipsError, DEFAULT_RETRY, parseRetryAfter, type EventInput } from "../lib/agents/sdk";
 import { newWorkspace, readEvents, type Workspace } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadServerKeys } from "../lib/server/runners/keys";
-import { FileBlobs, ObjectStore } from "../lib/server/runners/objects";
+import { loadServerKeys } from "../lib/server/dispatch/keys";
+import { FileBlobs, ObjectStore } from "../lib/server/dispatch/objects";
 import { sign, verify } from "node:crypto";
 
 const SECRET = "a-secret-every-node-shares-0123456789";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/protocol";
-import { roomFromSnapshot } from "../lib/client/room-state";
-import { taskViews } from "../lib/projection/tasks";
+import { newId } from "../lib/core/protocol";
+import { roomFromSnapshot } from "../lib/browser/room-state";
+import { taskViews } from "../lib/core/projection/tasks";
 import { key, newWorkspace, post, request, runStarted, type Workspace } from "./support/api";
 import { recordingFeed, until } from "./support/feed";
 import { startTestServer, type TestServer } from "./support/server";

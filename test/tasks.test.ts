@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ev, key, newHarness, newWorkspace, post, request, type Workspace } from "./support/api";
 import { recordingFeed, until } from "./support/feed";
-import { applyEvents, emptyRoom } from "../lib/client/room-state";
-import { taskViews } from "../lib/projection/tasks";
+import { applyEvents, emptyRoom } from "../lib/browser/room-state";
+import { taskViews } from "../lib/core/projection/tasks";
 import { rawRunner } from "./support/raw-runner";
 import { startTestServer, type TestServer } from "./support/server";
 
@@ -131,7 +131,7 @@ describe("[TSK1][TSK2] tasks: made, edited, listed with their status", () => {
       await runner.finish(runC, "failed");
       expect(await statuses(ws)).toEqual({ A: "done", B: "ready", C: "failed" });
       expect((await start(ws, b)).status).toBe(201);
-      // The room page's fold of the live feed (lib/client/room-state.ts) is the server's list.
+      // The room page's fold of the live feed (lib/browser/room-state.ts) is the server's list.
       const stored = await tasks(ws);
       const board = () => {
         const room = applyEvents(emptyRoom(ws.workspace_id, ws.space_id), live.events);

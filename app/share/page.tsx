@@ -1,8 +1,8 @@
 import { notFound } from "next/navigation";
-import { sharedPage } from "@/lib/pages/share";
+import { sharedPage } from "@/lib/server/pages/share";
 import { RunRecord } from "@/components/review/run-record-view";
 import { when } from "@/components/review/format";
-import { runLogOf } from "@/lib/review/run-log";
+import { runLogOf } from "@/lib/core/review/run-log";
 
 export const dynamic = "force-dynamic";
 

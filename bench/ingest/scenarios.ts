@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { Client } from "../lib/http";
 import type { PgAdmin } from "../lib/pg-watch";
 import { statementLog, type StatementProfile } from "../lib/pg-statements";

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { newId, type WorkspaceCreated } from "@/lib/protocol";
+import { newId, type WorkspaceCreated } from "@/lib/core/protocol";
 
 export type Workspace = WorkspaceCreated;
 

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import postgres from "postgres";
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import type { DbKind } from "./pg";
 import type { PgAdmin } from "./pg-watch";
 import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "./stats";

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { Client } from "./http";
 import { summarize, usageMeter, waitQuiet, type Latency, type Usage } from "./stats";
 

@@ -1,4 +1,4 @@
-import { newId } from "@/lib/protocol";
+import { newId } from "@/lib/core/protocol";
 import { adminToken, createWorkspace, keepAlive, message, request, seedMessages, type Workspace } from "../lib/api";
 import { baselineCatchUp, chipsCatchUp, type CatchUpResult } from "./catchup";
 import { runFanout, type FanoutResult } from "./fanout";

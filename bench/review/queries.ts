@@ -1,11 +1,17 @@
 import { sql } from "drizzle-orm";
 import type { Database } from "@/db/client";
-import type { RunFilter } from "@/lib/protocol";
-import { countReviewRuns, countStatement, directoryOf, listReviewRuns, listStatement } from "@/lib/queries/review";
-import { loadRunLog, runEventWindow, runEventWindowStatement } from "@/lib/queries/run-log";
-import { HEAD_TYPES, LOG_PAGE } from "@/lib/review/run-log";
-import { listShares } from "@/lib/queries/shares";
-import { getRun, receiptsOf } from "@/lib/queries/runs";
+import type { RunFilter } from "@/lib/core/protocol";
+import {
+  countReviewRuns,
+  countStatement,
+  directoryOf,
+  listReviewRuns,
+  listStatement,
+} from "@/lib/server/queries/review";
+import { loadRunLog, runEventWindow, runEventWindowStatement } from "@/lib/server/queries/run-log";
+import { HEAD_TYPES, LOG_PAGE } from "@/lib/core/review/run-log";
+import { listShares } from "@/lib/server/queries/shares";
+import { getRun, receiptsOf } from "@/lib/server/queries/runs";
 import { percentile } from "../lib/stats";
 
 export interface Timing {
@@ -41,8 +47,8 @@ export function runsPage(database: Database, ws: string, f: RunFilter, name: str
 }
 
 /**
- * A run page's reads (lib/pages/review.ts runPage): the run, receipts, names, share links,
- * then its log in windows ([REV3], lib/queries/run-log.ts) parsed. `rows` is the events read, `count` the run's.
+ * A run page's reads (lib/server/pages/review.ts runPage): the run, receipts, names, share links,
+ * then its log in windows ([REV3], lib/server/queries/run-log.ts) parsed. `rows` is the events read, `count` the run's.
  */
 export function runPage(database: Database, ws: string, runId: string, events: number, reps: number): Promise<Timing> {
   const db = database.db;

@@ -1,6 +1,6 @@
 import type { ChipsServices } from "@/lib/server/services";
-import { seedHistory } from "@/lib/seed/history";
-import { seedInto } from "@/lib/seed/seed";
+import { seedHistory } from "@/lib/dev/history";
+import { seedInto } from "@/lib/dev/seed";
 
 /** One history (one cast: rooms, people, harnesses, agents) seeded chunk by chunk. */
 const CAST = 1;
@@ -22,7 +22,7 @@ export interface Seeded {
 
 /**
  * `runs` runs with about `events` events in all, written as `npm run seed` writes them —
- * lib/seed's history through the import, i.e. the one ingest writer — in chunks of
+ * lib/dev's history through the import, i.e. the one ingest writer — in chunks of
  * `chunkRuns` runs (each a slice of the 60 days, seeds 2, 3, …), stopping before a chunk
  * that the time budget would not fit (judged by the slowest chunk so far). Then settles the
  * review index and reports the time of each part.

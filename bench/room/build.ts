@@ -7,8 +7,8 @@ import { ROOT } from "../lib/proc";
 const SOURCES = [
   "app",
   "components",
-  "lib/client",
-  "lib/protocol",
+  "lib/browser",
+  "lib/core/protocol",
   "lib/server",
   "db",
   "next.config.ts",

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import { newId } from "@/lib/protocol";
+import { newId } from "@/lib/core/protocol";
 import { harnessEvent, message, postBatch, type Workspace } from "../lib/api";
 
 export interface SeededRoom {

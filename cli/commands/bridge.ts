@@ -11,8 +11,8 @@ export async function bridge(ctx: CommandContext): Promise<void> {
   if (!prompt) throw new UsageError('bridge ag-ui needs --prompt "what to ask the agent"');
   const { url: chipsUrl, token, space } = await harnessAndRoom(ctx);
   const { HttpAgent } = await import("@ag-ui/client");
-  const { ChipsClient } = await import("../../lib/sdk");
-  const { bridgeAgUi } = await import("../../lib/bridge/ag-ui");
+  const { ChipsClient } = await import("../../lib/agents/sdk");
+  const { bridgeAgUi } = await import("../../lib/agents/bridge/ag-ui");
   const client = new ChipsClient({ url: chipsUrl, token });
   const agent = new HttpAgent({ url });
   try {

@@ -3,7 +3,7 @@ import path from "node:path";
 import { UsageError } from "../errors";
 import { harnessAndRoom, type ConnectOptions } from "./connect-room";
 import type { CommandContext } from "./context";
-import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/connect/home";
+import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/agents/connect/home";
 
 /**
  * `chips connect codex [--space S] [--project DIR]`: mirror the Codex sessions run in DIR
@@ -27,7 +27,7 @@ export async function connectCodex(ctx: CommandContext): Promise<void> {
   };
   writeAtomic(path.join(root, "connection.json"), JSON.stringify(conn, null, 2) + "\n", 0o600);
   const codexHome = path.resolve(ctx.env.CODEX_HOME || path.join(os.homedir(), ".codex"));
-  const { CodexWatcher } = await import("@/lib/connect/codex/watch");
+  const { CodexWatcher } = await import("@/lib/agents/connect/codex/watch");
   const watcher = new CodexWatcher({
     conn,
     token,

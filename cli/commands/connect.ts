@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process";
 import { CliError, EXIT, UsageError } from "../errors";
 import type { CommandContext } from "./context";
 import { harnessAndRoom, type ConnectOptions } from "./connect-room";
-import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/connect/home";
+import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/agents/connect/home";
 
 const PKG = path.resolve(import.meta.dirname, "../..");
 
@@ -25,7 +25,7 @@ function setsidPath(): string | null {
 export async function connect(ctx: CommandContext): Promise<void> {
   const [agent, ...rest] = ctx.args;
   if (agent === "drain") {
-    const { runDrainer } = await import("@/lib/connect/claude/drainer");
+    const { runDrainer } = await import("@/lib/agents/connect/claude/drainer");
     if (!rest[0]) throw new UsageError("connect drain takes the connection directory");
     await runDrainer(path.resolve(rest[0]));
     return;
@@ -54,14 +54,14 @@ export async function connect(ctx: CommandContext): Promise<void> {
     created_at: new Date().toISOString(),
   };
   writeAtomic(path.join(root, "connection.json"), JSON.stringify(conn, null, 2) + "\n", 0o600);
-  const { hookScript } = await import("@/lib/connect/claude/hook-script");
+  const { hookScript } = await import("@/lib/agents/connect/claude/hook-script");
   const script = path.join(root, "hook.sh");
   writeAtomic(
     script,
     hookScript({
       root,
       node: process.execPath,
-      gate: path.join(PKG, "lib/connect/claude/gate.mjs"),
+      gate: path.join(PKG, "lib/agents/connect/claude/gate.mjs"),
       drainer: [path.join(PKG, "bin/chips.mjs"), "connect", "drain", root],
       setsid: setsidPath(),
     }),
@@ -72,7 +72,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
   } catch (e) {
     throw new CliError([`error: the hook script did not parse: ${(e as Error).message}`]);
   }
-  const { installHooks } = await import("@/lib/connect/claude/settings");
+  const { installHooks } = await import("@/lib/agents/connect/claude/settings");
   try {
     installHooks(settings, path.join(root, "settings-backup.json"), script, hold);
   } catch (e) {
@@ -101,13 +101,13 @@ export async function disconnect(ctx: CommandContext): Promise<void> {
   const root = connectionDir(chipsHome(ctx.env), "claude", settings);
   if (!fs.existsSync(root))
     throw new CliError([`error: ${settings} is not connected (nothing in ${root})`], EXIT.failed);
-  const { removeHooks } = await import("@/lib/connect/claude/settings");
+  const { removeHooks } = await import("@/lib/agents/connect/claude/settings");
   const r = removeHooks(path.join(root, "settings-backup.json"), path.join(root, "hook.sh"));
   if (r.restored === "exact") ctx.io.out(`${r.file} is back exactly as it was before chips connect.\n`);
   else if (r.restored === "entries-only")
     ctx.io.out(`${r.file} was changed since chips connect: only Chips' hooks were taken out.\n`);
-  const { pending } = await import("@/lib/connect/spool");
-  const { DurableStore } = await import("@/lib/connect/outbox");
+  const { pending } = await import("@/lib/agents/connect/spool");
+  const { DurableStore } = await import("@/lib/agents/connect/outbox");
   const stateDir = path.join(root, "state");
   const store = fs.existsSync(stateDir)
     ? new DurableStore(stateDir, { workspaceId: "", actor: { kind: "harness", id: "" } })

@@ -1,5 +1,5 @@
-import { Demo, DemoError, type DemoEnd } from "../../lib/demo";
-import { ChipsClient, isChipsError } from "../../lib/sdk";
+import { Demo, DemoError, type DemoEnd } from "../../lib/agents/demo";
+import { ChipsClient, isChipsError } from "../../lib/agents/sdk";
 import { resolveToken, resolveUrl } from "../config";
 import { CliError, EXIT, UsageError } from "../errors";
 import { problemLines } from "../http";

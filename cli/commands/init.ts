@@ -2,7 +2,7 @@ import { resolveAdminToken, resolveUrl } from "../config";
 import { UsageError } from "../errors";
 import { call } from "../http";
 import type { CommandContext } from "./context";
-import type { WorkspaceCreated } from "../../lib/protocol/http";
+import type { WorkspaceCreated } from "../../lib/core/protocol/http";
 
 type Created = WorkspaceCreated;
 

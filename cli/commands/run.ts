@@ -3,7 +3,7 @@ import { resolvePersonToken, resolveUrl } from "../config";
 import { CliError, EXIT, UsageError } from "../errors";
 import { call, type Client } from "../http";
 import type { CommandContext, Options } from "./context";
-import { CommandName, type RunCommandsAnswer } from "../../lib/protocol";
+import { CommandName, type RunCommandsAnswer } from "../../lib/core/protocol";
 
 /** The options `chips run` takes beside the common ones. */
 type RunCliOptions = Options & { timeout?: string };

@@ -103,8 +103,8 @@ export async function runner(ctx: CommandContext): Promise<void> {
   if (cleanup !== "keep" && cleanup !== "remove") throw new UsageError("--cleanup is keep or remove");
   const secretsFile = o["secrets-file"] ?? file.secretsFile;
 
-  const { Runner } = await import("@/lib/runner/runner");
-  const { CodexAdapter } = await import("@/lib/runner/adapters/codex");
+  const { Runner } = await import("@/lib/agents/runner/runner");
+  const { CodexAdapter } = await import("@/lib/agents/runner/adapters/codex");
   const codex = new CodexAdapter({
     ...file.codex,
     ...(o["codex-bin"] ? { bin: o["codex-bin"] } : {}),
@@ -112,7 +112,7 @@ export async function runner(ctx: CommandContext): Promise<void> {
     env: { ...(file.codex?.env ?? {}), ...pairs(o["codex-env"], "--codex-env") },
     ...(o["codex-model"] ? { model: o["codex-model"] } : {}),
   });
-  const { ClaudeAdapter } = await import("@/lib/runner/adapters/claude");
+  const { ClaudeAdapter } = await import("@/lib/agents/runner/adapters/claude");
   const claude = new ClaudeAdapter({
     ...file.claude,
     ...(o["claude-bin"] ? { bin: o["claude-bin"] } : {}),

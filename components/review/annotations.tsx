@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { StoredEvent } from "@/lib/protocol";
-import { annotate } from "@/lib/client/review-api";
+import type { StoredEvent } from "@/lib/core/protocol";
+import { annotate } from "@/lib/browser/review-api";
 import { actorName, type Directory } from "@/components/room/names";
 import { Markdown } from "@/components/ui/markdown";
 import { button, field, muted, VERDICT_TEXT, when } from "./format";

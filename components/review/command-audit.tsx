@@ -1,5 +1,5 @@
 import type { Directory } from "@/components/room/names";
-import type { CommandAudit } from "@/lib/review/run-story";
+import type { CommandAudit } from "@/lib/core/review/run-story";
 import { muted, took, when } from "./format";
 
 /**

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { runEvents } from "@/lib/client/review-api";
-import { LOG_SECTIONS, type LogSection, type LogWindow } from "@/lib/review/run-log";
+import { runEvents } from "@/lib/browser/review-api";
+import { LOG_SECTIONS, type LogSection, type LogWindow } from "@/lib/core/review/run-log";
 import type { Directory } from "@/components/room/names";
 import { Messages, RunnerLog, StatusHistory } from "./run-record";
 import { button, muted } from "./format";

@@ -1,4 +1,4 @@
-import type { PlanLine, PlanMark } from "@/lib/review/run-story";
+import type { PlanLine, PlanMark } from "@/lib/core/review/run-story";
 import { muted } from "./format";
 
 const MARK: Record<PlanMark, { text: string; tone: string }> = {

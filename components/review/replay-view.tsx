@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { applyEvents, emptyRoom, type RoomState } from "@/lib/client/room-state";
-import type { Run, StoredEvent } from "@/lib/protocol";
+import { applyEvents, emptyRoom, type RoomState } from "@/lib/browser/room-state";
+import type { Run, StoredEvent } from "@/lib/core/protocol";
 import { RoomActionsContext, type RoomActions } from "@/components/room/room-context";
 import type { Directory } from "@/components/room/names";
 import { Timeline } from "@/components/room/timeline";
@@ -21,7 +21,7 @@ const noAction = async () => "This is a replay: nothing can be sent from it.";
  * A replay of a run ([RPL1]): the room as it was at any seq of the run's span — the same
  * timeline, run panel, dots, typing indicator (with its progress and time left as then) and
  * receipts the live room draws, folded from the log by the same projection (room-state's
- * applyEvents → lib/projection). The scrubber moves over the seqs; play runs at 1×–20× the
+ * applyEvents → lib/core/projection). The scrubber moves over the seqs; play runs at 1×–20× the
  * log's own pace; the URL keeps the seq, so a link can point at one.
  */
 export function ReplayView({

@@ -1,7 +1,7 @@
-import type { RunPageData } from "@/lib/pages/review";
-import { commandAudit, planVsActual, stepBars } from "@/lib/review/run-story";
-import { agentOf, durationMs } from "@/lib/review/facets";
-import { ChangeSetPayload } from "@/lib/runner";
+import type { RunPageData } from "@/lib/server/pages/review";
+import { commandAudit, planVsActual, stepBars } from "@/lib/core/review/run-story";
+import { agentOf, durationMs } from "@/lib/core/review/facets";
+import { ChangeSetPayload } from "@/lib/core/runner-contract";
 import { ChangeSet } from "@/components/room/change-set";
 import { actorName, runHarnessName } from "@/components/room/names";
 import { StepGantt } from "./step-gantt";

@@ -1,5 +1,5 @@
-import type { StoredEvent } from "@/lib/protocol";
-import type { ChangeSetPayload } from "@/lib/runner";
+import type { StoredEvent } from "@/lib/core/protocol";
+import type { ChangeSetPayload } from "@/lib/core/runner-contract";
 import { actorName, type Directory } from "@/components/room/names";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { muted, when } from "./format";

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { SavedView } from "@/lib/protocol";
-import { deleteView, saveView } from "@/lib/client/review-api";
+import type { SavedView } from "@/lib/core/protocol";
+import { deleteView, saveView } from "@/lib/browser/review-api";
 import { button, field, link, muted } from "./format";
 
 /** A person's saved views of the runs page: links to their query strings; this view can be saved under a name. */

@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { ShareLink } from "@/lib/protocol";
-import { createShare, revokeShare } from "@/lib/client/review-api";
+import type { ShareLink } from "@/lib/core/protocol";
+import { createShare, revokeShare } from "@/lib/browser/review-api";
 import type { Directory } from "@/components/room/names";
 import { button, field, muted, when } from "./format";
 

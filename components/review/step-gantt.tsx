@@ -1,4 +1,4 @@
-import type { StepBar } from "@/lib/review/run-story";
+import type { StepBar } from "@/lib/core/review/run-story";
 import { muted, took, when } from "./format";
 
 const BAR: Record<StepBar["state"], string> = {

@@ -1,4 +1,4 @@
-import type { TaskSnapshot } from "@/lib/protocol";
+import type { TaskSnapshot } from "@/lib/core/protocol";
 import { Markdown } from "../ui/markdown";
 
 const dt = "text-xs font-medium text-zinc-600 dark:text-zinc-400";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { Budget, BudgetLimit, Run } from "@/lib/protocol";
-import { budgets as readBudgets } from "@/lib/client/api";
+import type { Budget, BudgetLimit, Run } from "@/lib/core/protocol";
+import { budgets as readBudgets } from "@/lib/browser/api";
 
 const figure = (l: BudgetLimit) =>
   l.metric === "tokens"

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import type { Decision } from "@/lib/protocol";
-import { recordDecision } from "@/lib/client/room-api";
-import type { Decisions } from "@/lib/projection/decisions";
+import type { Decision } from "@/lib/core/protocol";
+import { recordDecision } from "@/lib/browser/room-api";
+import type { Decisions } from "@/lib/core/projection/decisions";
 import { Markdown } from "../ui/markdown";
 import { actorName, type Directory } from "../room/names";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { RoomRevision } from "@/lib/protocol";
-import { saveRoom } from "@/lib/client/room-api";
+import type { RoomRevision } from "@/lib/core/protocol";
+import { saveRoom } from "@/lib/browser/room-api";
 import { Markdown } from "../ui/markdown";
 import { actorName, type Directory } from "../room/names";
 import { RoomHistory } from "./room-history";

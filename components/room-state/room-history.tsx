@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import type { RoomRevision } from "@/lib/protocol";
-import { roomRevisions } from "@/lib/client/room-api";
+import type { RoomRevision } from "@/lib/core/protocol";
+import { roomRevisions } from "@/lib/browser/room-api";
 import { actorName, type Directory } from "../room/names";
 import { revisionText, TextDiff } from "./text-diff";
 

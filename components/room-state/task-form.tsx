@@ -1,8 +1,8 @@
 "use client";
 
 import { useState, type ReactNode } from "react";
-import type { Task } from "@/lib/protocol";
-import { saveTask, type TaskRefusal } from "@/lib/client/task-api";
+import type { Task } from "@/lib/core/protocol";
+import { saveTask, type TaskRefusal } from "@/lib/browser/task-api";
 
 const field =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";

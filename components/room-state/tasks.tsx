@@ -2,9 +2,9 @@
 
 import { useMemo, useState } from "react";
 import Link from "next/link";
-import type { Run, TaskStatus, TaskView } from "@/lib/protocol";
-import { taskViews, type Tasks } from "@/lib/projection/tasks";
-import { startTask, type Overlap } from "@/lib/client/task-api";
+import type { Run, TaskStatus, TaskView } from "@/lib/core/protocol";
+import { taskViews, type Tasks } from "@/lib/core/projection/tasks";
+import { startTask, type Overlap } from "@/lib/browser/task-api";
 import { button, quiet, TaskForm } from "./task-form";
 
 const GROUPS: { status: TaskStatus; label: string; badge: string }[] = [

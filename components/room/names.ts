@@ -1,4 +1,4 @@
-import type { Actor, Run } from "@/lib/protocol";
+import type { Actor, Run } from "@/lib/core/protocol";
 
 /** Display names of a workspace's people and harnesses. */
 export interface Directory {

@@ -3,7 +3,7 @@
  * expiring URL with the session cookie, read it at once, and forget it. The URL is never
  * kept in state: each "Show diff" or "output" click asks again.
  */
-import { downloadText, failureLine, objectUrl } from "@/lib/client/api";
+import { downloadText, failureLine, objectUrl } from "@/lib/browser/api";
 
 /** Artifacts past this size are not pulled into the page. */
 export const MAX_OBJECT_BYTES = 20 * 1024 * 1024;

@@ -1,4 +1,4 @@
-import type { Step } from "@/lib/protocol";
+import type { Step } from "@/lib/core/protocol";
 
 const LABEL: Record<Step["state"], string> = {
   pending: "pending",

@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { Receipt, Run } from "@/lib/protocol";
+import type { Receipt, Run } from "@/lib/core/protocol";
 import type { SendCommand } from "./run-controls";
 
 /** What a run panel needs from the room beyond its run: receipts, presence and the actions. */

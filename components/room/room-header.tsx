@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import type { FeedStatus } from "@/lib/client/room-feed";
-import type { Run } from "@/lib/protocol";
+import type { FeedStatus } from "@/lib/browser/room-feed";
+import type { Run } from "@/lib/core/protocol";
 
 const LIVE: Record<FeedStatus, { text: string; dot: string }> = {
   live: { text: "Live", dot: "bg-green-600" },

@@ -1,17 +1,17 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { forceFinish, postEvent, refusalOf, sendCommand } from "@/lib/client/api";
-import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/client/room-feed";
-import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/client/room-state";
-import type { Decision, Receipt, RoomRevision, Run, Task } from "@/lib/protocol";
+import { forceFinish, postEvent, refusalOf, sendCommand } from "@/lib/browser/api";
+import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/browser/room-feed";
+import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/browser/room-state";
+import type { Decision, Receipt, RoomRevision, Run, Task } from "@/lib/core/protocol";
 import { DecisionsView } from "../room-state/decisions";
 import { BudgetStrip } from "../room-state/budgets";
 import { RoomBrief } from "../room-state/room-brief";
 import { RoomPanel } from "../room-state/room-panel";
 import { TaskBoard } from "../room-state/tasks";
 import { RoomActionsContext, type RoomActions } from "./room-context";
-import { useServerNow } from "@/lib/client/use-now";
+import { useServerNow } from "@/lib/browser/use-now";
 import { Composer } from "./composer";
 import type { Directory } from "./names";
 import { RoomHeader } from "./room-header";

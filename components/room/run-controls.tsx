@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { CommandName, Receipt, Run } from "@/lib/protocol";
+import type { CommandName, Receipt, Run } from "@/lib/core/protocol";
 import type { Directory } from "./names";
 
 export type SendCommand = (runId: string, command: CommandName, text?: string) => Promise<string | null>;

@@ -1,5 +1,5 @@
-import type { Run } from "@/lib/protocol";
-import { CheckpointPayload } from "@/lib/runner";
+import type { Run } from "@/lib/core/protocol";
+import { CheckpointPayload } from "@/lib/core/runner-contract";
 
 /**
  * A runner run's own lines in its panel (§5): who is taking it ("Waiting for a runner" →

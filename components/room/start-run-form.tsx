@@ -2,8 +2,8 @@
 
 import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
-import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/client/api";
-import { PROFILE_DESCRIPTIONS } from "@/lib/runner";
+import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/browser/api";
+import { PROFILE_DESCRIPTIONS } from "@/lib/core/runner-contract";
 
 type Field = "prompt" | "repository" | "base" | "agent" | "profile" | "commands" | "secrets";
 

@@ -1,6 +1,6 @@
 import { memo } from "react";
-import type { TimelineItem } from "@/lib/client/room-state";
-import type { Run } from "@/lib/protocol";
+import type { TimelineItem } from "@/lib/browser/room-state";
+import type { Run } from "@/lib/core/protocol";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { actorName, harnessName, initials, type Directory } from "./names";
 import { RunPanel } from "./run-panel";

@@ -2,8 +2,8 @@
 
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
-import type { TimelineItem } from "@/lib/client/room-state";
-import type { Run } from "@/lib/protocol";
+import type { TimelineItem } from "@/lib/browser/room-state";
+import type { Run } from "@/lib/core/protocol";
 import type { Directory } from "./names";
 import { TimelineEntry } from "./timeline-item";
 

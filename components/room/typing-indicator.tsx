@@ -1,4 +1,4 @@
-import type { Run } from "@/lib/protocol";
+import type { Run } from "@/lib/core/protocol";
 import { actorName, type Directory } from "./names";
 
 /**

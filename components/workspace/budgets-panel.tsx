@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import type { Budget, BudgetBody } from "@/lib/protocol";
-import { ApiError, budgets as readBudgets, failureLine, setBudget } from "@/lib/client/api";
+import type { Budget, BudgetBody } from "@/lib/core/protocol";
+import { ApiError, budgets as readBudgets, failureLine, setBudget } from "@/lib/browser/api";
 
 const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 const muted = "text-xs text-zinc-600 dark:text-zinc-400";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { createRoom, failureLine } from "@/lib/client/api";
+import { createRoom, failureLine } from "@/lib/browser/api";
 
 /** Create a room in this workspace, then open it. */
 export function NewRoomForm({ workspaceId }: { workspaceId: string }) {

@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/queries/people";
-import * as api from "@/lib/client/people-api";
+import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/server/queries/people";
+import * as api from "@/lib/browser/people-api";
 
 const button =
   "rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";

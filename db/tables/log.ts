@@ -13,7 +13,7 @@ import type {
   Step,
   StoredActor,
   Usage,
-} from "../../lib/protocol";
+} from "../../lib/core/protocol";
 import {
   bigint,
   customType,
@@ -66,7 +66,7 @@ export const events = pgTable(
   ],
 );
 
-/** Read model of a run (lib/protocol/models.ts `Run`; db/run-rows.ts maps it), written in the same transaction as its events. */
+/** Read model of a run (lib/core/protocol/models.ts `Run`; db/run-rows.ts maps it), written in the same transaction as its events. */
 export const runs = pgTable(
   "runs",
   {
@@ -138,7 +138,7 @@ export const runnerEvents = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.sequence] })],
 );
 
-/** Read model of run commands and their receipts ([RUN1], [UI5]; lib/protocol/models.ts `Receipt`), kept with their events. */
+/** Read model of run commands and their receipts ([RUN1], [UI5]; lib/core/protocol/models.ts `Receipt`), kept with their events. */
 export const commands = pgTable(
   "commands",
   {
@@ -167,7 +167,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
   fromDriver: (v) => Buffer.from(v),
 });
 
-/** Artifacts ([RN3]) when several nodes share PostgreSQL: content-addressed per run (lib/server/runners/pg-blobs.ts). */
+/** Artifacts ([RN3]) when several nodes share PostgreSQL: content-addressed per run (lib/server/dispatch/pg-blobs.ts). */
 export const objects = pgTable(
   "objects",
   {

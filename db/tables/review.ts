@@ -1,4 +1,4 @@
-import type { GoalFrom, Outcome, RunState } from "../../lib/protocol";
+import type { GoalFrom, Outcome, RunState } from "../../lib/core/protocol";
 import {
   bigint,
   customType,
@@ -16,7 +16,7 @@ const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 /**
  * The review index of a run (docs/REVIEW.md): what the runs page filters and sorts on, taken
- * from the run read model, and its search words (lib/review/search-text.ts) as a tsvector.
+ * from the run read model, and its search words (lib/core/review/search-text.ts) as a tsvector.
  * Kept after commit by lib/server/review/indexer.ts, off the ingest path, up to
  * `review_cursor`'s seq; a read first brings it up to the log's head.
  */

@@ -1,8 +1,8 @@
-import type { DecisionStatus, StoredActor } from "../../lib/protocol";
+import type { DecisionStatus, StoredActor } from "../../lib/core/protocol";
 import { bigint, date, doublePrecision, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 /**
- * A room's current intent and outcome (lib/protocol/models.ts `RoomRevision`; db/room-rows.ts
+ * A room's current intent and outcome (lib/core/protocol/models.ts `RoomRevision`; db/room-rows.ts
  * maps it), written by the ingest writer with its `room.updated`. Its history is the log's.
  */
 export const rooms = pgTable("rooms", {
@@ -16,7 +16,7 @@ export const rooms = pgTable("rooms", {
   seq: bigint("seq", { mode: "number" }),
 });
 
-/** A room's decisions (lib/protocol/models.ts `Decision`; db/room-rows.ts maps it), written by the ingest writer. */
+/** A room's decisions (lib/core/protocol/models.ts `Decision`; db/room-rows.ts maps it), written by the ingest writer. */
 export const decisions = pgTable(
   "decisions",
   {

@@ -1,8 +1,8 @@
-import type { WorkspaceCreated } from "../../lib/protocol/http";
+import type { WorkspaceCreated } from "../../lib/core/protocol/http";
 import fs from "node:fs";
 import path from "node:path";
 import { expect, type APIRequestContext } from "@playwright/test";
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 
 export type Workspace = WorkspaceCreated;
 

@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { CodexAdapter } from "../../lib/runner/adapters/codex";
-import type { Runner } from "../../lib/runner/runner";
+import { CodexAdapter } from "../../lib/agents/runner/adapters/codex";
+import type { Runner } from "../../lib/agents/runner/runner";
 import type { ModelServer } from "../../test/support/model-server";
 import { baseURL } from "./api";
 import { test } from "./fixtures";

@@ -1,7 +1,13 @@
 import { expect, type APIRequestContext } from "@playwright/test";
 import { io, type Socket } from "socket.io-client";
-import { newId } from "../../lib/protocol";
-import type { ChangeSetPayload, ObjectRef, RunnerHello, RunnerHelloAck, StartRequest } from "../../lib/runner";
+import { newId } from "../../lib/core/protocol";
+import type {
+  ChangeSetPayload,
+  ObjectRef,
+  RunnerHello,
+  RunnerHelloAck,
+  StartRequest,
+} from "../../lib/core/runner-contract";
 import { baseURL, type StoredEvent, type Workspace } from "./api";
 
 let keys = 0;

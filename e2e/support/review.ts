@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Locator, type Page } from "@playwright/test";
-import type { ExportDocument, ImportAnswer } from "../../lib/protocol";
-import { seedHistory, type SeedHistory } from "../../lib/seed/history";
+import type { ExportDocument, ImportAnswer } from "../../lib/core/protocol";
+import { seedHistory, type SeedHistory } from "../../lib/dev/history";
 import type { Workspace } from "./api";
 
 /** A seeded history imported into a workspace, with the generator's facts and the runs' new ids. */

@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
 import { expect } from "@playwright/test";
-import { newId, type CommandName } from "../../lib/protocol";
+import { newId, type CommandName } from "../../lib/core/protocol";
 import type { Harness, StoredEvent, Workspace } from "./api";
 
 let n = 0;

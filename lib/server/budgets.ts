@@ -1,7 +1,7 @@
 import type { Database } from "@/db/client";
 import { putBudget } from "@/db/budget-sql";
-import { toMicro } from "@/lib/projection/budget";
-import type { BudgetBody } from "@/lib/protocol";
+import { toMicro } from "@/lib/core/projection/budget";
+import type { BudgetBody } from "@/lib/core/protocol";
 
 /** Set (or replace) the budget of a harness, a runner or the whole workspace ([BUD1]); money is kept in micro-dollars. */
 export async function setBudget(

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray } from "drizzle-orm";
-import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent } from "@/lib/protocol";
+import { canonicalId, isId, newId, problem, type CommandBody, type IncomingEvent } from "@/lib/core/protocol";
 import { commands, events, runs } from "@/db/schema";
 import type { Credential, WorkspaceCredential } from "./credentials";
 import { canonicalJson, sha256 } from "./hash";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { and, eq, isNull } from "drizzle-orm";
-import { newId } from "@/lib/protocol";
+import { newId } from "@/lib/core/protocol";
 import type { Db } from "@/db/client";
 import { credentials, persons } from "@/db/schema";
 import { sha256 } from "./hash";

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { sql } from "drizzle-orm";
-import { newId } from "@/lib/protocol";
-import { utf8Length } from "@/lib/protocol/fields";
+import { newId } from "@/lib/core/protocol";
+import { utf8Length } from "@/lib/core/protocol/fields";
 import { persons } from "@/db/schema";
 import { resultRows } from "@/db/rows";
 import { sha256 } from "./hash";

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import { sql } from "drizzle-orm";
 import { openDatabase } from "@/db/client";
-import type { ChipsConfig } from "@/lib/env";
+import type { ChipsConfig } from "@/lib/server/env";
 import { createApi } from "./api/app";
 import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";

@@ -1,4 +1,4 @@
-import { problem, type ProblemError } from "@/lib/protocol";
+import { problem, type ProblemError } from "@/lib/core/protocol";
 import { log } from "./log";
 
 /**

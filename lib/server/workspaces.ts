@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { newId, type WorkspaceCreated } from "@/lib/protocol";
+import { newId, type WorkspaceCreated } from "@/lib/core/protocol";
 import type { Db } from "@/db/client";
 import { harnesses, persons, settings, spaces, workspaces } from "@/db/schema";
 import { newToken, storeCredential } from "./credentials";

@@ -2,7 +2,7 @@
  * Authority: [ENV5] [ENV10] [ENV11] 403 (workspace, actor, types a harness may not send). Part
  * of the corpus `CASES` of ../bad-input.test.ts, which runs the files in a fixed order.
  */
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { ev, message, post, runStarted } from "../support/api";
 import { asA, server, type Case } from "./support";
 

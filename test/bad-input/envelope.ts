@@ -3,7 +3,7 @@
  * a type requires. Part of the corpus `CASES` of ../bad-input.test.ts, which runs the files in
  * a fixed order.
  */
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { ev, message, runStarted, runStatus } from "../support/api";
 import { asA, ulidPart, type Case } from "./support";
 

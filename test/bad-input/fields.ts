@@ -3,7 +3,7 @@
  * actor (422), and `__proto__`. Part of the corpus `CASES` of ../bad-input.test.ts, which runs
  * the files in a fixed order.
  */
-import { LIMITS, newId } from "../../lib/protocol";
+import { LIMITS, newId } from "../../lib/core/protocol";
 import { ev, message, runStarted, runStatus } from "../support/api";
 import { asA, range, withRawMembers, type Case } from "./support";
 

@@ -2,7 +2,7 @@
  * [HTTP2] precedence: pairs of faults in one request, the first match wins. Part of the corpus
  * `CASES` of ../bad-input.test.ts, which runs the files in a fixed order.
  */
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { ev, message, post, runStatus } from "../support/api";
 import { asA, MiB, postAlone, range, server, type Case } from "./support";
 

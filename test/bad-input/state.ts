@@ -3,7 +3,7 @@
  * pointer into the batch). Part of the corpus `CASES` of ../bad-input.test.ts, which runs the
  * files in a fixed order.
  */
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { ev, key, message, runStarted, runStatus } from "../support/api";
 import { asA, batchWithBadFourth, range, type Case } from "./support";
 

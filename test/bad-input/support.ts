@@ -3,7 +3,7 @@
  * to, the `Case` shape, and the helpers the case files use to send their requests.
  */
 import http from "node:http";
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { message, post, runStatus, type Answer, type Workspace } from "../support/api";
 import type { TestServer } from "../support/server";
 

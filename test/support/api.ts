@@ -1,5 +1,5 @@
-import type { WorkspaceCreated } from "../../lib/protocol/http";
-import { newId } from "../../lib/protocol";
+import type { WorkspaceCreated } from "../../lib/core/protocol/http";
+import { newId } from "../../lib/core/protocol";
 import { startTestServer, type TestServer } from "./server";
 
 export type Workspace = WorkspaceCreated;

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { run as runCli } from "../../cli/main";
-import { chipsHome, connectionDir } from "../../lib/connect/home";
+import { chipsHome, connectionDir } from "../../lib/agents/connect/home";
 import { readEvents, type Workspace } from "./api";
 import { until } from "./feed";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { defaultClaudeBin } from "../../lib/runner/adapters/claude";
+import { defaultClaudeBin } from "../../lib/agents/runner/adapters/claude";
 import { Tty } from "./tty";
 
 /**

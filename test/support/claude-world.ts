@@ -1,6 +1,6 @@
-import { ClaudeAdapter, type ClaudeConfig } from "../../lib/runner/adapters/claude";
-import { CodexAdapter } from "../../lib/runner/adapters/codex";
-import type { RunnerOptions } from "../../lib/runner/runner";
+import { ClaudeAdapter, type ClaudeConfig } from "../../lib/agents/runner/adapters/claude";
+import { CodexAdapter } from "../../lib/agents/runner/adapters/codex";
+import type { RunnerOptions } from "../../lib/agents/runner/runner";
 import { startMessagesServer, type MessagesScript, type MessagesServer } from "./messages-server";
 import type { Script } from "./model-server";
 import { runnerWorld, type World } from "./runner-world";

@@ -1,4 +1,4 @@
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { ev, key, request, type Workspace } from "./api";
 import { RoomWorld } from "./room-sequences";
 import type { rawRunner } from "./raw-runner";

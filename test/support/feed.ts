@@ -1,5 +1,5 @@
 import { vi } from "vitest";
-import { RoomFeed, type FeedEvent, type FeedStatus, type RoomSnapshot } from "../../lib/client/room-feed";
+import { RoomFeed, type FeedEvent, type FeedStatus, type RoomSnapshot } from "../../lib/browser/room-feed";
 
 /** A RoomFeed that records everything it delivers, for assertions. */
 export function recordingFeed(url: string, spaceId: string, auth: { token?: string; cookie?: string }, afterSeq = 0) {

@@ -1,5 +1,5 @@
 import { io, type Socket } from "socket.io-client";
-import { newId } from "../../lib/protocol";
+import { newId } from "../../lib/core/protocol";
 import { ev, post, request, type Workspace } from "./api";
 import { until } from "./feed";
 

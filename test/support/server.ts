@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
-import { loadConfig, type ChipsConfig } from "../../lib/env";
+import { loadConfig, type ChipsConfig } from "../../lib/server/env";
 import { startChips, type RunningChips } from "../../lib/server/start";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

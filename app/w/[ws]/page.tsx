@@ -1,7 +1,7 @@
 import Link from "next/link";
-import { workspaceAccess } from "@/lib/queries/people";
-import { directoryOf } from "@/lib/queries/review";
-import { liveRuns, roomsOf, workspaceName } from "@/lib/queries/workspace";
+import { workspaceAccess } from "@/lib/server/queries/people";
+import { directoryOf } from "@/lib/server/queries/review";
+import { liveRuns, roomsOf, workspaceName } from "@/lib/server/queries/workspace";
 import { PeoplePanel } from "@/components/workspace/people-panel";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { NewRoomForm } from "@/components/workspace/new-room-form";

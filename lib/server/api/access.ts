@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import { canonicalId, isId, type Run } from "@/lib/protocol";
-import { spaceInfo } from "@/lib/queries/frames";
-import { getRun } from "@/lib/queries/runs";
+import { canonicalId, isId, type Run } from "@/lib/core/protocol";
+import { spaceInfo } from "@/lib/server/queries/frames";
+import { getRun } from "@/lib/server/queries/runs";
 import type { Credential, WorkspaceCredential } from "../credentials";
 import { may, refusedBecause, type Action } from "../roles";
 import type { ChipsServices } from "../services";

@@ -1,10 +1,18 @@
 import { Hono, type Context } from "hono";
 import { getConnInfo } from "@hono/node-server/conninfo";
-import { allJsonSchemas } from "@/lib/protocol/json-schema";
-import { isId, canonicalId, problem, LoginLinkBody, NameBody, WorkspaceBody, type RunsAnswer } from "@/lib/protocol";
+import { allJsonSchemas } from "@/lib/core/protocol/json-schema";
+import {
+  isId,
+  canonicalId,
+  problem,
+  LoginLinkBody,
+  NameBody,
+  WorkspaceBody,
+  type RunsAnswer,
+} from "@/lib/core/protocol";
 import { ingest } from "../ingest/post-events";
-import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/queries/runs";
-import { roomsOf } from "@/lib/queries/workspace";
+import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/server/queries/runs";
+import { roomsOf } from "@/lib/server/queries/workspace";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
 import { readCookie, SESSION_COOKIE } from "../sessions";
 import { sameOrigin } from "../origin";

@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import { BudgetBody, canonicalId, isId, type BudgetsAnswer } from "@/lib/protocol";
-import { WORKSPACE_SUBJECT } from "@/lib/projection/budget";
-import { budgetsNow } from "@/lib/queries/budgets";
-import { harnessIn } from "@/lib/queries/people";
+import { BudgetBody, canonicalId, isId, type BudgetsAnswer } from "@/lib/core/protocol";
+import { WORKSPACE_SUBJECT } from "@/lib/core/projection/budget";
+import { budgetsNow } from "@/lib/server/queries/budgets";
+import { harnessIn } from "@/lib/server/queries/people";
 import { setBudget } from "../budgets";
 import type { ChipsServices } from "../services";
 import { workspaceScope } from "./access";

@@ -13,7 +13,7 @@ import {
   zodErrors,
   type ErrorCode,
   type ProblemError,
-} from "@/lib/protocol";
+} from "@/lib/core/protocol";
 
 /** An RFC 9457 problem+json response with the stable `code`. */
 export function problemResponse(p: ProblemError): Response {

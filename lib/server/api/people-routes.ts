@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
 import { z } from "zod";
-import { harnessIn, listPeople, livePerson, ownerCount, workspaceAccess } from "@/lib/queries/people";
+import { harnessIn, listPeople, livePerson, ownerCount, workspaceAccess } from "@/lib/server/queries/people";
 import { newToken, storeCredential } from "../credentials";
 import { createInvite, withdrawInvite } from "../invites";
 import { changeRole, revoke, revokeToken } from "../revoke";

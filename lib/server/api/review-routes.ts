@@ -10,7 +10,7 @@ import {
   SavedViewBody,
   zodErrors,
   type RunFilter,
-} from "@/lib/protocol";
+} from "@/lib/core/protocol";
 import {
   BadCursor,
   countReviewRuns,
@@ -19,11 +19,11 @@ import {
   listReviewRuns,
   saveView,
   savedViewsOf,
-} from "@/lib/queries/review";
-import { rollup } from "@/lib/queries/rollups";
-import { runEventWindow } from "@/lib/queries/run-log";
-import { LOG_PAGE } from "@/lib/review/run-log";
-import { rollupCsv } from "@/lib/review/rollups";
+} from "@/lib/server/queries/review";
+import { rollup } from "@/lib/server/queries/rollups";
+import { runEventWindow } from "@/lib/server/queries/run-log";
+import { LOG_PAGE } from "@/lib/core/review/run-log";
+import { rollupCsv } from "@/lib/core/review/rollups";
 import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
 import { importRuns } from "../review/import";

@@ -1,6 +1,6 @@
 import type { Hono } from "hono";
-import { type DecisionsAnswer, type RoomAnswer, type RoomRevisionsAnswer } from "@/lib/protocol";
-import { getRoom, listDecisions, roomRevisions } from "@/lib/queries/rooms";
+import { type DecisionsAnswer, type RoomAnswer, type RoomRevisionsAnswer } from "@/lib/core/protocol";
+import { getRoom, listDecisions, roomRevisions } from "@/lib/server/queries/rooms";
 import type { ChipsServices } from "../services";
 import { spaceScope } from "./access";
 import { json, type ApiEnv } from "./http";

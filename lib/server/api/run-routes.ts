@@ -1,8 +1,8 @@
 import type { Hono } from "hono";
-import { CommandBody, type RunCommandsAnswer } from "@/lib/protocol";
+import { CommandBody, type RunCommandsAnswer } from "@/lib/core/protocol";
 import { forceFinish, pollCommands, sendCommand } from "../commands";
 import type { IngestAnswer } from "../ingest/post-events";
-import { receiptsOf } from "@/lib/queries/runs";
+import { receiptsOf } from "@/lib/server/queries/runs";
 import type { ChipsServices } from "../services";
 import { may, refusedBecause } from "../roles";
 import { personWriter, runScope } from "./access";

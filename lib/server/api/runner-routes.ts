@@ -1,9 +1,9 @@
 import type { Context, Hono } from "hono";
 import { Readable } from "node:stream";
-import { StartRunBody } from "@/lib/runner";
-import { runnerEventsAfter } from "@/lib/queries/runs";
-import { startRun } from "../runners/start-run";
-import { ObjectStore } from "../runners/objects";
+import { StartRunBody } from "@/lib/core/runner-contract";
+import { runnerEventsAfter } from "@/lib/server/queries/runs";
+import { startRun } from "../dispatch/start-run";
+import { ObjectStore } from "../dispatch/objects";
 import type { ChipsServices } from "../services";
 import { personWriter, runScope, workspaceScope } from "./access";
 import { fail, intParam, json, parseBody, problemResponse, readBytes, type ApiEnv } from "./http";

@@ -1,7 +1,7 @@
 import type { Hono } from "hono";
-import { canonicalId, isId, ShareBody } from "@/lib/protocol";
-import { firstRunSeq } from "@/lib/queries/run-log";
-import { listShares, revokeShare, shareById } from "@/lib/queries/shares";
+import { canonicalId, isId, ShareBody } from "@/lib/core/protocol";
+import { firstRunSeq } from "@/lib/server/queries/run-log";
+import { listShares, revokeShare, shareById } from "@/lib/server/queries/shares";
 import { may } from "../roles";
 import { createShare } from "../review/shares";
 import type { ChipsServices } from "../services";

@@ -1,7 +1,7 @@
 import type { Context, Hono } from "hono";
-import { canonicalId, isId, StartTaskBody, TaskBody, type TasksAnswer } from "@/lib/protocol";
+import { canonicalId, isId, StartTaskBody, TaskBody, type TasksAnswer } from "@/lib/core/protocol";
 import type { ChipsServices } from "../services";
-import { listTasks } from "@/lib/queries/tasks";
+import { listTasks } from "@/lib/server/queries/tasks";
 import { saveTask } from "../tasks/save";
 import { startTask } from "../tasks/start";
 import { personWriter, spaceScope } from "./access";

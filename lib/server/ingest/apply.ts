@@ -1,11 +1,11 @@
-import { problem, type IncomingEvent, type ProblemError, type Receipt, type StoredEvent } from "@/lib/protocol";
+import { problem, type IncomingEvent, type ProblemError, type Receipt, type StoredEvent } from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
-import { foldRunEvent } from "@/lib/projection/fold";
-import { foldRoom } from "@/lib/projection/room";
-import { foldDecisions, type Decisions } from "@/lib/projection/decisions";
+import { foldRunEvent } from "@/lib/core/projection/fold";
+import { foldRoom } from "@/lib/core/projection/room";
+import { foldDecisions, type Decisions } from "@/lib/core/projection/decisions";
 import { decisionKey } from "./batch-state";
-import type { RunRecord } from "@/lib/projection/receipts";
+import type { RunRecord } from "@/lib/core/projection/receipts";
 import { derivedEvents } from "./command-rules";
 import { accountUsage } from "./budget-rules";
 import { judge, stamp } from "./rules";
@@ -97,7 +97,7 @@ function accept(
   const body = serializeEvent(e);
 
   if (e.run_id) {
-    // The one projection folds the event into the run and its receipts (lib/projection/).
+    // The one projection folds the event into the run and its receipts (lib/core/projection/).
     const before: RunRecord = { run: state.runs.get(e.run_id) ?? null, receipts: receiptsOf(state, e.run_id) };
     const after = foldRunEvent(before, e);
     if (after.run) state.set(state.runs, e.run_id, after.run);

@@ -1,4 +1,4 @@
-import { CATALOGUE, isEventType, problem, type FieldError, type ProblemError } from "@/lib/protocol";
+import { CATALOGUE, isEventType, problem, type FieldError, type ProblemError } from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);

@@ -1,5 +1,5 @@
-import type { Decision, Receipt, RoomRevision, Run } from "@/lib/protocol";
-import type { Limits, MicroSpend } from "@/lib/projection/budget";
+import type { Decision, Receipt, RoomRevision, Run } from "@/lib/core/protocol";
+import type { Limits, MicroSpend } from "@/lib/core/projection/budget";
 import type { StoredRef } from "@/db/ingest-sql";
 
 /** What the batch's dedupe needs of an already-stored (or just-accepted) event. */

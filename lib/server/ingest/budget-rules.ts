@@ -1,4 +1,4 @@
-import { newId, problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/protocol";
+import { newId, problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/core/protocol";
 import {
   addSpend,
   exhaustedBy,
@@ -8,12 +8,12 @@ import {
   usageDelta,
   WORKSPACE_SUBJECT,
   type MicroSpend,
-} from "@/lib/projection/budget";
+} from "@/lib/core/projection/budget";
 import type { BatchState } from "./batch-state";
 
 /**
  * Budgets in the writer (issue 14, docs/ROOM-STATE.md): the pure arithmetic is
- * lib/projection/budget.ts; here it meets the batch — what a report adds ([BUD1]), which
+ * lib/core/projection/budget.ts; here it meets the batch — what a report adds ([BUD1]), which
  * new run is refused ([BUD2]) and which running runs a budget running out pauses ([BUD3]).
  */
 

@@ -6,8 +6,8 @@ import {
   type Receipt,
   type Run,
   type StoredEvent,
-} from "@/lib/protocol";
-import { changesState, SETTLED_BY_FINISH, type RunRecord } from "@/lib/projection/receipts";
+} from "@/lib/core/protocol";
+import { changesState, SETTLED_BY_FINISH, type RunRecord } from "@/lib/core/projection/receipts";
 
 type Of<T extends IncomingEvent["type"]> = Extract<IncomingEvent, { type: T }>;
 

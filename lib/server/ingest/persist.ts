@@ -1,10 +1,10 @@
-import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
+import type { IncomingEvent, StoredEvent } from "@/lib/core/protocol";
 import type { Run } from "@/db/client";
 import { readBatch, readsMore, type BatchAsk } from "@/db/ingest-sql";
 import { writeBatch, type EventColumns } from "@/db/ingest-write-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
 import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
-import { firstRevision } from "@/lib/projection/room";
+import { firstRevision } from "@/lib/core/projection/room";
 import { BatchState, decisionKey } from "./batch-state";
 import type { Accepted } from "./apply";
 import type { IngestRequest } from "./writer";

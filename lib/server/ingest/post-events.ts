@@ -1,4 +1,12 @@
-import { canonicalId, isId, LIMITS, parseEvent, problem, type IncomingEvent, type ProblemError } from "@/lib/protocol";
+import {
+  canonicalId,
+  isId,
+  LIMITS,
+  parseEvent,
+  problem,
+  type IncomingEvent,
+  type ProblemError,
+} from "@/lib/core/protocol";
 import type { Database } from "@/db/client";
 import { agentOwners, eventsByKey } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";

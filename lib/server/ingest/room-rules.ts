@@ -1,4 +1,4 @@
-import { problem, type IncomingEvent, type ProblemError } from "@/lib/protocol";
+import { problem, type IncomingEvent, type ProblemError } from "@/lib/core/protocol";
 import type { BatchState } from "./batch-state";
 import { decisionKey } from "./batch-state";
 

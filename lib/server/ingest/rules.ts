@@ -1,11 +1,11 @@
-import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/protocol";
+import { problem, type IncomingEvent, type ProblemError, type Run, type StoredEvent } from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 import { clientFields } from "./serialize";
 import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./command-rules";
 import { judgeDecision, judgeRoomUpdate } from "./room-rules";
 import { judgeBudget } from "./budget-rules";
-import { WORKSPACE_SUBJECT } from "@/lib/projection/budget";
+import { WORKSPACE_SUBJECT } from "@/lib/core/projection/budget";
 
 export type Verdict =
   | { kind: "replay"; body: string }

@@ -1,4 +1,4 @@
-import type { IncomingEvent, StoredEvent } from "@/lib/protocol";
+import type { IncomingEvent, StoredEvent } from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 

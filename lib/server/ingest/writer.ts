@@ -1,4 +1,4 @@
-import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/protocol";
+import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/core/protocol";
 import type { Database, Run } from "@/db/client";
 import { lockWorkspace } from "@/db/ingest-sql";
 import type { Credential } from "../credentials";

@@ -1,7 +1,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
-import { workspaceHeads } from "@/lib/queries/workspace";
+import { workspaceHeads } from "@/lib/server/queries/workspace";
 import { personRole, type Credential } from "../credentials";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { framePage, rawParser } from "./raw";

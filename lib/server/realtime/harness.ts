@@ -1,12 +1,12 @@
 import type { Namespace, Server } from "socket.io";
-import { commandRoute } from "@/lib/queries/runs";
+import { commandRoute } from "@/lib/server/queries/runs";
 import type { WorkspaceCredential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
-import type { Frame } from "@/lib/protocol";
+import type { Frame } from "@/lib/core/protocol";
 import type { OutFrame } from "./raw";
-import { RunnerHello, type RunnerHelloAck } from "@/lib/runner";
-import { Dispatcher } from "../runners/dispatch";
+import { RunnerHello, type RunnerHelloAck } from "@/lib/core/runner-contract";
+import { Dispatcher } from "../dispatch/dispatch";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;

@@ -1,6 +1,6 @@
 import type { Db } from "@/db/client";
 import type { Committed } from "../ingest/writer";
-import { workspaceFramesBetween } from "@/lib/queries/frames";
+import { workspaceFramesBetween } from "@/lib/server/queries/frames";
 import { frameJson, type OutFrame } from "./raw";
 import { log } from "../log";
 

@@ -1,11 +1,11 @@
 import type { Socket } from "socket.io";
-import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/protocol";
+import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/core/protocol";
 import type { WorkspaceCredential } from "../credentials";
-import { getRoom, listDecisions } from "@/lib/queries/rooms";
-import { receiptsOf } from "@/lib/queries/runs";
-import { roomRuns, roomTasks } from "@/lib/queries/tasks";
-import { personName } from "@/lib/queries/people";
-import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } from "@/lib/queries/frames";
+import { getRoom, listDecisions } from "@/lib/server/queries/rooms";
+import { receiptsOf } from "@/lib/server/queries/runs";
+import { roomRuns, roomTasks } from "@/lib/server/queries/tasks";
+import { personName } from "@/lib/server/queries/people";
+import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } from "@/lib/server/queries/frames";
 import type { ChipsServices } from "../services";
 import { framePage, type OutFrame, type RawJson } from "./raw";
 import type { RoomHub } from "./hub";

@@ -1,10 +1,10 @@
 import { buffer as readStream } from "node:stream/consumers";
 import type { Db } from "@/db/client";
-import type { ExportDocument, Run } from "@/lib/protocol";
-import { getRun } from "@/lib/queries/runs";
-import { namesOf, runEventBodies } from "@/lib/queries/review";
-import { ChangeSetPayload } from "@/lib/runner";
-import { ObjectStore } from "../runners/objects";
+import type { ExportDocument, Run } from "@/lib/core/protocol";
+import { getRun } from "@/lib/server/queries/runs";
+import { namesOf, runEventBodies } from "@/lib/server/queries/review";
+import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ObjectStore } from "../dispatch/objects";
 
 /** Artifacts past this many bytes in all are left out of a JSON export (their metadata stays). */
 const EXPORT_OBJECT_BYTES = 16 * 1024 * 1024;

@@ -11,11 +11,11 @@ import {
   type ImportAnswer,
   type IncomingEvent,
   type ProblemError,
-} from "@/lib/protocol";
+} from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 import { bodyHash } from "../ingest/serialize";
 import type { IngestWriter } from "../ingest/writer";
-import type { ObjectStore } from "../runners/objects";
+import type { ObjectStore } from "../dispatch/objects";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const ANY_ID = new RegExp(

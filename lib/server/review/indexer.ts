@@ -1,9 +1,9 @@
 import type { Database } from "@/db/client";
 import { eventsAfter, indexPosition, runsById, startIndex, writeIndex, type IndexRow } from "@/db/review-sql";
 import { runOf } from "@/db/run-rows";
-import type { Run, StoredEvent } from "@/lib/protocol";
-import { facetsOf } from "@/lib/review/facets";
-import { searchTextOf, words } from "@/lib/review/search-text";
+import type { Run, StoredEvent } from "@/lib/core/protocol";
+import { facetsOf } from "@/lib/core/review/facets";
+import { searchTextOf, words } from "@/lib/core/review/search-text";
 import { log } from "../log";
 
 /** Events read per round. */

@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { newId, type Receipt, type Run, type ShareBody, type ShareLink, type StoredEvent } from "@/lib/protocol";
-import { emptyRuns, foldEvents } from "@/lib/projection/fold";
-import { namesOf, runEventBodies } from "@/lib/queries/review";
-import { insertShare, liveShare, logShareOpen } from "@/lib/queries/shares";
+import { newId, type Receipt, type Run, type ShareBody, type ShareLink, type StoredEvent } from "@/lib/core/protocol";
+import { emptyRuns, foldEvents } from "@/lib/core/projection/fold";
+import { namesOf, runEventBodies } from "@/lib/server/queries/review";
+import { insertShare, liveShare, logShareOpen } from "@/lib/server/queries/shares";
 import type { Credential } from "../credentials";
 import { sha256 } from "../hash";
-import { getRun, receiptsOf } from "@/lib/queries/runs";
+import { getRun, receiptsOf } from "@/lib/server/queries/runs";
 import type { ChipsServices } from "../services";
 
 /**

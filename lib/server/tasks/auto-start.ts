@@ -1,9 +1,9 @@
-import { taskViews } from "@/lib/projection/tasks";
+import { taskViews } from "@/lib/core/projection/tasks";
 import type { Committed } from "../ingest/writer";
 import { log } from "../log";
-import { getRun } from "@/lib/queries/runs";
+import { getRun } from "@/lib/server/queries/runs";
 import type { ChipsServices } from "../services";
-import { roomTasks, taskRuns } from "@/lib/queries/tasks";
+import { roomTasks, taskRuns } from "@/lib/server/queries/tasks";
 import { startTask } from "./start";
 
 /**

@@ -1,10 +1,10 @@
-import { newId, problem, type IncomingEvent, type ProblemError, type TaskBody } from "@/lib/protocol";
-import type { Tasks } from "@/lib/projection/tasks";
+import { newId, problem, type IncomingEvent, type ProblemError, type TaskBody } from "@/lib/core/protocol";
+import type { Tasks } from "@/lib/core/projection/tasks";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 import type { IngestAnswer } from "../ingest/post-events";
 import type { ChipsServices } from "../services";
-import { roomTasks, storedByKey } from "@/lib/queries/tasks";
+import { roomTasks, storedByKey } from "@/lib/server/queries/tasks";
 
 const invalid = (detail: string, pointer: string): ProblemError =>
   problem("validation_failed", detail, [{ pointer, message: detail }]);

@@ -5,13 +5,13 @@ import {
   type StartTaskBody,
   type Task,
   type TaskSnapshot,
-} from "@/lib/protocol";
-import { taskViews, unmetPrerequisites } from "@/lib/projection/tasks";
+} from "@/lib/core/protocol";
+import { taskViews, unmetPrerequisites } from "@/lib/core/projection/tasks";
 import type { Credential } from "../credentials";
-import { getRoom, listDecisions } from "@/lib/queries/rooms";
-import { startRun, type StartRunAnswer } from "../runners/start-run";
+import { getRoom, listDecisions } from "@/lib/server/queries/rooms";
+import { startRun, type StartRunAnswer } from "../dispatch/start-run";
 import type { ChipsServices } from "../services";
-import { roomTasks, storedByKey, taskRuns } from "@/lib/queries/tasks";
+import { roomTasks, storedByKey, taskRuns } from "@/lib/server/queries/tasks";
 import { oneStartAtATime } from "./one-at-a-time";
 
 const refuse = (p: ProblemError, extensions: Record<string, unknown>): StartRunAnswer => ({

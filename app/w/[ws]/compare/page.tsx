@@ -1,6 +1,6 @@
 import Link from "next/link";
-import { comparePage } from "@/lib/pages/review";
-import { alignSteps, compareChangeSets, sideOf } from "@/lib/review/compare";
+import { comparePage } from "@/lib/server/pages/review";
+import { alignSteps, compareChangeSets, sideOf } from "@/lib/core/review/compare";
 import { runHarnessName } from "@/components/room/names";
 import { ReviewNav } from "@/components/review/review-nav";
 import { link, muted, took, tokens, usd } from "@/components/review/format";

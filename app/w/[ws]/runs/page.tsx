@@ -1,11 +1,11 @@
 import Link from "next/link";
-import { runsPage } from "@/lib/pages/review";
+import { runsPage } from "@/lib/server/pages/review";
 import { ReviewNav } from "@/components/review/review-nav";
 import { RunsFilters } from "@/components/review/runs-filters";
 import { RunsTable } from "@/components/review/runs-table";
 import { SavedViews } from "@/components/review/saved-views";
 import { link, muted } from "@/components/review/format";
-import { COUNT_CAP } from "@/lib/queries/review";
+import { COUNT_CAP } from "@/lib/server/queries/review";
 
 export const dynamic = "force-dynamic";
 

@@ -1,11 +1,11 @@
 import { notFound } from "next/navigation";
 import { requirePerson, services } from "@/lib/server/page-context";
-import { spaceEventsBefore } from "@/lib/queries/frames";
-import { directoryOf } from "@/lib/queries/review";
-import { getRoom, listDecisions, roomIn } from "@/lib/queries/rooms";
-import { receiptsOf } from "@/lib/queries/runs";
-import { roomRuns, roomTasks } from "@/lib/queries/tasks";
-import { workspaceName } from "@/lib/queries/workspace";
+import { spaceEventsBefore } from "@/lib/server/queries/frames";
+import { directoryOf } from "@/lib/server/queries/review";
+import { getRoom, listDecisions, roomIn } from "@/lib/server/queries/rooms";
+import { receiptsOf } from "@/lib/server/queries/runs";
+import { roomRuns, roomTasks } from "@/lib/server/queries/tasks";
+import { workspaceName } from "@/lib/server/queries/workspace";
 import { RoomView } from "@/components/room/room-view";
 
 export const dynamic = "force-dynamic";

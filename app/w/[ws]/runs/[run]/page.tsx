@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { runPage } from "@/lib/pages/review";
+import { runPage } from "@/lib/server/pages/review";
 import { ReviewNav } from "@/components/review/review-nav";
 import { RunRecord } from "@/components/review/run-record-view";
 import { ShareLinks } from "@/components/review/share-links";

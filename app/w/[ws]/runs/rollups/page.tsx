@@ -1,5 +1,5 @@
-import { rollupsPage } from "@/lib/pages/review";
-import { rollupLabel } from "@/lib/review/rollups";
+import { rollupsPage } from "@/lib/server/pages/review";
+import { rollupLabel } from "@/lib/core/review/rollups";
 import { ReviewNav } from "@/components/review/review-nav";
 import { RollupCharts, type ChartPoint } from "@/components/review/rollup-charts";
 import { button, field, link, muted, took, tokens, usd } from "@/components/review/format";

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { replayPage } from "@/lib/pages/review";
+import { replayPage } from "@/lib/server/pages/review";
 import { ReplayView } from "@/components/review/replay-view";
 import { ReviewNav } from "@/components/review/review-nav";
 import { link } from "@/components/review/format";

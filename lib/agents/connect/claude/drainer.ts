@@ -1,0 +1,166 @@
+import fs from "node:fs";
+import path from "node:path";
+import { ChipsClient } from "@/lib/agents/sdk";
+import type { Command } from "@/lib/agents/sdk/types";
+import { readConnection, readToken } from "../home";
+import { takeLock } from "../lock";
+import { DurableStore, sendOutbox } from "../outbox";
+import { adoptOrphans, notAfter, pending } from "../spool";
+import { ControlFiles } from "./control";
+import { ClaudeSession, emptySession, type QueueRecord, type SessionState } from "./session";
+
+export interface DrainerOptions {
+  /** Exit after this long with nothing to do and no turn going (default 60 s). */
+  idleMs?: number;
+  /**
+   * …and after this long without any hook call or command even while a turn seems to go on
+   * or Chips does not answer (default 30 min); unsent events stay on disk for the next drainer.
+   */
+  staleMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * The drainer of one Claude Code connection: started by the hook when not running, it
+ * applies the queue (spool/) in order, session by session, sends each session's outbox to
+ * Chips (retrying through outages: nothing is lost, nothing sent twice), and holds the
+ * harness's /harness socket — its presence, and the way commands come in while a turn
+ * goes on. It leaves when there is nothing left to do, or when no hook has called for
+ * `staleMs` (sent or not, the outbox stays on disk; the next hook call starts a drainer).
+ */
+export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<"exited" | "already-running"> {
+  const release = await takeLock(root);
+  if (!release) return "already-running";
+  const log = o.log ?? ((line: string) => console.log(`${new Date().toISOString()} ${line}`));
+  const conn = readConnection(root);
+  if (!conn) {
+    release();
+    throw new Error(`${root} holds no connection (chips connect claude writes it)`);
+  }
+  const pidFile = path.join(root, "drainer.pid");
+  fs.writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
+  const spool = path.join(root, "spool");
+  const actor = { kind: "harness" as const, id: conn.harness_id };
+  const client = new ChipsClient({
+    url: conn.url,
+    token: readToken(root),
+    workspaceId: conn.workspace_id,
+    actor,
+    retry: { attempts: 1 },
+    requestTimeoutMs: 10_000,
+  });
+  const store = new DurableStore<SessionState>(path.join(root, "state"), { workspaceId: conn.workspace_id, actor });
+  const session = (sid: string) => {
+    const d = store.load(sid) ?? { state: emptySession(sid), outbox: [] };
+    return new ClaudeSession(d, {
+      spaceId: conn.space_id,
+      harnessId: conn.harness_id,
+      control: new ControlFiles(root, sid),
+      prepare: (events) => store.prepare(events),
+      log,
+    });
+  };
+
+  let wake: (() => void) | null = null;
+  const poke = () => wake?.();
+  let lastActivity = Date.now();
+
+  const onCommand = (cmd: Command) => {
+    try {
+      for (const sid of store.keys()) {
+        const s = session(sid);
+        if (!s.owns(cmd)) continue;
+        s.command(cmd);
+        store.save(sid, s.d);
+        lastActivity = Date.now();
+        poke();
+        return;
+      }
+    } catch (e) {
+      log(`command ${cmd.command_id} could not be applied: ${(e as Error).message}`);
+    }
+  };
+  const socket = client.onCommand((cmd) => onCommand(cmd), {
+    onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`),
+  });
+
+  let watcher: fs.FSWatcher | null = null;
+  try {
+    watcher = fs.watch(spool, () => poke());
+  } catch {
+    // polled below
+  }
+  const hold = (conn.hold_seconds ?? 600) * 1000;
+  let backoff = 0;
+  try {
+    for (;;) {
+      adoptOrphans(spool, hold + 60_000);
+      for (const name of pending(spool)) {
+        const file = path.join(spool, name);
+        let rec: QueueRecord;
+        try {
+          rec = JSON.parse(fs.readFileSync(file, "utf8")) as QueueRecord;
+        } catch (e) {
+          log(`unreadable queue record ${name} dropped: ${(e as Error).message}`);
+          fs.rmSync(file, { force: true });
+          continue;
+        }
+        const sid = typeof rec.session_id === "string" ? rec.session_id : "";
+        if (!/^[0-9A-Za-z-]+$/.test(sid)) {
+          fs.rmSync(file, { force: true });
+          continue;
+        }
+        const s = session(sid);
+        if (!notAfter(name, s.state.last)) {
+          s.apply(name, rec);
+          store.save(sid, s.d);
+        }
+        fs.rmSync(file, { force: true });
+        lastActivity = Date.now();
+      }
+      let waiting: string | null = null;
+      for (const sid of store.keys()) {
+        const r = await sendOutbox(client, store, sid, log);
+        if ("waiting" in r) waiting = r.waiting;
+      }
+      if (waiting) {
+        backoff = Math.min(5000, Math.max(250, backoff * 2));
+        if (backoff >= 1000) log(`Chips is not taking events (${waiting}); trying again`);
+      } else backoff = 0;
+      const busy = store.keys().some((sid) => session(sid).busy || (store.load(sid)?.outbox.length ?? 0) > 0);
+      const quiet = Date.now() - lastActivity;
+      // Stale, it leaves even while Chips does not answer: the outbox is on disk, and the
+      // next hook call starts a drainer that sends it. Waiting on forever kept a process
+      // per connection alive for as long as Chips stayed away.
+      const stale = quiet > (o.staleMs ?? 30 * 60_000);
+      if (pending(spool).length === 0 && ((!busy && quiet > (o.idleMs ?? 60_000)) || stale)) {
+        // A hook that saw our pid has already written its input (it writes, then looks): so
+        // with the pid gone, anything in the spool now is ours to finish before leaving.
+        fs.rmSync(pidFile, { force: true });
+        if (fs.readdirSync(spool).length === 0) {
+          if (waiting) log(`leaving with events unsent (${waiting}); the next hook call sends them`);
+          break;
+        }
+        fs.writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
+      }
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, backoff || 1000);
+        wake = () => {
+          clearTimeout(t);
+          resolve();
+        };
+      });
+      wake = null;
+    }
+  } finally {
+    watcher?.close();
+    socket.close();
+    try {
+      if (fs.readFileSync(pidFile, "utf8") === String(process.pid)) fs.rmSync(pidFile);
+    } catch {
+      // gone already
+    }
+    release();
+  }
+  return "exited";
+}

@@ -1,0 +1,314 @@
+import { newId } from "@/lib/core/protocol/ids";
+import { LIMITS } from "@/lib/core/protocol/limits";
+import { Translator, type TranslatorState } from "@/lib/agents/runner/translate";
+import type { Command, EventInput } from "@/lib/agents/sdk/types";
+import type { Durable } from "../outbox";
+import type { ControlFiles } from "./control";
+import { applyTaskTool, isPlanTool, taskItems, todoWriteItems, toolStarted, transcriptUsage, type Task } from "./tools";
+
+type CommandKind = Command["command"];
+
+export interface RunState {
+  id: string;
+  /** The queue id of the turn's UserPromptSubmit: names its command files. */
+  turn: string;
+  started_at: string;
+  state: "running" | "paused" | "finished";
+  translator: TranslatorState;
+  /** Task ids this run's dots show (the task tools' list outlives a turn). */
+  shown: string[];
+  /** A steer blocked the turn's stop: the agent goes on, the run too. */
+  stop_blocked: boolean;
+  /** Pause commands a gate holds a tool call for right now. */
+  holding: string[];
+}
+
+export interface SessionState {
+  sid: string;
+  /** The last queue record applied (records at or before it are old news after a crash). */
+  last: string | null;
+  run: RunState | null;
+  /** Earlier runs of the session (newest last): a command for one is answered "the turn ended". */
+  past_runs: string[];
+  tasks: Task[];
+  open: Array<{ id: string; kind: CommandKind; run_id: string }>;
+  /** Commands answered, so a redelivery after a reconnect is not applied twice. */
+  answered: string[];
+}
+
+/** A queue record: the hook's input, or a gate's decision (`chips_gate`). */
+export type QueueRecord = Record<string, unknown> & {
+  session_id?: string;
+  hook_event_name?: string;
+  chips_gate?: { kind: string; command_id?: string; command_ids?: string[]; resume_id?: string; at?: string };
+};
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+export const emptySession = (sid: string): SessionState => ({
+  sid,
+  last: null,
+  run: null,
+  past_runs: [],
+  tasks: [],
+  open: [],
+  answered: [],
+});
+
+/** Who the session's events are from, and where they go. */
+export interface SessionContext {
+  spaceId: string;
+  harnessId: string;
+  control: ControlFiles;
+  /** Envelopes (ids, keys) for events as they are queued. */
+  prepare(events: EventInput[]): Durable<SessionState>["outbox"];
+  log(line: string): void;
+}
+
+/**
+ * One Claude Code session mirrored into a room: each prompt typed in the terminal is a
+ * run (`goal_from: harness`, the session id as `session_ref`), its todos are the dots,
+ * its tool calls the typing indicator, its last words the answer, Stop the end. Commands
+ * from the room become files the gate hands to the agent (control.ts); the gate's
+ * decisions come back through the queue, and only then is the command acked — applied
+ * when the agent really got it. Everything it says goes into the durable outbox, in order.
+ */
+export class ClaudeSession {
+  private translator: Translator | null = null;
+
+  constructor(
+    readonly d: Durable<SessionState>,
+    private ctx: SessionContext,
+  ) {}
+
+  get state(): SessionState {
+    return this.d.state;
+  }
+
+  private queue(events: EventInput[]) {
+    this.d.outbox.push(...this.ctx.prepare(events));
+  }
+
+  private tr(run: RunState): Translator {
+    if (!this.translator) {
+      const sink = {
+        post: (...events: EventInput[]) => {
+          const live =
+            run.state === "running" ? events : events.filter((e) => e.type !== "run.status" && e.type !== "run.step");
+          this.queue(
+            live.map(
+              (e) =>
+                ({
+                  run_id: run.id,
+                  ...(e.type === "message.posted" ? { space_id: this.ctx.spaceId } : {}),
+                  ...e,
+                }) as EventInput,
+            ),
+          );
+        },
+        runnerEvent: () => undefined, // log lines are a runner's; a terminal keeps its own
+      };
+      this.translator = new Translator(
+        sink,
+        { kind: "harness", id: this.ctx.harnessId },
+        { preferActiveForm: true },
+        run.translator,
+      );
+    }
+    return this.translator;
+  }
+
+  /** Save what the translator knows into the state (call before persisting). */
+  private keep() {
+    if (this.translator && this.state.run) this.state.run.translator = this.translator.state();
+  }
+
+  private ack(commandId: string, runId: string, result: "applied" | "rejected", reason?: string) {
+    this.state.open = this.state.open.filter((c) => c.id !== commandId);
+    this.state.answered = [...this.state.answered, commandId].slice(-500);
+    this.queue([
+      { type: "run.command_acked", run_id: runId, command_id: commandId, result, ...(reason ? { reason } : {}) },
+    ]);
+  }
+
+  /** Apply one queue record (in queue order). */
+  apply(name: string, rec: QueueRecord): void {
+    if (rec.chips_gate) this.decision(rec.chips_gate);
+    else this.hook(name.replace(/\.json$/, ""), rec);
+    this.keep();
+    this.state.last = name;
+  }
+
+  private hook(name: string, rec: QueueRecord) {
+    const run = this.state.run;
+    const live = run && run.state !== "finished" ? run : null;
+    switch (rec.hook_event_name) {
+      case "UserPromptSubmit":
+        return this.begin(name, str(rec.prompt));
+      case "PreToolUse": {
+        if (!live || live.state === "paused") return; // paused: a call that gets here was denied
+        const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+        for (const e of toolStarted(str(rec.tool_name), input, str(rec.tool_use_id))) this.tr(live).handle(e);
+        return;
+      }
+      case "PostToolUse": {
+        const tool = str(rec.tool_name);
+        if (!live || !isPlanTool(tool)) return;
+        const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+        if (tool === "TodoWrite") return this.tr(live).handle({ type: "plan", items: todoWriteItems(input) });
+        this.state.tasks = applyTaskTool(this.state.tasks, tool, input, rec.tool_response);
+        for (const t of this.state.tasks) if (!live.shown.includes(t.id)) live.shown.push(t.id);
+        return this.tr(live).handle({ type: "plan", items: taskItems(this.state.tasks, live.shown) });
+      }
+      case "Stop":
+        if (!live) return;
+        if (live.stop_blocked) {
+          live.stop_blocked = false; // a steer sent the agent on: what it said so far is still worth showing
+          if (str(rec.last_assistant_message).trim())
+            this.tr(live).handle({ type: "message", text: str(rec.last_assistant_message) });
+          return;
+        }
+        return this.end(live, str(rec.last_assistant_message), str(rec.transcript_path));
+      case "SessionEnd":
+        if (live) this.close(live, "cancelled", "The Claude Code session ended before the turn did.");
+        return;
+    }
+  }
+
+  private begin(turn: string, prompt: string) {
+    const old = this.state.run;
+    if (old && old.state !== "finished")
+      this.close(old, "cancelled", "Interrupted in the terminal (a new prompt came before the turn ended).");
+    this.ctx.control.clear(turn);
+    const run: RunState = {
+      id: newId("run"),
+      turn,
+      started_at: new Date().toISOString(),
+      state: "running",
+      translator: { sessionId: this.state.sid, usage: null, lastMessage: null, steps: [], progress: 0 },
+      shown: this.state.tasks.filter((t) => t.status === "pending" || t.status === "in_progress").map((t) => t.id),
+      stop_blocked: false,
+      holding: [],
+    };
+    if (old) this.state.past_runs = [...this.state.past_runs, old.id].slice(-50);
+    this.state.run = run;
+    this.translator = null;
+    this.queue([
+      {
+        type: "run.started",
+        run_id: run.id,
+        space_id: this.ctx.spaceId,
+        goal: clip(prompt.trim() || "(an empty prompt)", LIMITS.goal),
+        goal_from: "harness",
+        session_ref: this.state.sid,
+        // [RUN2] all four reach the agent through the hooks (docs/CONNECT.md, "The buttons")
+        commands: ["steer", "pause", "resume", "cancel"],
+      },
+    ]);
+    if (run.shown.length) this.tr(run).handle({ type: "plan", items: taskItems(this.state.tasks, run.shown) });
+  }
+
+  /** Stop: the answer, the usage, the end — and whatever the room asked that never reached the agent, refused. */
+  private end(run: RunState, answer: string, transcript: string) {
+    this.refuseOpen(run, "The turn ended before the agent reached another tool call.");
+    if (answer.trim()) this.tr(run).handle({ type: "message", text: answer });
+    const usage = transcript ? transcriptUsage(transcript, run.started_at) : null;
+    run.state = "finished";
+    this.queue([{ type: "run.finished", run_id: run.id, outcome: "succeeded", ...(usage ? { usage } : {}) }]);
+    this.ctx.control.clear();
+  }
+
+  private close(run: RunState, outcome: "cancelled" | "failed", summary: string) {
+    this.refuseOpen(run, "The turn ended before the agent got it.");
+    run.state = "finished";
+    this.queue([{ type: "run.finished", run_id: run.id, outcome, summary }]);
+    this.ctx.control.clear();
+  }
+
+  private refuseOpen(run: RunState, reason: string) {
+    for (const c of this.state.open.filter((o) => o.run_id === run.id)) this.ack(c.id, run.id, "rejected", reason);
+  }
+
+  private decision(g: NonNullable<QueueRecord["chips_gate"]>) {
+    const run = this.state.run;
+    if (!run) return;
+    const isOpen = (id: string | undefined) => !!id && this.state.open.some((c) => c.id === id);
+    switch (g.kind) {
+      case "held":
+        if (!run.holding.includes(g.command_id!)) run.holding.push(g.command_id!);
+        if (isOpen(g.command_id)) {
+          this.ack(g.command_id!, run.id, "applied");
+          run.state = "paused";
+        }
+        return;
+      case "hold_expired":
+        run.holding = run.holding.filter((id) => id !== g.command_id);
+        this.ctx.log(
+          `${run.id}: a pause held a tool call as long as it may; the call was denied, the run stays paused`,
+        );
+        return;
+      case "released":
+        run.holding = run.holding.filter((id) => id !== g.command_id);
+        if (isOpen(g.resume_id)) {
+          this.ack(g.resume_id!, run.id, "applied");
+          if (run.state === "paused") run.state = "running";
+        }
+        return;
+      case "steer":
+        for (const id of g.command_ids ?? []) if (isOpen(id)) this.ack(id, run.id, "applied");
+        if (g.at === "Stop") run.stop_blocked = true;
+        return;
+      case "cancel":
+        if (isOpen(g.command_id)) {
+          this.ack(g.command_id!, run.id, "applied"); // Chips then finishes the run cancelled
+          this.refuseOpen(run, "The run was cancelled.");
+          run.state = "finished";
+        }
+        return;
+    }
+  }
+
+  /** True when this session knows the command's run (now or before). */
+  owns(cmd: Command): boolean {
+    return this.state.run?.id === cmd.run_id || this.state.past_runs.includes(cmd.run_id!);
+  }
+
+  /** A command from the room for one of this session's runs. */
+  command(cmd: Command): void {
+    const s = this.state;
+    if (s.answered.includes(cmd.command_id) || s.open.some((c) => c.id === cmd.command_id)) return; // a redelivery
+    const run = s.run;
+    if (!run || run.id !== cmd.run_id || run.state === "finished")
+      return this.ack(cmd.command_id, cmd.run_id!, "rejected", "That turn has already ended in the terminal.");
+    const c = this.ctx.control;
+    s.open.push({ id: cmd.command_id, kind: cmd.command, run_id: run.id });
+    switch (cmd.command) {
+      case "pause":
+        c.write("pause", run.turn, cmd.command_id);
+        return;
+      case "resume":
+        if (run.holding.length) {
+          c.write("resume", run.turn, cmd.command_id); // first: the gate reads it once the pause is gone
+          c.remove("pause", run.turn);
+        } else {
+          c.remove("pause", run.turn);
+          this.ack(cmd.command_id, run.id, "applied"); // nothing is held: the next tool call just runs
+          run.state = "running";
+        }
+        return;
+      case "steer":
+        c.write("steer", run.turn, cmd.command_id, { text: cmd.text ?? "" });
+        return;
+      case "cancel":
+        c.write("cancel", run.turn, cmd.command_id);
+        c.remove("pause", run.turn); // a held call is let go, to be denied as cancelled
+        return;
+    }
+  }
+
+  /** True while the session has a turn going or a command waiting. */
+  get busy(): boolean {
+    return (!!this.state.run && this.state.run.state !== "finished") || this.state.open.length > 0;
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * What differs per agent CLI, and the normalized events the shared core translates. An
+ * adapter turns a start or a resume into a command line and one line of the CLI's JSON
+ * output into {@link AgentEvent}s; everything else (worktrees, checkpoints, process
+ * control, room events, change-sets, checks) is the core's (lib/agents/runner/job.ts).
+ */
+import type { Usage } from "@/lib/core/protocol";
+import type { AgentName, PermissionProfile } from "@/lib/core/runner-contract";
+
+/** One item of an agent's todo list. */
+export interface PlanItem {
+  text: string;
+  completed: boolean;
+  active?: boolean;
+  activeForm?: string;
+}
+
+/** One thing the agent did, in any CLI's words. */
+export type AgentEvent =
+  | { type: "session"; id: string }
+  /** The agent's todo list, whole; `activeForm` is what the agent says while an item is in progress ("Running the tests"). */
+  | { type: "plan"; items: PlanItem[] }
+  | {
+      type: "command";
+      id: string;
+      phase: "started" | "completed";
+      command: string;
+      output?: string;
+      exitCode?: number | null;
+    }
+  | { type: "file_change"; id: string; phase: "started" | "completed"; paths: string[] }
+  /** Any other tool (read, search, fetch…): `verb` and `target` make the typing indicator ("Reading" "a.ts"). */
+  | { type: "tool"; id: string; phase: "started" | "completed"; verb: string; target: string }
+  | { type: "message"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "usage"; usage: Usage }
+  | { type: "turn_completed" }
+  | { type: "turn_failed"; message: string }
+  /** Something the CLI said that is worth a log line but changes nothing. */
+  | { type: "notice"; message: string };
+
+/** A process to launch: the core adds CHIPS_JOB and the job's secrets to `env`. */
+export interface LaunchSpec {
+  cmd: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** What an adapter knows of the job it launches for. */
+export interface JobContext {
+  runId: string;
+  worktree: string;
+  /** The job's own directory (outside the worktree): CLI home, temp, guidance. */
+  jobDir: string;
+  profile: PermissionProfile;
+  model: string | null;
+  /** Repo guidance the core wrote for the agent (decisions, write scope, outcome). */
+  guidance: string;
+}
+
+export interface Adapter {
+  readonly agent: AgentName;
+  /** The CLI's version when it is installed and runs here, else null (not advertised). */
+  detect(): Promise<string | null>;
+  /** Profiles this adapter can enforce on this machine ([RN1]: anything else is refused). */
+  profiles(): Promise<PermissionProfile[]>;
+  /** Why this adapter's sandbox cannot be built here, if it builds its own (null: it can). */
+  sandboxProblem?(): Promise<string | null>;
+  /** Get the job's directory ready (CLI home, guidance file). */
+  prepare(job: JobContext): Promise<void>;
+  start(job: JobContext, prompt: string): LaunchSpec;
+  resume(job: JobContext, sessionId: string, text: string): LaunchSpec;
+  /** One line of the CLI's stdout → what it means (nothing for lines it does not know). */
+  parse(line: string): AgentEvent[];
+}

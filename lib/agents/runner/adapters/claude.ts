@@ -1,0 +1,282 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { PermissionProfile } from "@/lib/core/runner-contract";
+import { cliVersion, packageBin } from "./cli";
+import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
+import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
+
+/** How this runner reaches Claude Code's model, and where its sandbox comes from (README: "Runner"). */
+export interface ClaudeConfig {
+  /** The `claude` binary (default: this package's node_modules/.bin/claude, else `claude` on PATH). */
+  bin?: string;
+  /** The model endpoint (else `env.ANTHROPIC_BASE_URL`, else https://api.anthropic.com): the one address the sandbox reaches. */
+  baseUrl?: string;
+  /** Extra environment for the CLI: `ANTHROPIC_API_KEY` (a job gets only the runner's allowlisted variables)… */
+  env?: Record<string, string>;
+  /** Extra command-line arguments, after the runner's own. */
+  args?: string[];
+  /** The model when the start request names none. */
+  model?: string;
+  /** bubblewrap (default /usr/bin/bwrap). Missing or unusable: no profile is offered, every run is refused. */
+  bwrap?: string;
+  /** Restrict the profiles this runner offers (default: both, when the sandbox works here). */
+  profiles?: PermissionProfile[];
+}
+
+/**
+ * The tools a run may use without asking (in `-p` mode nobody is there to answer: any other
+ * tool is denied, which fails the run). Sub-agents (Task/Agent) run in the same sandbox.
+ */
+const TOOLS = ["Bash", "Edit", "Write", "NotebookEdit", "Read", "Glob", "Grep", "TodoWrite", "Task", "Agent"];
+
+export const defaultClaudeBin = () => packageBin("claude");
+
+/**
+ * Claude Code (`claude -p … --output-format stream-json --verbose`, docs/RUNNERS.md), always
+ * inside the runner's own sandbox (lib/agents/runner/sandbox.ts) — never with
+ * `--dangerously-skip-permissions`. Its config dir (session transcripts, the guidance as
+ * CLAUDE.md) is per job; resume and steering continue the same session with `--resume`.
+ */
+export class ClaudeAdapter implements Adapter {
+  readonly agent = "claude" as const;
+  private readonly bin: string;
+  private readonly bwrap: string;
+  private sandbox: Promise<string | null> | null = null;
+
+  constructor(private cfg: ClaudeConfig = {}) {
+    this.bin = cfg.bin ?? defaultClaudeBin();
+    this.bwrap = cfg.bwrap ?? DEFAULT_BWRAP;
+  }
+
+  detect(): Promise<string | null> {
+    return cliVersion(this.bin, /\s*\(Claude Code\)\s*$/);
+  }
+
+  /** Why the sandbox cannot be built here (null: it can). Probed once. */
+  sandboxProblem(): Promise<string | null> {
+    this.sandbox ??= probeSandbox(this.bwrap);
+    return this.sandbox;
+  }
+
+  async profiles(): Promise<PermissionProfile[]> {
+    if (await this.sandboxProblem()) return []; // [RN1]: refused, never run unsandboxed
+    return this.cfg.profiles ?? ["read-only", "workspace-write"];
+  }
+
+  private configDir(job: JobContext) {
+    return path.join(job.jobDir, "claude-config");
+  }
+
+  async prepare(job: JobContext): Promise<void> {
+    await fs.promises.mkdir(this.configDir(job), { recursive: true, mode: 0o700 });
+    // $CLAUDE_CONFIG_DIR/CLAUDE.md is read as the user's own guidance: the worktree stays the repo's own.
+    const guidance = job.guidance;
+    await fs.promises.writeFile(path.join(this.configDir(job), "CLAUDE.md"), guidance, { mode: 0o600 });
+  }
+
+  private launch(job: JobContext, prompt: string, extra: string[]): LaunchSpec {
+    const model = job.model ?? this.cfg.model;
+    const endpoint = this.cfg.baseUrl ?? this.cfg.env?.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
+    // `-p` takes the prompt as its own value; a text starting with a dash would read as a flag.
+    const text = prompt.startsWith("-") ? ` ${prompt}` : prompt;
+    const inner: LaunchSpec = {
+      cmd: this.bin,
+      args: [
+        "-p",
+        text,
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        "--allowedTools",
+        TOOLS.join(","),
+        ...(model ? ["--model", model] : []),
+        ...extra,
+        ...(this.cfg.args ?? []),
+      ],
+      env: {
+        ...(this.cfg.env ?? {}),
+        CLAUDE_CONFIG_DIR: this.configDir(job),
+        ANTHROPIC_BASE_URL: endpointOf(endpoint).inside,
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+      },
+    };
+    const bin = path.isAbsolute(this.bin) ? [this.bin, fs.realpathSync(this.bin)] : [];
+    return sandboxed(inner, {
+      bwrap: this.bwrap,
+      profile: job.profile,
+      worktree: job.worktree,
+      writable: [this.configDir(job)],
+      readable: [...gitDirsOf(job.worktree), ...bin],
+      endpoint,
+      netDir: path.join(job.jobDir, "net"),
+    });
+  }
+
+  start(job: JobContext, prompt: string): LaunchSpec {
+    return this.launch(job, prompt, []);
+  }
+
+  resume(job: JobContext, sessionId: string, text: string): LaunchSpec {
+    return this.launch(job, text, ["--resume", sessionId]);
+  }
+
+  /** Tool calls seen, by id: a result names only its `tool_use_id`. */
+  private calls = new Map<string, { name: string; input: Record<string, unknown> }>();
+
+  parse(line: string): AgentEvent[] {
+    let e: ClaudeLine;
+    try {
+      e = JSON.parse(line) as ClaudeLine;
+    } catch {
+      return [];
+    }
+    if (e.parent_tool_use_id) return []; // a sub-agent's own steps: its Task call stands for them
+    switch (e.type) {
+      case "system":
+        return e.subtype === "init" && typeof e.session_id === "string" ? [{ type: "session", id: e.session_id }] : [];
+      case "assistant":
+        // An API error comes as a made-up assistant message; the `result` after it carries the reason.
+        if (e.error || e.message?.model === "<synthetic>") return [];
+        return (e.message?.content ?? []).flatMap((c) => this.assistantBlock(c));
+      case "user":
+        return (e.message?.content ?? []).flatMap((c) => (c.type === "tool_result" ? this.toolResult(c) : []));
+      case "result":
+        return resultEvents(e);
+      default:
+        return [];
+    }
+  }
+
+  private assistantBlock(c: ContentBlock): AgentEvent[] {
+    if (c.type === "text") return c.text?.trim() ? [{ type: "message", text: c.text }] : [];
+    if (c.type === "thinking") return [{ type: "reasoning", text: c.thinking ?? "" }];
+    if (c.type !== "tool_use" || !c.id || !c.name) return [];
+    const input = (c.input ?? {}) as Record<string, unknown>;
+    this.calls.set(c.id, { name: c.name, input });
+    if (this.calls.size > 1000) this.calls.delete(this.calls.keys().next().value!); // results that never came
+    if (c.name === "TodoWrite") {
+      const todos = Array.isArray(input.todos) ? (input.todos as Array<{ content?: string; status?: string }>) : [];
+      return [
+        {
+          type: "plan",
+          items: todos.map((t) => ({
+            text: String(t.content ?? ""),
+            completed: t.status === "completed",
+            active: t.status === "in_progress",
+          })),
+        },
+      ];
+    }
+    const file = editedFile(c.name, input);
+    if (file !== null) return [{ type: "file_change", id: c.id, phase: "started", paths: [file] }];
+    if (c.name === "Bash")
+      return [{ type: "command", id: c.id, phase: "started", command: String(input.command ?? "") }];
+    return []; // Read, Grep, Glob…: nothing to show until they fail
+  }
+
+  private toolResult(c: ContentBlock): AgentEvent[] {
+    const call = c.tool_use_id ? this.calls.get(c.tool_use_id) : undefined;
+    if (!call || call.name === "TodoWrite") return [];
+    this.calls.delete(c.tool_use_id!);
+    const output = resultText(c.content);
+    const file = editedFile(call.name, call.input);
+    const failed: AgentEvent[] = c.is_error
+      ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${output.slice(0, 2000)}` }]
+      : [];
+    if (file !== null)
+      return [...failed, { type: "file_change", id: c.tool_use_id!, phase: "completed", paths: [file] }];
+    if (call.name !== "Bash") return failed;
+    // A failed Bash command's result starts "Exit code <n>".
+    const code = /^Exit code (\d+)/.exec(output);
+    const command = String(call.input.command ?? "");
+    return [
+      {
+        type: "command",
+        id: c.tool_use_id!,
+        phase: "completed",
+        command,
+        output,
+        exitCode: code ? Number(code[1]) : c.is_error ? 1 : 0,
+      },
+    ];
+  }
+}
+
+const EDITS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
+
+/** The file an editing tool changes; null for every other tool (Read names a file too, and changes none). */
+export function editedFile(tool: string, input: Record<string, unknown>): string | null {
+  const p = input.file_path ?? input.notebook_path;
+  return EDITS.has(tool) && typeof p === "string" ? p : null;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content.map((c: { text?: unknown }) => (typeof c?.text === "string" ? c.text : "")).join("");
+}
+
+/** `result`: usage and cost, then finished — or failed with the reason (error subtypes, `is_error`, denials). */
+function resultEvents(e: ClaudeLine): AgentEvent[] {
+  const out: AgentEvent[] = [];
+  if (e.usage) {
+    const u = e.usage;
+    out.push({
+      type: "usage",
+      usage: {
+        input_tokens: (u.input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+        output_tokens: u.output_tokens ?? 0,
+        cached_input_tokens: u.cache_read_input_tokens ?? 0,
+        ...(typeof e.total_cost_usd === "number" ? { cost_usd: e.total_cost_usd } : {}),
+      },
+    });
+  }
+  const denials = e.permission_denials ?? [];
+  if (e.is_error || (e.subtype && e.subtype !== "success")) {
+    const why = e.result || (e.errors ?? []).join("; ") || e.subtype || "error";
+    out.push({ type: "turn_failed", message: `claude: ${String(why).slice(0, 2000)}` });
+  } else if (denials.length) {
+    const names = denials.map((d) =>
+      [d.tool_name, d.tool_input?.file_path ?? d.tool_input?.command ?? d.tool_input?.url ?? ""].join(" ").trim(),
+    );
+    out.push({ type: "turn_failed", message: `claude was denied: ${names.join(", ").slice(0, 2000)}` });
+  } else {
+    out.push({ type: "turn_completed" });
+  }
+  return out;
+}
+
+interface ContentBlock {
+  type: string;
+  text?: string;
+  thinking?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  is_error?: boolean;
+}
+interface ClaudeLine {
+  type: string;
+  subtype?: string;
+  session_id?: string;
+  parent_tool_use_id?: string | null;
+  message?: { model?: string; content?: ContentBlock[] };
+  is_error?: boolean;
+  result?: string;
+  errors?: string[];
+  total_cost_usd?: number;
+  usage?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    cache_creation_input_tokens?: number;
+    cache_read_input_tokens?: number;
+  };
+  permission_denials?: Array<{
+    tool_name: string;
+    tool_input?: { file_path?: string; command?: string; url?: string };
+  }>;
+  error?: string;
+}

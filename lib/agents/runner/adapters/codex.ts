@@ -1,0 +1,179 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { PermissionProfile } from "@/lib/core/runner-contract";
+import { cliVersion, packageBin } from "./cli";
+import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
+
+/** How this runner reaches Codex's model: extra `-c` config and environment (README: "Runner"). */
+export interface CodexConfig {
+  /** The `codex` binary (default: `codex` on PATH, or this package's node_modules/.bin/codex). */
+  bin?: string;
+  /** Extra `-c key=value` overrides, e.g. `model_provider=…`, `model_providers.<id>.base_url=…`. */
+  config?: string[];
+  /** Extra environment for the CLI (an API key the provider's `env_key` names…). */
+  env?: Record<string, string>;
+  /** The model when the start request names none. */
+  model?: string;
+  /** Restrict the profiles this runner offers (default: both, when the sandbox works here). */
+  profiles?: PermissionProfile[];
+}
+
+const SANDBOX: Record<PermissionProfile, string> = { "read-only": "read-only", "workspace-write": "workspace-write" };
+
+export const defaultCodexBin = () => packageBin("codex");
+
+/**
+ * Codex CLI (`codex exec --json`, docs/RUNNERS.md). Profiles map to Codex's own `-s` sandbox
+ * (bubblewrap + seccomp), never wider: `danger-full-access` and the bypass flag are never
+ * used. `workspace-write` also closes /tmp and $TMPDIR, so the worktree is the one place
+ * the agent writes; Codex's sandbox keeps the network off.
+ */
+export class CodexAdapter implements Adapter {
+  readonly agent = "codex" as const;
+  private readonly bin: string;
+
+  constructor(private cfg: CodexConfig = {}) {
+    this.bin = cfg.bin ?? defaultCodexBin();
+  }
+
+  detect(): Promise<string | null> {
+    return cliVersion(this.bin, /^codex-cli\s*/);
+  }
+
+  async profiles(): Promise<PermissionProfile[]> {
+    return this.cfg.profiles ?? ["read-only", "workspace-write"];
+  }
+
+  async prepare(job: JobContext): Promise<void> {
+    const home = path.join(job.jobDir, "codex-home");
+    await fs.promises.mkdir(path.join(job.jobDir, "tmp"), { recursive: true, mode: 0o700 });
+    await fs.promises.mkdir(home, { recursive: true, mode: 0o700 });
+    // Codex reads $CODEX_HOME/AGENTS.md as global guidance: the worktree stays the repo's own.
+    await fs.promises.writeFile(path.join(home, "AGENTS.md"), job.guidance, { mode: 0o600 });
+  }
+
+  private flags(job: JobContext): string[] {
+    const model = job.model ?? this.cfg.model;
+    return [
+      "--json",
+      "-s",
+      SANDBOX[job.profile],
+      "-c",
+      "tools.update_plan.enabled=true", // the plan tool: todo_list items become the run's dots
+      "-c",
+      "sandbox_workspace_write.exclude_slash_tmp=true",
+      "-c",
+      "sandbox_workspace_write.exclude_tmpdir_env_var=true",
+      ...(this.cfg.config ?? []).flatMap((kv) => ["-c", kv]),
+      ...(model ? ["-m", model] : []),
+    ];
+  }
+
+  private env(job: JobContext): Record<string, string> {
+    return {
+      ...(this.cfg.env ?? {}),
+      CODEX_HOME: path.join(job.jobDir, "codex-home"),
+      TMPDIR: path.join(job.jobDir, "tmp"),
+    };
+  }
+
+  start(job: JobContext, prompt: string): LaunchSpec {
+    return { cmd: this.bin, args: ["exec", ...this.flags(job), "--", prompt], env: this.env(job) };
+  }
+
+  resume(job: JobContext, sessionId: string, text: string): LaunchSpec {
+    // `-` would mean "read stdin": a guidance text never starts the argument with a dash.
+    const safe = text.startsWith("-") ? ` ${text}` : text;
+    return { cmd: this.bin, args: ["exec", ...this.flags(job), "resume", sessionId, safe], env: this.env(job) };
+  }
+
+  parse(line: string): AgentEvent[] {
+    let e: CodexLine;
+    try {
+      e = JSON.parse(line) as CodexLine;
+    } catch {
+      return [];
+    }
+    switch (e.type) {
+      case "thread.started":
+        return typeof e.thread_id === "string" ? [{ type: "session", id: e.thread_id }] : [];
+      case "turn.completed":
+        return [...(e.usage ? [{ type: "usage" as const, usage: usageOf(e.usage) }] : []), { type: "turn_completed" }];
+      case "turn.failed":
+        return [{ type: "turn_failed", message: e.error?.message ?? "the turn failed" }];
+      case "error":
+        return [{ type: "notice", message: `codex: ${e.message ?? "error"}` }];
+      case "item.started":
+      case "item.updated":
+      case "item.completed":
+        return e.item ? itemEvents(e.item, e.type === "item.completed" ? "completed" : "started") : [];
+      default:
+        return [];
+    }
+  }
+}
+
+interface CodexItem {
+  id: string;
+  type: string;
+  text?: string;
+  message?: string;
+  command?: string;
+  aggregated_output?: string;
+  exit_code?: number | null;
+  changes?: Array<{ path: string; kind: string }>;
+  items?: Array<{ text: string; completed: boolean }>;
+}
+interface CodexLine {
+  type: string;
+  thread_id?: string;
+  usage?: { input_tokens?: number; cached_input_tokens?: number; output_tokens?: number };
+  error?: { message?: string };
+  message?: string;
+  item?: CodexItem;
+}
+
+function itemEvents(item: CodexItem, phase: "started" | "completed"): AgentEvent[] {
+  switch (item.type) {
+    case "todo_list":
+      return [
+        { type: "plan", items: (item.items ?? []).map((i) => ({ text: String(i.text), completed: !!i.completed })) },
+      ];
+    case "command_execution":
+      return [
+        {
+          type: "command",
+          id: item.id,
+          phase,
+          command: unwrapShell(item.command ?? ""),
+          ...(phase === "completed" ? { output: item.aggregated_output ?? "", exitCode: item.exit_code ?? null } : {}),
+        },
+      ];
+    case "file_change":
+      return [{ type: "file_change", id: item.id, phase, paths: (item.changes ?? []).map((c) => c.path) }];
+    case "agent_message":
+      return phase === "completed" && item.text ? [{ type: "message", text: item.text }] : [];
+    case "reasoning":
+      return item.text ? [{ type: "reasoning", text: item.text }] : [];
+    case "error":
+      return [{ type: "notice", message: `codex: ${item.message ?? "error"}` }];
+    default:
+      return [];
+  }
+}
+
+/** `/bin/bash -lc 'npm test'` → `npm test`: what the agent asked for, as people read it. */
+function unwrapShell(cmd: string): string {
+  const single = /^\/bin\/(?:ba)?sh -l?c '([\s\S]*)'$/.exec(cmd);
+  if (single) return single[1].replace(/'\\''/g, "'");
+  const double = /^\/bin\/(?:ba)?sh -l?c "([\s\S]*)"$/.exec(cmd);
+  return double ? double[1].replace(/\\(["\\$`])/g, "$1") : cmd;
+}
+
+function usageOf(u: NonNullable<CodexLine["usage"]>) {
+  return {
+    input_tokens: u.input_tokens ?? 0,
+    output_tokens: u.output_tokens ?? 0,
+    ...(u.cached_input_tokens !== undefined ? { cached_input_tokens: u.cached_input_tokens } : {}),
+  };
+}

@@ -1,0 +1,322 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { ChangeSetPayload, StartRequest } from "@/lib/core/runner-contract";
+import type { Command } from "@/lib/agents/sdk/types";
+import type { Adapter, JobContext, LaunchSpec } from "./adapter";
+import { checkpoint, diffBinary, diffSummary, removeWorktree } from "./git";
+import type { Outbox } from "./outbox";
+import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
+import { runChecks, scopeCheck } from "./checks";
+import { Translator } from "./translate";
+
+export type JobState = "running" | "stopping" | "paused" | "finishing" | "finished";
+
+/** What a job needs from its runner. */
+export interface JobSetup {
+  req: StartRequest;
+  adapter: Adapter;
+  out: Outbox;
+  actor: { kind: "harness"; id: string };
+  repoDir: string;
+  worktree: string;
+  baseSha: string;
+  branch: string;
+  jobDir: string;
+  /** The job's environment: a clean base, its secrets, `CHIPS_JOB`. */
+  env: Record<string, string>;
+  cleanup: "keep" | "remove";
+  stopGraceMs: { int: number; term: number };
+  checkTimeoutMs: number;
+}
+
+/**
+ * One run on this runner, after [RN1]'s checks passed and its worktree exists: launches the
+ * agent, translates what it does, checkpoints its work, obeys pause/resume/steer/cancel,
+ * and at the end runs the required commands and publishes the change-set. The process
+ * control here is the same for every adapter.
+ */
+export class RunJob {
+  state: JobState = "running";
+  readonly translator: Translator;
+  private proc: Proc | null = null;
+  private generation = 0;
+  private stderr: string[] = [];
+  /** [TSK5] Paths of the change-set outside the claimed write scope (the scope check failed). */
+  private outsideScope: string[] = [];
+  private gitChain: Promise<unknown> = Promise.resolve();
+  private guidance: string[] = [];
+  readonly done: Promise<void>;
+  private resolveDone!: () => void;
+
+  constructor(private s: JobSetup) {
+    this.translator = new Translator(s.out, s.actor);
+    this.translator.onWork = () => void this.checkpoint("agent work");
+    this.done = new Promise((r) => (this.resolveDone = r));
+    s.out.whenGone((why) => void this.abort(why));
+  }
+
+  get runId() {
+    return this.s.req.run_id;
+  }
+
+  private get ctx(): JobContext {
+    return {
+      runId: this.s.req.run_id,
+      worktree: this.s.worktree,
+      jobDir: this.s.jobDir,
+      profile: this.s.req.profile as JobContext["profile"],
+      model: this.s.req.model,
+      guidance: "",
+    };
+  }
+
+  /** Launch the agent with the task's prompt. */
+  begin() {
+    this.spawn(this.s.adapter.start(this.ctx, this.s.req.prompt.text));
+  }
+
+  private spawn(spec: LaunchSpec) {
+    this.translator.relaunched();
+    const gen = ++this.generation;
+    const env = { ...this.s.env, ...spec.env, CHIPS_JOB: this.s.req.run_id };
+    try {
+      this.proc = launch({
+        cmd: spec.cmd,
+        args: spec.args,
+        cwd: this.s.worktree,
+        env: env as unknown as NodeJS.ProcessEnv,
+        onLine: (line) => {
+          for (const e of this.s.adapter.parse(line)) this.translator.handle(e);
+        },
+        onStderr: (line) => {
+          this.stderr.push(line);
+          if (this.stderr.length > 40) this.stderr.shift();
+        },
+      });
+    } catch (e) {
+      void this.finish(
+        { code: null, signal: null },
+        `could not launch ${this.s.adapter.agent}: ${(e as Error).message}`,
+      );
+      return;
+    }
+    void this.proc.exited.then((exit) => {
+      if (gen === this.generation && this.state === "running") void this.finish(exit);
+    });
+  }
+
+  /** Commit whatever the agent changed (outside its sandbox: it cannot write .git). */
+  checkpoint(reason: string): Promise<{ sha: string; committed: boolean } | null> {
+    const next = this.gitChain.then(async () => {
+      try {
+        const cp = await checkpoint(this.s.worktree, `chips: checkpoint (${reason})`);
+        if (cp.committed)
+          void this.s.out.runnerEvent("checkpoint", `checkpoint ${cp.sha.slice(0, 12)} (${reason})`, {
+            sha: cp.sha,
+            reason,
+          });
+        return cp;
+      } catch (e) {
+        void this.s.out.runnerEvent("log", `checkpoint failed: ${(e as Error).message}`);
+        return null;
+      }
+    });
+    this.gitChain = next;
+    return next;
+  }
+
+  /** Stop the agent for sure: its group by escalating signals, then anything that left the group. */
+  private async stopAgent(): Promise<string[]> {
+    this.generation++; // whatever exits now was asked to
+    const proc = this.proc;
+    this.proc = null;
+    const signals = proc ? (await stopGroup(proc, { graceMs: this.s.stopGraceMs })).signals : [];
+    const strays = await killJobProcesses(this.s.req.run_id);
+    if (strays.length) signals.push(`SIGKILL to ${strays.length} process(es) outside the group`);
+    return signals;
+  }
+
+  private ack(cmd: Command, result: "applied" | "rejected", reason?: string) {
+    return this.s.out.post({
+      type: "run.command_acked",
+      command_id: cmd.command_id,
+      result,
+      ...(reason ? { reason } : {}),
+      actor: this.s.actor,
+    });
+  }
+
+  async command(cmd: Command) {
+    const busy = this.state === "stopping" || this.state === "finishing";
+    if (this.state === "finished") return this.ack(cmd, "rejected", "the run has finished");
+    switch (cmd.command) {
+      case "pause":
+        if (this.state !== "running")
+          return this.ack(cmd, "rejected", busy ? "the runner is busy stopping the agent" : "the run is not running");
+        this.state = "stopping";
+        await this.checkpoint("before pause");
+        await this.stopAgent();
+        await this.checkpoint("paused");
+        this.state = "paused";
+        return this.ack(cmd, "applied");
+      case "resume":
+        if (this.state !== "paused") return this.ack(cmd, "rejected", "the run is not paused");
+        await this.ack(cmd, "applied"); // before the agent's first status: a paused run refuses statuses
+        this.state = "running";
+        return this.relaunch(["Continue the task from where you stopped.", ...this.takeGuidance()].join("\n\n"));
+      case "steer": {
+        const text = `Guidance from the room: ${cmd.text ?? ""}`;
+        if (this.state === "paused" || busy) {
+          this.guidance.push(text); // given to the agent when it runs again
+          return this.ack(cmd, "applied");
+        }
+        this.state = "stopping";
+        await this.checkpoint("before steering");
+        await this.stopAgent();
+        this.state = "running";
+        this.relaunch([text, ...this.takeGuidance()].join("\n\n"));
+        return this.ack(cmd, "applied");
+      }
+      case "cancel":
+        return this.cancel(cmd);
+    }
+  }
+
+  private takeGuidance() {
+    const g = this.guidance;
+    this.guidance = [];
+    return g;
+  }
+
+  private relaunch(text: string) {
+    const session = this.translator.sessionId;
+    this.spawn(
+      session
+        ? this.s.adapter.resume(this.ctx, session, text)
+        : this.s.adapter.start(this.ctx, `${this.s.req.prompt.text}\n\n${text}`),
+    );
+  }
+
+  private async cancel(cmd: Command) {
+    this.state = "finishing";
+    const signals = await this.stopAgent();
+    void this.s.out.runnerEvent(
+      "log",
+      `agent stopped: ${signals.length ? signals.join(", ") : "it had already exited"}`,
+      { signals },
+    );
+    const by = cmd.actor?.id ?? "a person";
+    await this.publish(false, `cancelled by ${by}`);
+    // The applied ack finishes the run: Chips appends run.finished{cancelled} ([RUN1]).
+    await this.ack(cmd, "applied");
+    this.end();
+  }
+
+  /** The agent exited on its own: checkpoint, required commands, change-set, finished. */
+  private async finish(exit: JobExit, launchError?: string) {
+    this.state = "finishing";
+    this.generation++;
+    await killJobProcesses(this.s.req.run_id);
+    const t = this.translator;
+    const agentOk = !launchError && t.turnCompleted && exit.code === 0 && !t.failure;
+    const why =
+      launchError ??
+      t.failure ??
+      (agentOk
+        ? null
+        : `${this.s.adapter.agent} exited (${exit.signal ?? `code ${exit.code}`}) without completing its turn${this.stderrTail()}`);
+    const checksFailed = await this.publish(agentOk, why ?? "the agent finished");
+    const outcome = agentOk && !checksFailed ? "succeeded" : "failed";
+    const summary =
+      why ??
+      (this.outsideScope.length
+        ? `changed paths outside the write scope: ${this.outsideScope.slice(0, 20).join(", ")}`
+        : checksFailed
+          ? `${checksFailed} required command(s) failed`
+          : (t.lastMessage ?? "Done."));
+    if (outcome === "failed") await this.s.out.runnerEvent("failed", summary);
+    else await this.s.out.runnerEvent("completed", "the agent finished and every required command passed");
+    await this.s.out.post({
+      type: "run.finished",
+      outcome,
+      summary: summary.slice(0, 16_000),
+      ...(t.usage ? { usage: t.usage } : {}),
+      actor: this.s.actor,
+    });
+    if (outcome === "succeeded" && this.s.cleanup === "remove")
+      await removeWorktree(this.s.repoDir, this.s.worktree).catch(() => {});
+    this.end();
+  }
+
+  private stderrTail() {
+    const tail = this.stderr
+      .filter((l) => l.trim())
+      .slice(-3)
+      .join(" / ");
+    return tail ? `: ${tail.slice(0, 500)}` : "";
+  }
+
+  /** Final checkpoint, checks (when the agent succeeded), diff → change-set. Answers how many checks failed. */
+  private async publish(runChecksToo: boolean, reason: string): Promise<number> {
+    const cp = await this.checkpoint(reason.slice(0, 80));
+    const head = cp?.sha ?? this.s.baseSha;
+    const checks = runChecksToo
+      ? await runChecks(this.s.req.required_commands, {
+          cwd: this.s.worktree,
+          env: { ...this.s.env, CHIPS_JOB: this.s.req.run_id },
+          timeoutMs: this.s.checkTimeoutMs,
+          upload: (b) => this.s.out.upload(b),
+          onStart: (c) => this.translator.status("checking", `Running ${c.slice(0, 120)}…`),
+        })
+      : [];
+    const [diff, summary] = await Promise.all([
+      diffBinary(this.s.worktree, this.s.baseSha, head),
+      diffSummary(this.s.worktree, this.s.baseSha, head),
+    ]);
+    // [TSK5] whatever the agent did, the change-set is judged against the scope it was granted (all of it, `**`: nothing to judge).
+    const granted = this.s.req.write_scope;
+    if (!(granted.length === 1 && granted[0] === "**")) {
+      const { outside, ...scope } = await scopeCheck(
+        summary.files.map((f) => f.path),
+        granted,
+        (b) => this.s.out.upload(b),
+      );
+      this.outsideScope = outside;
+      checks.push(scope);
+    }
+    const payload: ChangeSetPayload = {
+      base_sha: this.s.baseSha,
+      head_sha: head,
+      branch: this.s.branch,
+      files: summary.files,
+      additions: summary.additions,
+      deletions: summary.deletions,
+      diff: await this.s.out.upload(diff),
+      checks,
+      cleanup: { policy: this.s.cleanup, worktree: this.s.worktree },
+    };
+    const n = summary.files.length;
+    await this.s.out.runnerEvent(
+      "change-set",
+      `${n} file${n === 1 ? "" : "s"} changed, +${summary.additions} −${summary.deletions}`,
+      payload,
+    );
+    return checks.filter((c) => !c.passed).length;
+  }
+
+  /** Chips let go of the run (finished elsewhere, lease lost): stop, keep the evidence, post nothing more. */
+  async abort(why: string) {
+    if (this.state === "finished") return;
+    this.state = "finishing";
+    await this.stopAgent();
+    await this.checkpoint("stopped: " + why.slice(0, 60));
+    console.error(`[runner] ${this.s.req.run_id}: stopped (${why}); worktree kept at ${this.s.worktree}`);
+    this.end();
+  }
+
+  private end() {
+    this.state = "finished";
+    fs.rm(path.join(this.s.jobDir, "tmp"), { recursive: true, force: true }, () => {});
+    this.resolveDone();
+  }
+}

@@ -1,0 +1,322 @@
+import fs from "node:fs";
+import path from "node:path";
+import { io, type Socket } from "socket.io-client";
+import { ChipsClient } from "@/lib/agents/sdk";
+import { isCommand } from "@/lib/agents/sdk/commands";
+import type { Command } from "@/lib/agents/sdk/types";
+import {
+  StartRequest,
+  type LeaseRenewAck,
+  type PermissionProfile,
+  type RunnerHello,
+  type RunnerHelloAck,
+} from "@/lib/core/runner-contract";
+import type { Adapter } from "./adapter";
+import { guidanceFor, jobEnv } from "./environment";
+import { createWorktree, resolveBase } from "./git";
+import { RunJob } from "./job";
+import { verifyLease } from "../../core/runner-lease";
+import { SecretMask } from "./mask";
+import { Outbox } from "./outbox";
+import { killJobProcesses } from "./process";
+
+export interface RunnerOptions {
+  url: string;
+  token: string;
+  name: string;
+  /** The allowlist: repository name (as a start request names it) → local git repository. */
+  repositories: Record<string, string>;
+  /** Worktrees, job directories and CLI homes live here. */
+  workDir: string;
+  adapters: Adapter[];
+  /** Secrets this runner may give a job that names them ([RN4]); never sent to Chips. */
+  secrets?: Record<string, string>;
+  capacity?: number;
+  cleanup?: "keep" | "remove";
+  /** Pin Chips' lease key (PEM) instead of taking it from the hello answer. */
+  leasePublicKey?: string;
+  stopGraceMs?: { int: number; term: number };
+  checkTimeoutMs?: number;
+  log?: (line: string) => void;
+}
+
+/**
+ * A runner (docs/PROTOCOL.md §5): dials in to `/harness` (no inbound port), says what it can run,
+ * takes `runner.start`, refuses what it cannot isolate or authorize ([RN1]), runs the rest
+ * as {@link RunJob}s, renews their leases, and hands them their commands.
+ */
+export class Runner {
+  readonly client: ChipsClient;
+  readonly mask: SecretMask;
+  readonly jobs = new Map<string, RunJob>();
+  private socket: Socket | null = null;
+  private leaseKey: string | null;
+  private runnerId: string | null = null;
+  private seenStarts = new Set<string>();
+  private seenCommands = new Set<string>();
+  private renewTimer: NodeJS.Timeout | null = null;
+  private log: (line: string) => void;
+
+  constructor(private o: RunnerOptions) {
+    this.client = new ChipsClient({ url: o.url, token: o.token });
+    this.mask = new SecretMask(o.secrets ?? {});
+    this.leaseKey = o.leasePublicKey ?? null;
+    this.log = (line) => (o.log ?? console.log)(this.mask.text(line));
+  }
+
+  get id() {
+    return this.runnerId;
+  }
+
+  /** Who we are (the token's runner id), before any socket: enough to handle a start by hand. */
+  async identify(): Promise<string> {
+    const me = await this.client.whoami();
+    if (me.kind !== "runner")
+      throw new Error(`this token is a ${me.kind} credential, not a runner's (chips runner token makes one)`);
+    this.runnerId = me.id;
+    return me.id;
+  }
+
+  async hello(): Promise<RunnerHello> {
+    const adapters = [];
+    for (const a of this.o.adapters) {
+      const version = await a.detect();
+      if (version) adapters.push({ agent: a.agent, profiles: await a.profiles(), version });
+    }
+    return {
+      v: 1,
+      name: this.o.name,
+      adapters,
+      repositories: Object.keys(this.o.repositories),
+      capacity: this.o.capacity ?? 2,
+    };
+  }
+
+  /** Connect and take work; resolves once Chips answered the hello. */
+  async connect(): Promise<void> {
+    await this.identify();
+    await this.sweepOrphans();
+    const hello = await this.hello();
+    if (!hello.adapters.length) this.log("[runner] no agent CLI found: this runner advertises no adapters");
+    const socket = io(`${this.o.url}/harness`, {
+      path: "/socket.io",
+      transports: ["websocket"],
+      forceNew: true,
+      auth: { token: this.o.token },
+    });
+    this.socket = socket;
+    const first = new Promise<void>((resolve, reject) => {
+      socket.on("connect", () => {
+        socket.emit("runner.hello", hello, (ack: RunnerHelloAck) => {
+          if (!ack.ok) return reject(new Error(`Chips refused the hello: ${ack.error}`));
+          this.leaseKey ??= ack.lease_public_key;
+          this.log(
+            `[runner] ${this.o.name} (${ack.runner_id}) connected: ${hello.adapters.map((a) => `${a.agent} ${a.version}`).join(", ") || "no adapters"}`,
+          );
+          resolve();
+        });
+      });
+      socket.on("connect_error", (e) => {
+        if (!socket.active) reject(new Error(`cannot connect to ${this.o.url}: ${e.message}`));
+      });
+    });
+    socket.on("runner.start", (raw: unknown, ack?: (a: unknown) => void) => {
+      ack?.({ ok: true }); // received; refusals are reported on the run itself
+      void this.handleStart(raw);
+    });
+    socket.on("command", (raw: unknown, ack?: () => void) => {
+      if (typeof ack === "function") ack();
+      if (isCommand(raw)) void this.handleCommand(raw);
+    });
+    // Leases are renewed when half their time is left, checked every half second: a renewal that
+    // arrives after the expiry fails the run (dispatch.ts), so the ask leaves as much room as it can
+    // for a slow round trip — under load a third of a short lease (1 s of 3 s) was not always enough.
+    this.renewTimer = setInterval(() => this.renewDue(), 500);
+    this.renewTimer.unref();
+    return first;
+  }
+
+  /** Each job's lease: when it was issued and when it lapses (from the signed claims). */
+  private leases = new Map<string, { issued: number; expires: number; asking: boolean }>();
+
+  private noteLease(runId: string, lease: { claims: string }) {
+    try {
+      const c = JSON.parse(Buffer.from(lease.claims, "base64url").toString("utf8")) as {
+        issued_at: string;
+        expires_at: string;
+      };
+      this.leases.set(runId, { issued: Date.parse(c.issued_at), expires: Date.parse(c.expires_at), asking: false });
+    } catch {
+      // a lease we verified always parses; nothing to track otherwise
+    }
+  }
+
+  private renewDue() {
+    for (const job of this.jobs.values()) {
+      const lease = this.leases.get(job.runId);
+      if (job.state === "finished" || !lease || lease.asking || !this.socket?.connected) continue;
+      if (lease.expires - Date.now() > (lease.expires - lease.issued) / 2) continue;
+      lease.asking = true;
+      this.socket
+        .timeout(10_000)
+        .emit("lease.renew", { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
+          lease.asking = false;
+          if (err) return; // not answered: asked again on the next tick
+          if (ack.ok) return this.noteLease(job.runId, ack.lease);
+          if (ack.error !== "run_finished") void job.abort(`lease not renewed: ${ack.error}`);
+        });
+    }
+  }
+
+  async handleCommand(cmd: Command) {
+    if (this.seenCommands.has(cmd.command_id)) return;
+    this.seenCommands.add(cmd.command_id);
+    const job = this.jobs.get(cmd.run_id!);
+    if (!job) {
+      await this.client
+        .ack(cmd.run_id!, cmd.command_id, "rejected", "this runner has no such job (it may have restarted)")
+        .catch(() => {});
+      return;
+    }
+    await job
+      .command(cmd)
+      .catch((e) => this.log(`[runner] ${cmd.run_id}: ${cmd.command} failed: ${(e as Error).message}`));
+  }
+
+  /** A start request: checked ([RN1]) before anything is made or launched. */
+  async handleStart(raw: unknown): Promise<RunJob | null> {
+    const parsed = StartRequest.safeParse(raw);
+    if (!parsed.success) {
+      this.log(`[runner] ignored a malformed start request: ${parsed.error.issues[0]?.message}`);
+      return null;
+    }
+    const req = parsed.data;
+    if (this.seenStarts.has(req.run_id)) return this.jobs.get(req.run_id) ?? null; // sent again after a reconnect
+    this.seenStarts.add(req.run_id);
+    const runnerId = this.runnerId ?? (await this.identify());
+    const out = new Outbox(this.client, this.o.token, req.run_id, req.space_id, this.mask);
+    const actor = { kind: "harness" as const, id: runnerId };
+    const refuse = async (reason: string) => {
+      this.log(`[runner] refused ${req.run_id}: ${reason}`);
+      await out.runnerEvent("failed", reason, { refused: true });
+      await out.post({ type: "run.finished", outcome: "failed", summary: `Refused by the runner: ${reason}`, actor });
+      return null;
+    };
+
+    const lease = this.leaseKey
+      ? verifyLease(this.leaseKey, req, runnerId)
+      : { ok: false as const, reason: "lease refused: no Chips key to verify it with" };
+    if (!lease.ok) return refuse(lease.reason);
+    const repoDir = this.o.repositories[req.repository];
+    if (!repoDir) return refuse(`repository "${req.repository}" is not on this runner's allowlist`);
+    const adapter = this.o.adapters.find((a) => a.agent === req.agent);
+    if (!adapter || !(await adapter.detect())) return refuse(`this runner cannot run the ${req.agent} agent`);
+    const profiles = await adapter.profiles();
+    if (!profiles.includes(req.profile as PermissionProfile)) {
+      const why = (await adapter.sandboxProblem?.()) ?? null;
+      return refuse(
+        `the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"}${why ? `: ${why}` : ""})`,
+      );
+    }
+    const missing = req.secrets.filter((s) => !(this.o.secrets ?? {})[s]);
+    if (missing.length) return refuse(`this runner has no secret named ${missing.join(", ")}`);
+    const worktreesDir = path.join(this.o.workDir, "worktrees");
+    if (fs.existsSync(path.join(worktreesDir, req.worktree_name)))
+      return refuse(`the worktree name "${req.worktree_name}" is taken on this runner`);
+
+    let baseSha: string;
+    let worktree: string;
+    const branch = `chips/${req.worktree_name}`;
+    try {
+      baseSha = await resolveBase(repoDir, req.base_branch);
+      fs.mkdirSync(worktreesDir, { recursive: true });
+      worktree = await createWorktree(repoDir, worktreesDir, req.worktree_name, baseSha, branch);
+    } catch (e) {
+      return refuse(`cannot make the worktree: ${(e as Error).message}`);
+    }
+    const jobDir = path.join(this.o.workDir, "jobs", req.run_id);
+    fs.mkdirSync(jobDir, { recursive: true, mode: 0o700 });
+    const secrets = Object.fromEntries(req.secrets.map((s) => [s, this.o.secrets![s]]));
+    const ctx = {
+      runId: req.run_id,
+      worktree,
+      jobDir,
+      profile: req.profile as PermissionProfile,
+      model: req.model,
+      guidance: guidanceFor(req),
+    };
+    await adapter.prepare(ctx);
+
+    const job = new RunJob({
+      req,
+      adapter,
+      out,
+      actor,
+      repoDir,
+      worktree,
+      baseSha,
+      branch,
+      jobDir,
+      env: jobEnv(secrets),
+      cleanup: this.o.cleanup ?? "keep",
+      stopGraceMs: this.o.stopGraceMs ?? { int: 2000, term: 3000 },
+      checkTimeoutMs: this.o.checkTimeoutMs ?? 10 * 60_000,
+    });
+    this.jobs.set(req.run_id, job);
+    this.noteLease(req.run_id, req.lease);
+    void job.done.then(() => {
+      this.jobs.delete(req.run_id);
+      this.leases.delete(req.run_id);
+    });
+    const started = await out.post({
+      type: "run.started",
+      goal: req.prompt.text.slice(0, 4000),
+      goal_from: "chips",
+      session_ref: req.worktree_name,
+      actor,
+    });
+    if (!started) {
+      await job.abort("Chips refused run.started");
+      return null;
+    }
+    await out.runnerEvent("started", `worktree ${req.worktree_name} at ${baseSha.slice(0, 12)} on ${branch}`, {
+      worktree,
+      base_sha: baseSha,
+      branch,
+      agent: req.agent,
+      profile: req.profile,
+    });
+    job.begin();
+    return job;
+  }
+
+  /**
+   * A runner that died (SIGKILL, a crash) could not stop its agents: they outlive it in
+   * their own process groups. On start, every process still holding the CHIPS_JOB of a job
+   * in this work dir is stopped — their runs failed when the old lease lapsed; their
+   * worktrees stay for inspection.
+   */
+  async sweepOrphans(): Promise<string[]> {
+    const jobsDir = path.join(this.o.workDir, "jobs");
+    const ids = fs.existsSync(jobsDir)
+      ? fs.readdirSync(jobsDir).filter((d) => d.startsWith("run_") && !this.jobs.has(d))
+      : [];
+    const swept: string[] = [];
+    for (const id of ids) {
+      const pids = await killJobProcesses(id);
+      if (pids.length) {
+        swept.push(id);
+        this.log(`[runner] stopped ${pids.length} process(es) a previous runner left for ${id}`);
+      }
+    }
+    return swept;
+  }
+
+  /** Stop taking work; running jobs are stopped and their evidence kept. */
+  async close() {
+    if (this.renewTimer) clearInterval(this.renewTimer);
+    this.socket?.disconnect();
+    await Promise.all([...this.jobs.values()].map((j) => j.abort("the runner is shutting down")));
+    this.client.close();
+  }
+}

@@ -1,0 +1,201 @@
+import type { Usage } from "@/lib/core/protocol";
+import type { EventInput } from "@/lib/agents/sdk/types";
+import type { AgentEvent, PlanItem } from "./adapter";
+import { INLINE_MAX } from "./outbox";
+
+type StepState = "pending" | "active" | "done" | "skipped";
+interface Step {
+  title: string;
+  state: StepState;
+  activeForm?: string;
+}
+
+/**
+ * Where translated events go: room events of the run (the sink fills in `run_id` and
+ * `space_id`), and log lines (a runner's `runner.event`; a harness without a runner
+ * identity keeps them local). The runner's Outbox is one; `chips connect`'s spool is another.
+ */
+export interface TranslatorSink {
+  post(...events: EventInput[]): unknown;
+  runnerEvent(kind: "log", message: string, payload?: Record<string, unknown>): unknown;
+}
+
+/** What a Translator must remember across restarts of the process that owns it. */
+export interface TranslatorState {
+  sessionId: string | null;
+  usage: Usage | null;
+  lastMessage: string | null;
+  steps: Step[];
+  progress: number;
+}
+
+export interface TranslatorOptions {
+  /**
+   * Show the in-progress todo's `activeForm` as the typing indicator while a tool runs,
+   * instead of the tool's own words (`chips connect`: a person's own terminal says the
+   * same). Default false: a runner shows the command.
+   */
+  preferActiveForm?: boolean;
+}
+
+const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
+/** "Running npm test…": one line, at most ~120 characters, one ellipsis. */
+const doing = (verb: string, what: string) => `${verb} ${clip(oneLine(what), 120).replace(/…$/, "")}…`;
+
+/**
+ * The shared translation core: what an agent did ({@link AgentEvent}, from any adapter)
+ * becomes room events — its plan as dots (`todo-<index>`; items that disappear are
+ * skipped), its current action as the typing indicator, its words in the timeline, its
+ * usage on the run — and runner log events. Progress is the share of plan items done and
+ * never goes down (`run.status`, docs/PROTOCOL.md §2).
+ */
+export class Translator {
+  sessionId: string | null = null;
+  usage: Usage | null = null;
+  turnCompleted = false;
+  failure: string | null = null;
+  lastMessage: string | null = null;
+  private steps: Step[] = [];
+  private progress = 0;
+  /** Called after the agent changed files or ran a command: the core checkpoints. */
+  onWork: (() => void) | null = null;
+
+  constructor(
+    private out: TranslatorSink,
+    private actor: { kind: "harness"; id: string },
+    private options: TranslatorOptions = {},
+    saved?: TranslatorState,
+  ) {
+    if (saved) {
+      this.sessionId = saved.sessionId;
+      this.usage = saved.usage;
+      this.lastMessage = saved.lastMessage;
+      this.steps = saved.steps;
+      this.progress = saved.progress;
+    }
+  }
+
+  /** What to keep to build this translator again (`new Translator(sink, actor, options, state)`). */
+  state(): TranslatorState {
+    return {
+      sessionId: this.sessionId,
+      usage: this.usage,
+      lastMessage: this.lastMessage,
+      steps: this.steps,
+      progress: this.progress,
+    };
+  }
+
+  /** The typing indicator for a tool: the in-progress todo's activeForm when asked to prefer it. */
+  private doingNow(verb: string, what: string): string {
+    const active = this.options.preferActiveForm ? this.steps.find((s) => s.state === "active")?.activeForm : undefined;
+    return active ? `${clip(oneLine(active), 120).replace(/…$/, "")}…` : doing(verb, what);
+  }
+
+  /** A new launch (resume): a turn has to complete again. */
+  relaunched() {
+    this.turnCompleted = false;
+    this.failure = null;
+  }
+
+  handle(e: AgentEvent): void {
+    switch (e.type) {
+      case "session":
+        if (this.sessionId !== e.id) void this.out.runnerEvent("log", `agent session ${e.id}`, { session_id: e.id });
+        this.sessionId = e.id;
+        return;
+      case "plan":
+        return this.plan(e.items);
+      case "command":
+        if (e.phase === "started") return this.status("running", this.doingNow("Running", e.command));
+        void this.out.runnerEvent("log", `$ ${clip(oneLine(e.command), 300)} (exit ${e.exitCode ?? "?"})`, {
+          command: e.command,
+          exit_code: e.exitCode ?? null,
+          output: clip(e.output ?? "", INLINE_MAX),
+          truncated: (e.output ?? "").length > INLINE_MAX,
+        });
+        this.onWork?.();
+        return;
+      case "file_change": {
+        const names = e.paths.map((p) => p.split("/").pop()).join(", ");
+        if (e.phase === "started") return this.status("editing", this.doingNow("Editing", names));
+        void this.out.runnerEvent("log", `changed ${clip(names, 300)}`, { paths: e.paths });
+        this.onWork?.();
+        return;
+      }
+      case "tool":
+        if (e.phase === "started") this.status("working", this.doingNow(e.verb, e.target));
+        return;
+      case "message":
+        this.lastMessage = e.text;
+        void this.out.post({ type: "message.posted", text: e.text, actor: this.actor });
+        return;
+      case "reasoning":
+        return this.status("thinking", "Thinking…");
+      case "usage":
+        this.usage = e.usage;
+        return;
+      case "turn_completed":
+        this.turnCompleted = true;
+        return;
+      case "turn_failed":
+        this.failure = e.message;
+        void this.out.runnerEvent("log", `turn failed: ${e.message}`);
+        return;
+      case "notice":
+        void this.out.runnerEvent("log", e.message);
+        return;
+    }
+  }
+
+  status(phase: string, verbPhrase: string) {
+    void this.out.post({
+      type: "run.status",
+      phase,
+      verb_phrase: verbPhrase,
+      ...(this.steps.length ? { progress: this.progress } : {}),
+      ...(this.usage ? { usage: this.usage } : {}),
+      actor: this.actor,
+    });
+  }
+
+  private plan(items: PlanItem[]) {
+    const firstOpen = items.findIndex((i) => !i.completed);
+    const next: Step[] = items.map((i, n) => ({
+      title: clip(i.text, 500) || `Step ${n + 1}`,
+      state: i.completed ? "done" : i.active || n === firstOpen ? "active" : "pending",
+      ...(i.activeForm ? { activeForm: i.activeForm } : {}),
+    }));
+    const events = [];
+    for (let n = 0; n < Math.max(next.length, this.steps.length); n++) {
+      const before = this.steps[n];
+      const after: Step = next[n] ?? { title: before.title, state: "skipped" };
+      if (before && before.title === after.title && before.state === after.state) continue;
+      if (before?.state === "skipped" && !next[n]) continue;
+      events.push({
+        type: "run.step" as const,
+        step_id: `todo-${n}`,
+        state: after.state,
+        ...(!before || before.title !== after.title ? { title: after.title } : {}),
+        actor: this.actor,
+      });
+    }
+    this.steps =
+      next.length >= this.steps.length
+        ? next
+        : [...next, ...this.steps.slice(next.length).map((s) => ({ ...s, state: "skipped" as const }))];
+    const done = next.filter((s) => s.state === "done").length;
+    this.progress = Math.max(this.progress, next.length ? done / next.length : 0);
+    if (!events.length) return; // the same plan again (item.updated, then item.completed)
+    void this.out.post(...events);
+    const now = next[firstOpen];
+    if (next.length)
+      this.status(
+        "planning",
+        this.options.preferActiveForm && now?.activeForm
+          ? `${clip(oneLine(now.activeForm), 120).replace(/…$/, "")}…`
+          : `Working on: ${clip(now?.title ?? "wrapping up", 120)}`,
+      );
+  }
+}

@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { canonicalId, isId } from "./ids";
+import { LIMITS } from "./limits";
+import { text } from "./fields";
+import { CommandName, type StoredEvent } from "./events";
+import type { Decision, Receipt, RoomRevision, Run } from "./models";
+
+/**
+ * The bodies of the HTTP API (docs/API.md): what each endpoint takes (zod schemas, parsed
+ * at the boundary) and answers (types). Event bodies are events.ts's; read models are
+ * models.ts's; `POST /api/v1/runs` takes lib/core/runner-contract.ts's StartRunBody (the runner contract).
+ */
+
+/** `POST /api/v1/runs/:run/commands`: a person's command ([RUN1]). */
+export const CommandBody = z
+  .object({
+    command: CommandName,
+    text: text(LIMITS.text).optional(),
+    idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
+  })
+  .superRefine((b, ctx) => {
+    if (b.command === "steer" && !b.text)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
+  });
+export type CommandBody = z.infer<typeof CommandBody>;
+
+/** `POST /api/v1/admin/workspaces`: a workspace with a room, a harness and its owner (`chips init`). */
+export const WorkspaceBody = z.object({
+  workspace: z.string().max(200).optional(),
+  space: z.string().max(200).optional(),
+  harness: z.string().max(200).optional(),
+  owner: z.string().max(200).optional(),
+});
+export type WorkspaceBody = z.infer<typeof WorkspaceBody>;
+
+/** `POST /api/v1/admin/login-links`: a one-time login link to a workspace, or to one of its rooms. */
+export const LoginLinkBody = z
+  .object({ workspace_id: z.string().optional(), space_id: z.string().optional() })
+  .transform((b, ctx) => {
+    for (const [k, kind] of [
+      ["workspace_id", "workspace"],
+      ["space_id", "space"],
+    ] as const) {
+      if (b[k] !== undefined && !isId(kind, b[k]))
+        ctx.addIssue({ code: "custom", path: [k], message: `must be a ${kind} id` });
+    }
+    return {
+      workspace_id: b.workspace_id && canonicalId(b.workspace_id),
+      space_id: b.space_id && canonicalId(b.space_id),
+    };
+  });
+
+/** `POST /api/v1/workspaces/:ws/spaces` and `…/harnesses`: a name (and, for a harness, its kind). */
+export const NameBody = z.object({ name: z.string().min(1).max(200), kind: z.enum(["harness", "runner"]).optional() });
+
+/**
+ * What `POST /api/v1/admin/workspaces` (and `chips init --json`) answers: a workspace with
+ * one room, one harness and its owner. The tokens are shown once and stored hashed.
+ */
+export interface WorkspaceCreated {
+  workspace_id: string;
+  space_id: string;
+  harness_id: string;
+  /** The harness's bearer token. */
+  token: string;
+  person_id: string;
+  /** The owner's person API token (commands, person writes from scripts). */
+  person_token: string;
+  /** A one-time login link to the room. */
+  room_url: string;
+}
+
+/** `GET /api/v1/me`: who a credential is, and its workspace's rooms. */
+export interface Me {
+  kind: "harness" | "runner" | "person" | "admin";
+  /** The harness (`hrn_…`), runner (`rnr_…`) or person (`usr_…`) id. */
+  id: string;
+  workspace_id?: string;
+  /** A person's role in the workspace (what they may do); absent for harnesses, runners and the admin. */
+  role?: "owner" | "member" | "viewer";
+  /** The workspace's rooms, oldest first. */
+  spaces?: { id: string; name: string }[];
+}
+
+/** `POST /api/v1/events`: the stored events, in the order sent ([HTTP1]). */
+export interface EventsAnswer {
+  events: StoredEvent[];
+}
+
+/** `GET /api/v1/workspaces/:ws/events`: a page of the log, ascending. */
+export interface EventsPage {
+  events: StoredEvent[];
+  next_after: number;
+}
+
+/** `GET /api/v1/workspaces/:ws/runs`. `GET /api/v1/runs/:run` answers one {@link Run}. */
+export interface RunsAnswer {
+  runs: Run[];
+}
+
+/** `GET /api/v1/runs/:run/commands`: a run's state and its commands' receipts, oldest first. */
+export interface RunCommandsAnswer {
+  run_id: string;
+  state: Run["state"];
+  pending: Run["pending"];
+  outcome: Run["outcome"];
+  commands: Receipt[];
+}
+
+/** `GET /api/v1/commands?after=`: a harness's runs' commands, as stored `run.command` events. */
+export interface CommandsPage {
+  commands: Extract<StoredEvent, { type: "run.command" }>[];
+  next_after: number;
+}
+
+/** `GET /api/v1/spaces/:space/room`: the room's intent and outcome at its current revision ([ROOM1]). */
+export interface RoomAnswer {
+  room: RoomRevision;
+}
+
+/** `GET /api/v1/spaces/:space/revisions`: every revision of the room, oldest first. */
+export interface RoomRevisionsAnswer {
+  revisions: RoomRevision[];
+}
+
+/** `GET /api/v1/spaces/:space/decisions`: the room's decisions, active and superseded, oldest first. */
+export interface DecisionsAnswer {
+  decisions: Decision[];
+}

@@ -1,0 +1,199 @@
+import type { Directory } from "@/components/room/names";
+import {
+  parseRunFilter,
+  RollupQuery,
+  viewQuery,
+  type RollupBy,
+  type RollupRow,
+  type Receipt,
+  type Run,
+  type RunFilter,
+  type RunListPage,
+  type SavedView,
+  type ShareLink,
+  type StoredEvent,
+} from "@/lib/core/protocol";
+import {
+  agentsOf,
+  BadCursor,
+  countReviewRuns,
+  directoryOf,
+  listReviewRuns,
+  savedViewsOf,
+  spaceEventsBetween,
+} from "@/lib/server/queries/review";
+import { firstRunSeq, loadRunLog } from "@/lib/server/queries/run-log";
+import type { RunLog } from "@/lib/core/review/run-log";
+import { listShares } from "@/lib/server/queries/shares";
+import { rollup } from "@/lib/server/queries/rollups";
+import { requirePerson, services } from "@/lib/server/page-context";
+import { getRun, receiptsOf } from "@/lib/server/queries/runs";
+import { may } from "@/lib/server/roles";
+
+/** Names the review pages show: people, harnesses and runners, rooms. */
+export interface ReviewNames extends Directory {
+  rooms: Record<string, string>;
+}
+
+const names = (ws: string): Promise<ReviewNames> => directoryOf(services().db, ws);
+
+export interface RunsPageData {
+  names: ReviewNames;
+  agents: string[];
+  views: SavedView[];
+  /** The view asked for, or the reason it could not be read. */
+  filter: RunFilter;
+  problem: string | null;
+  page: RunListPage;
+  count: number;
+  /** The view's query string (no cursor): what a saved view keeps. */
+  query: string;
+}
+
+/** The runs page: a view of the workspace's runs (for its people only). */
+export async function runsPage(
+  ws: string,
+  params: Record<string, string | string[] | undefined>,
+): Promise<RunsPageData> {
+  const person = await requirePerson(ws);
+  const svc = services();
+  await svc.review.settle(ws);
+  const parsed = parseRunFilter(params);
+  const filter: RunFilter = parsed.success ? parsed.data : {};
+  let problem = parsed.success ? null : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  let page: RunListPage = { runs: [], next_cursor: null };
+  let count = 0;
+  try {
+    [page, count] = await Promise.all([listReviewRuns(svc.db, ws, filter), countReviewRuns(svc.db, ws, filter)]);
+  } catch (e) {
+    if (!(e instanceof BadCursor)) throw e;
+    problem = "That page link is not valid any more; here is the first page.";
+    [page, count] = await Promise.all([
+      listReviewRuns(svc.db, ws, { ...filter, cursor: undefined }),
+      countReviewRuns(svc.db, ws, filter),
+    ]);
+  }
+  const [n, agents, views] = await Promise.all([
+    names(ws),
+    agentsOf(svc.db, ws),
+    savedViewsOf(svc.db, person.subjectId),
+  ]);
+  return { names: n, agents, views, filter, problem, page, count, query: viewQuery(filter) };
+}
+
+export interface RunPageData {
+  run: Run;
+  /** The log in windows: a long run is not read whole (lib/core/review/run-log.ts). */
+  log: RunLog;
+  receipts: Receipt[];
+  names: ReviewNames;
+  /** The server's clock when the page was drawn (a live run's open bars end here). */
+  now: string;
+  /** A member or owner: may annotate and share. */
+  canAct: boolean;
+  /** The run's share links and their opens ([SHR1]); who is looking, and whether they own the workspace (may revoke any). */
+  shares: ShareLink[];
+  me: string;
+  isOwner: boolean;
+}
+
+/** A run of the workspace with its log's first windows, receipts and share links, or null. */
+export async function runPage(ws: string, runId: string): Promise<RunPageData | null> {
+  const person = await requirePerson(ws);
+  const db = services().db;
+  const run = await getRun(db, runId);
+  if (!run || run.workspace_id !== ws) return null;
+  const [receipts, n, shares] = await Promise.all([receiptsOf(db, [run.id]), names(ws), listShares(db, ws, run.id)]);
+  return {
+    run,
+    log: await loadRunLog(db, run.id, receipts),
+    receipts,
+    names: n,
+    now: new Date().toISOString(),
+    canAct: may(person, "write"),
+    shares,
+    me: person.subjectId,
+    isOwner: may(person, "manage"),
+  };
+}
+
+export interface ReplayData {
+  run: Run;
+  /** The room's events from the run's first to its last, ascending: what the room showed meanwhile. */
+  events: StoredEvent[];
+  names: ReviewNames;
+  statusTtlSeconds: number;
+}
+
+/** What a replay of a run folds: the room's log over the run's span. */
+export async function replayPage(ws: string, runId: string): Promise<ReplayData | null> {
+  await requirePerson(ws);
+  const svc = services();
+  const run = await getRun(svc.db, runId);
+  if (!run || run.workspace_id !== ws) return null;
+  const first = (await firstRunSeq(svc.db, run.id)) ?? run.last_seq;
+  const bodies = await spaceEventsBetween(svc.db, ws, run.space_id, first, run.last_seq);
+  return {
+    run,
+    events: bodies.map((b) => JSON.parse(b) as StoredEvent),
+    names: await names(ws),
+    statusTtlSeconds: svc.config.statusTtlSeconds,
+  };
+}
+
+export interface CompareData {
+  runs: Run[];
+  names: ReviewNames;
+  /** Ids asked for that are not runs of this workspace. */
+  missing: string[];
+}
+
+/** Runs of the workspace to compare (`?run=A&run=B…`, at most 6). */
+export async function comparePage(ws: string, ids: string[]): Promise<CompareData> {
+  await requirePerson(ws);
+  const db = services().db;
+  const runs: Run[] = [];
+  const missing: string[] = [];
+  for (const id of ids.slice(0, 6)) {
+    const run = /^run_[0-9A-Za-z]{26}$/.test(id) ? await getRun(db, "run_" + id.slice(4).toUpperCase()) : null;
+    if (run && run.workspace_id === ws) runs.push(run);
+    else missing.push(id);
+  }
+  return { runs, names: await names(ws), missing };
+}
+
+export interface RollupsData {
+  by: RollupBy;
+  from?: string;
+  to?: string;
+  rows: RollupRow[];
+  names: ReviewNames;
+  problem: string | null;
+}
+
+/** The rollups page ([ROL1]): one grouping of the workspace's runs (for its people only). */
+export async function rollupsPage(
+  ws: string,
+  params: Record<string, string | string[] | undefined>,
+): Promise<RollupsData> {
+  await requirePerson(ws);
+  const svc = services();
+  await svc.review.settle(ws);
+  const given = Object.fromEntries(
+    Object.entries(params).flatMap(([k, v]) => (typeof v === "string" && v.trim() ? [[k, v.trim()]] : [])),
+  );
+  const parsed = RollupQuery.safeParse(given);
+  const q = parsed.success ? parsed.data : { by: "day" as const };
+  const problem = parsed.success
+    ? null
+    : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+  const [rows, n] = await Promise.all([rollup(svc.db, ws, q), names(ws)]);
+  return {
+    by: q.by,
+    from: "from" in q ? q.from : undefined,
+    to: "to" in q ? q.to : undefined,
+    rows,
+    names: n,
+    problem,
+  };
+}
