@@ -2,6 +2,7 @@ export * from "./ids";
 export * from "./limits";
 export * from "./errors";
 export * from "./fields";
+export * from "./clip";
 export * from "./events";
 export * from "./parse";
 export * from "./models";
