@@ -11,44 +11,21 @@ import tseslint from "typescript-eslint";
 import { importX } from "eslint-plugin-import-x";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import reactHooks from "eslint-plugin-react-hooks";
+import { forbiddenFor, LAYERS } from "./scripts/layers.mjs";
 
-/** Zones of import-x/no-restricted-paths: files under `target` may not import from `from`. */
-const ours = ["./app/**", "./components/**", "./db/**", "./cli/**", "./lib/!(core)/**", "./lib/core/*.ts"];
+/**
+ * The one import rule (scripts/layers.mjs): for each folder of product code, a zone that
+ * refuses every folder it may not import. `npm run layout` checks the same table with
+ * type-only imports and cycles included.
+ */
 const boundaries = [
-  {
-    target: "./lib/core/protocol",
-    from: [...ours, "./lib/core/!(protocol)/**"],
-    message: "lib/core/protocol imports nothing of ours.",
-  },
-  {
-    target: "./lib/core/projection",
-    from: [...ours, "./lib/core/!(protocol|projection)/**"],
-    message: "lib/core/projection folds events: it imports only lib/core/protocol.",
-  },
-  ...["./lib/agents", "./lib/core/runner-contract.ts", "./lib/browser", "./cli"].map((target) => ({
-    target,
-    from: ["./lib/server", "./db"],
-    message:
-      "runners, the SDK, the browser client and the CLI speak the protocol; they never import the server or the database.",
+  ...Object.entries(LAYERS).map(([unit, allowed]) => ({
+    target: `./${unit}`,
+    // All globs (import-x takes all or none): a file as itself, a folder as everything under it.
+    from: forbiddenFor(unit).map((f) => (f.endsWith(".ts") ? `./${f.slice(0, -3)}.[jt]s` : `./${f}/**`)),
+    message: `${unit} imports only ${allowed.length ? allowed.join(", ") : "itself"} (docs/ARCHITECTURE.md).`,
   })),
-  {
-    target: "./components",
-    from: "./db",
-    message: "components get data by props and call the server through lib/browser.",
-  },
-  {
-    target: "./components",
-    from: "./lib/server",
-    // The page presenters' and the read door's row types, which components take as props.
-    except: ["./pages", "./queries"],
-    message: "components get data by props and call the server through lib/browser.",
-  },
-  {
-    target: "./app",
-    from: ["./db"],
-    message: "pages read through lib/server/queries (and lib/server/pages over it), never db/ directly.",
-  },
-  // import-x takes `from` as all globs or none: db/schema.ts and the db/tables/ it re-exports are two zones.
+  // Inside the server, the read door: import-x takes `from` as all globs or none, hence a zone of its own.
   ...["./lib/server/api", "./lib/server/realtime"].map((target) => ({
     target,
     from: "./db",

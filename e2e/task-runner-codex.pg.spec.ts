@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { newId } from "../lib/core/protocol";
-import { StartRequest } from "../lib/core/runner-contract";
+import { StartRequest } from "../lib/core/protocol/runner-contract";
 import { Runner } from "../lib/agents/runner/runner";
 import { say, shell, startModelServer, toolOutputs } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";

@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { LeaseClaims, type StartRequest } from "../lib/core/runner-contract";
-import { requestHash, signLease } from "../lib/core/runner-lease";
+import { LeaseClaims, type StartRequest } from "../lib/core/protocol/runner-contract";
+import { requestHash, signLease } from "../lib/core/protocol/runner-lease";
 import { CodexAdapter } from "../lib/agents/runner/adapters/codex";
 import { jobProcesses } from "../lib/agents/runner/process";
 import { post, ev } from "./support/api";

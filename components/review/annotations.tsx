@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { StoredEvent } from "@/lib/core/protocol";
 import { annotate } from "@/lib/browser/review-api";
-import { actorName, type Directory } from "@/components/room/names";
+import { actorName, type Directory } from "@/lib/core/views/names";
 import { Markdown } from "@/components/ui/markdown";
 import { button, field, muted, VERDICT_TEXT, when } from "./format";
 

@@ -1,4 +1,4 @@
-import type { Directory } from "@/components/room/names";
+import type { Directory } from "@/lib/core/views/names";
 import type { CommandAudit } from "@/lib/core/review/run-story";
 import { muted, took, when } from "./format";
 

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { runEvents } from "@/lib/browser/review-api";
 import { LOG_SECTIONS, type LogSection, type LogWindow } from "@/lib/core/review/run-log";
-import type { Directory } from "@/components/room/names";
+import type { Directory } from "@/lib/core/views/names";
 import { Messages, RunnerLog, StatusHistory } from "./run-record";
 import { button, muted } from "./format";
 

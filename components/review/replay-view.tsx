@@ -4,7 +4,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { applyEvents, emptyRoom, type RoomState } from "@/lib/browser/room-state";
 import type { Run, StoredEvent } from "@/lib/core/protocol";
 import { RoomActionsContext, type RoomActions } from "@/components/room/room-context";
-import type { Directory } from "@/components/room/names";
+import type { Directory } from "@/lib/core/views/names";
 import { Timeline } from "@/components/room/timeline";
 import { TypingIndicators, typingRuns } from "@/components/room/typing-indicator";
 import { button, field, muted, when } from "./format";

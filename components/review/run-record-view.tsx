@@ -1,9 +1,9 @@
-import type { RunPageData } from "@/lib/server/pages/review";
+import type { RunPageData } from "@/lib/core/views/review-pages";
 import { commandAudit, planVsActual, stepBars } from "@/lib/core/review/run-story";
 import { agentOf, durationMs } from "@/lib/core/review/facets";
-import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { ChangeSet } from "@/components/room/change-set";
-import { actorName, runHarnessName } from "@/components/room/names";
+import { actorName, runHarnessName } from "@/lib/core/views/names";
 import { StepGantt } from "./step-gantt";
 import { TaskSnapshotView } from "./task-snapshot";
 import { PlanVsActual } from "./plan-vs-actual";

@@ -1,6 +1,6 @@
 import type { StoredEvent } from "@/lib/core/protocol";
-import type { ChangeSetPayload } from "@/lib/core/runner-contract";
-import { actorName, type Directory } from "@/components/room/names";
+import type { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
+import { actorName, type Directory } from "@/lib/core/views/names";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { muted, when } from "./format";
 

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { RunFilter } from "@/lib/core/protocol";
-import type { ReviewNames } from "@/lib/server/pages/review";
+import type { ReviewNames } from "@/lib/core/views/review-pages";
 import { button, field, link, muted } from "./format";
 
 function Select({

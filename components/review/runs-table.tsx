@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { RunListItem } from "@/lib/core/protocol";
-import type { ReviewNames } from "@/lib/server/pages/review";
+import type { ReviewNames } from "@/lib/core/views/review-pages";
 import { button, link, muted, STATUS_TONE, statusText, took, tokens, usd, VERDICT_TEXT, when } from "./format";
 
 /** One row per run: what it was, who and what ran it, how long, how far, what it cost and changed, its review. */

@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { ShareLink } from "@/lib/core/protocol";
 import { createShare, revokeShare } from "@/lib/browser/review-api";
-import type { Directory } from "@/components/room/names";
+import type { Directory } from "@/lib/core/views/names";
 import { button, field, muted, when } from "./format";
 
 const LIFETIMES = [

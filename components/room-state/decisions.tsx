@@ -5,7 +5,7 @@ import type { Decision } from "@/lib/core/protocol";
 import { recordDecision } from "@/lib/browser/room-api";
 import type { Decisions } from "@/lib/core/projection/decisions";
 import { Markdown } from "../ui/markdown";
-import { actorName, type Directory } from "../room/names";
+import { actorName, type Directory } from "../../lib/core/views/names";
 
 const field =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";

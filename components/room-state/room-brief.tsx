@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { RoomRevision } from "@/lib/core/protocol";
 import { saveRoom } from "@/lib/browser/room-api";
 import { Markdown } from "../ui/markdown";
-import { actorName, type Directory } from "../room/names";
+import { actorName, type Directory } from "../../lib/core/views/names";
 import { RoomHistory } from "./room-history";
 import { revisionText, TextDiff } from "./text-diff";
 

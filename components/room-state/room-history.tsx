@@ -3,7 +3,7 @@
 import { useEffect, useState } from "react";
 import type { RoomRevision } from "@/lib/core/protocol";
 import { roomRevisions } from "@/lib/browser/room-api";
-import { actorName, type Directory } from "../room/names";
+import { actorName, type Directory } from "../../lib/core/views/names";
 import { revisionText, TextDiff } from "./text-diff";
 
 const select =

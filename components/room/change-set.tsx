@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useMemo, useRef, useState } from "react";
-import type { ChangedFile, ChangeSetPayload, CheckResult } from "@/lib/core/runner-contract";
+import type { ChangedFile, ChangeSetPayload, CheckResult } from "@/lib/core/protocol/runner-contract";
 import { DiffView } from "./diff-view";
 import { formatBytes, MAX_OBJECT_BYTES, ObjectError, readObject } from "./objects";
 

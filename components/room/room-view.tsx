@@ -13,7 +13,7 @@ import { TaskBoard } from "../room-state/tasks";
 import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/browser/use-now";
 import { Composer } from "./composer";
-import type { Directory } from "./names";
+import type { Directory } from "../../lib/core/views/names";
 import { RoomHeader } from "./room-header";
 import { StartRun } from "./start-run-form";
 import { RunsRail } from "./runs-rail";

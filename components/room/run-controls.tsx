@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { CommandName, Receipt, Run } from "@/lib/core/protocol";
-import type { Directory } from "./names";
+import type { Directory } from "../../lib/core/views/names";
 
 export type SendCommand = (runId: string, command: CommandName, text?: string) => Promise<string | null>;
 

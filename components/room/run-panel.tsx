@@ -3,11 +3,11 @@
 import type { Run } from "@/lib/core/protocol";
 import { useRoomActions } from "./room-context";
 import { Receipts, RunControls } from "./run-controls";
-import { runHarnessName, type Directory } from "./names";
+import { runHarnessName, type Directory } from "../../lib/core/views/names";
 import { PlanDots } from "./plan-dots";
 import { ChangeSet } from "./change-set";
 import { RunnerLines } from "./run-request";
-import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { useMemo } from "react";
 
 const VERDICT_LABEL = { approved: "approved", needs_work: "needs work", rejected: "rejected" } as const;

@@ -1,5 +1,5 @@
 import type { Run } from "@/lib/core/protocol";
-import { CheckpointPayload } from "@/lib/core/runner-contract";
+import { CheckpointPayload } from "@/lib/core/protocol/runner-contract";
 
 /**
  * A runner run's own lines in its panel (§5): who is taking it ("Waiting for a runner" →

@@ -1,5 +1,5 @@
 import type { Run } from "@/lib/core/protocol";
-import { runHarnessName, type Directory } from "./names";
+import { runHarnessName, type Directory } from "../../lib/core/views/names";
 
 const MINI: Record<string, string> = {
   pending: "border border-zinc-400",

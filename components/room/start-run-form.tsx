@@ -3,7 +3,7 @@
 import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/browser/api";
-import { PROFILE_DESCRIPTIONS } from "@/lib/core/runner-contract";
+import { PROFILE_DESCRIPTIONS } from "@/lib/core/protocol/runner-contract";
 
 type Field = "prompt" | "repository" | "base" | "agent" | "profile" | "commands" | "secrets";
 

@@ -2,7 +2,7 @@ import { memo } from "react";
 import type { TimelineItem } from "@/lib/browser/room-state";
 import type { Run } from "@/lib/core/protocol";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
-import { actorName, harnessName, initials, type Directory } from "./names";
+import { actorName, harnessName, initials, type Directory } from "../../lib/core/views/names";
 import { RunPanel } from "./run-panel";
 
 const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });

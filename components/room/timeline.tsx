@@ -4,7 +4,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { TimelineItem } from "@/lib/browser/room-state";
 import type { Run } from "@/lib/core/protocol";
-import type { Directory } from "./names";
+import type { Directory } from "../../lib/core/views/names";
 import { TimelineEntry } from "./timeline-item";
 
 interface Props {

@@ -1,5 +1,5 @@
 import type { Run } from "@/lib/core/protocol";
-import { actorName, type Directory } from "./names";
+import { actorName, type Directory } from "../../lib/core/views/names";
 
 /**
  * Which runs are "typing" ([UI2]): running (a pause or finish hides it), with a status

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/server/queries/people";
+import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/core/views/people";
 import * as api from "@/lib/browser/people-api";
 
 const button =

@@ -7,7 +7,7 @@ import type {
   RunnerHello,
   RunnerHelloAck,
   StartRequest,
-} from "../../lib/core/runner-contract";
+} from "../../lib/core/protocol/runner-contract";
 import { baseURL, type StoredEvent, type Workspace } from "./api";
 
 let keys = 0;

@@ -15,7 +15,6 @@ import { log } from "./log";
 import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
 import { ReviewIndexer } from "./review/indexer";
-import { autoStarter } from "./tasks/auto-start";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -118,7 +117,6 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
       return createLoginLink(database.db, config.publicUrl, ws, person, spc ? roomPath(ws, spc) : `/w/${ws}`);
     },
   };
-  committed.add(autoStarter(svc));
   return svc;
 }
 

@@ -8,6 +8,7 @@ import type { ChipsConfig } from "@/lib/server/env";
 import { createApi } from "./api/app";
 import { bootstrap, type BootInfo } from "./bootstrap";
 import { createServices, type ChipsServices } from "./services";
+import { autoStarter } from "./tasks/auto-start";
 import { handleLoginLink } from "./login-route";
 import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime/attach";
@@ -42,6 +43,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     if (database.kind === "postgres") await database.query(sql`analyze events`);
     const boot = await bootstrap(database.db, config.dataDir);
     const services = createServices(config, database);
+    // A task set to start by itself (auto_start) starts when its prerequisites' runs succeed.
+    services.committed.add(autoStarter(services));
     const api = getRequestListener(createApi(services).fetch);
 
     type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;

@@ -1,5 +1,5 @@
 import { io, type Socket } from "socket.io-client";
-import type { RunnerHello, StartRequest } from "../../lib/core/runner-contract";
+import type { RunnerHello, StartRequest } from "../../lib/core/protocol/runner-contract";
 import { until } from "./feed";
 
 /**

@@ -5,7 +5,7 @@
  * control, room events, change-sets, checks) is the core's (lib/agents/runner/job.ts).
  */
 import type { Usage } from "@/lib/core/protocol";
-import type { AgentName, PermissionProfile } from "@/lib/core/runner-contract";
+import type { AgentName, PermissionProfile } from "@/lib/core/protocol/runner-contract";
 
 /** One item of an agent's todo list. */
 export interface PlanItem {

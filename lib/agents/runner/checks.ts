@@ -1,4 +1,4 @@
-import type { CheckResult, ObjectRef } from "@/lib/core/runner-contract";
+import type { CheckResult, ObjectRef } from "@/lib/core/protocol/runner-contract";
 import { inScope } from "@/lib/core/protocol/scope";
 import { killJobProcesses, launch, stopGroup } from "./process";
 

@@ -1,4 +1,4 @@
-import type { StartRequest } from "@/lib/core/runner-contract";
+import type { StartRequest } from "@/lib/core/protocol/runner-contract";
 
 /** What a job inherits from the runner's environment: enough to run tools, nothing of Chips'. */
 const PASSED = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TERM", "TZ"];

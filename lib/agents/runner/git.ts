@@ -10,7 +10,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { ChangedFile } from "@/lib/core/runner-contract";
+import type { ChangedFile } from "@/lib/core/protocol/runner-contract";
 
 const execFileP = promisify(execFile);
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ChangeSetPayload, StartRequest } from "@/lib/core/runner-contract";
+import type { ChangeSetPayload, StartRequest } from "@/lib/core/protocol/runner-contract";
 import type { Command } from "@/lib/agents/sdk/types";
 import type { Adapter, JobContext, LaunchSpec } from "./adapter";
 import { checkpoint, diffBinary, diffSummary, removeWorktree } from "./git";

@@ -1,7 +1,7 @@
 import type { ChipsClient } from "@/lib/agents/sdk";
 import type { EventInput, StoredEvent } from "@/lib/agents/sdk/types";
 import { isChipsError } from "@/lib/agents/sdk/errors";
-import type { ObjectRef } from "@/lib/core/runner-contract";
+import type { ObjectRef } from "@/lib/core/protocol/runner-contract";
 import type { SecretMask } from "./mask";
 
 type RunnerKind = "started" | "log" | "checkpoint" | "change-set" | "failed" | "completed";

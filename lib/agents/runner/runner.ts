@@ -10,12 +10,12 @@ import {
   type PermissionProfile,
   type RunnerHello,
   type RunnerHelloAck,
-} from "@/lib/core/runner-contract";
+} from "@/lib/core/protocol/runner-contract";
 import type { Adapter } from "./adapter";
 import { guidanceFor, jobEnv } from "./environment";
 import { createWorktree, resolveBase } from "./git";
 import { RunJob } from "./job";
-import { verifyLease } from "../../core/runner-lease";
+import { verifyLease } from "../../core/protocol/runner-lease";
 import { SecretMask } from "./mask";
 import { Outbox } from "./outbox";
 import { killJobProcesses } from "./process";

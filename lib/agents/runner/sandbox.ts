@@ -30,7 +30,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import type { PermissionProfile } from "@/lib/core/runner-contract";
+import type { PermissionProfile } from "@/lib/core/protocol/runner-contract";
 import type { LaunchSpec } from "./adapter";
 
 const run = promisify(execFile);

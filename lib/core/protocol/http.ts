@@ -8,7 +8,7 @@ import type { Decision, Receipt, RoomRevision, Run } from "./models";
 /**
  * The bodies of the HTTP API (docs/API.md): what each endpoint takes (zod schemas, parsed
  * at the boundary) and answers (types). Event bodies are events.ts's; read models are
- * models.ts's; `POST /api/v1/runs` takes lib/core/runner-contract.ts's StartRunBody (the runner contract).
+ * models.ts's; `POST /api/v1/runs` takes lib/core/protocol/runner-contract.ts's StartRunBody (the runner contract).
  */
 
 /** `POST /api/v1/runs/:run/commands`: a person's command ([RUN1]). */

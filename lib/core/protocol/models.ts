@@ -55,7 +55,7 @@ export type LatestStatus = z.infer<typeof LatestStatus>;
 export const RunnerRef = z.object({ id: z.string(), name: z.string() });
 export type RunnerRef = z.infer<typeof RunnerRef>;
 
-/** A runner's payload as it sent it (`runner.event`); lib/core/runner-contract.ts's schemas read it. */
+/** A runner's payload as it sent it (`runner.event`); lib/core/protocol/runner-contract.ts's schemas read it. */
 const RunnerPayload = z.record(z.string(), z.unknown());
 
 /** Where a run's review stands ([ANN1]): its newest verdict, by whom and when, and how many annotations it has. */

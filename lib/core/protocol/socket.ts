@@ -6,7 +6,7 @@ import type { Task } from "./tasks";
 /**
  * The Socket.IO messages of a room (default namespace, docs/PROTOCOL.md §4): what a browser sends
  * (zod schemas the server parses) and what it is sent (types). The `/harness` namespace's
- * runner messages are the runner contract's (lib/core/runner-contract.ts).
+ * runner messages are the runner contract's (lib/core/protocol/runner-contract.ts).
  */
 
 /** `join {v, space_id, after_seq}`: catch up on a room after a seq, then live ([RT1], [RT2]). */

@@ -1,5 +1,5 @@
 import type { Run } from "@/lib/core/protocol";
-import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { durationMs } from "./facets";
 
 /**

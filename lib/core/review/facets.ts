@@ -1,5 +1,5 @@
 import type { Run, RunFacets } from "@/lib/core/protocol";
-import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 
 /** A run's duration: started (or created, for a queued run) to finished. */
 export function durationMs(run: Pick<Run, "started_at" | "created_at" | "finished_at">): number | null {

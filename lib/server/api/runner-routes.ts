@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import { Readable } from "node:stream";
-import { StartRunBody } from "@/lib/core/runner-contract";
+import { StartRunBody } from "@/lib/core/protocol/runner-contract";
 import { runnerEventsAfter } from "@/lib/server/queries/runs";
 import { startRun } from "../dispatch/start-run";
 import { ObjectStore } from "../dispatch/objects";

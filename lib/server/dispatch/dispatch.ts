@@ -1,8 +1,8 @@
 import type { Socket } from "socket.io";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { leases, runs } from "@/db/schema";
-import { requestHash, signLease } from "@/lib/core/runner-lease";
-import type { LeaseRenewAck, RunnerHello, StartRequest } from "@/lib/core/runner-contract";
+import { requestHash, signLease } from "@/lib/core/protocol/runner-lease";
+import type { LeaseRenewAck, RunnerHello, StartRequest } from "@/lib/core/protocol/runner-contract";
 import { appendSystem } from "../commands";
 import type { ChipsServices } from "../services";
 import type { ServerKeys } from "./keys";

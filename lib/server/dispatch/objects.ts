@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { createHash, createHmac, randomUUID, timingSafeEqual } from "node:crypto";
 import type { Readable } from "node:stream";
-import type { ObjectRef } from "@/lib/core/runner-contract";
+import type { ObjectRef } from "@/lib/core/protocol/runner-contract";
 
 const SHA_RE = /^[0-9a-f]{64}$/;
 const ID_RE = /^[a-z]+_[0-9A-Z]{26}$/;

@@ -1,5 +1,5 @@
 import { newId, problem, type IncomingEvent, type TaskSnapshot } from "@/lib/core/protocol";
-import type { StartRunBody } from "@/lib/core/runner-contract";
+import type { StartRunBody } from "@/lib/core/protocol/runner-contract";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 import type { ChipsServices } from "../services";

@@ -10,7 +10,7 @@ import { derivedEvents } from "./command-rules";
 import { accountUsage } from "./budget-rules";
 import { judge, stamp } from "./rules";
 import { bodyHash, serializeEvent } from "./serialize";
-import type { IngestRequest } from "./writer";
+import type { IngestRequest } from "./request";
 
 /**
  * An event accepted into the batch: stamped, serialized, its body hash and its space's

@@ -7,7 +7,7 @@ import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
 import { firstRevision } from "@/lib/core/projection/room";
 import { BatchState, decisionKey } from "./batch-state";
 import type { Accepted } from "./apply";
-import type { IngestRequest } from "./writer";
+import type { IngestRequest } from "./request";
 
 const uniq = <T>(xs: T[]) => [...new Set(xs)];
 const present = <T>(x: T | null | undefined): x is T => x !== null && x !== undefined;

@@ -1,27 +1,12 @@
-import { problem, type IncomingEvent, type ProblemError, type StoredEvent } from "@/lib/core/protocol";
+import { problem, type ProblemError, type StoredEvent } from "@/lib/core/protocol";
 import type { Database, Run } from "@/db/client";
 import { lockWorkspace } from "@/db/ingest-sql";
-import type { Credential } from "../credentials";
 import { applyRequest, type Accepted } from "./apply";
 import { askOf, assumed, load, write, type KnownHeads } from "./persist";
 import type { BatchState } from "./batch-state";
+import type { IngestRequest } from "./request";
 import { isStorageGone, unavailable } from "../storage";
 import { log } from "../log";
-
-/** One request: its events are stored all together or not at all ([HTTP1]). */
-export interface IngestRequest {
-  credential: Credential;
-  events: IncomingEvent[];
-  hashes: string[];
-  /** JSON pointer of each event in the request body ("" or "/events/3"). */
-  pointers: string[];
-  /**
-   * The server time each event was first stored at, for an import of another workspace's
-   * log (lib/server/review/import.ts): its run keeps its times. Left out, events get the
-   * commit's time ([ENV4]); never taken from a client's own events.
-   */
-  storedAt?: string[];
-}
 
 export type IngestResult = { ok: true; bodies: string[]; created: boolean } | { ok: false; problem: ProblemError };
 

@@ -1,16 +1,10 @@
-import type { Directory } from "@/components/room/names";
 import {
   parseRunFilter,
   RollupQuery,
   viewQuery,
-  type RollupBy,
-  type RollupRow,
-  type Receipt,
   type Run,
   type RunFilter,
   type RunListPage,
-  type SavedView,
-  type ShareLink,
   type StoredEvent,
 } from "@/lib/core/protocol";
 import {
@@ -23,32 +17,21 @@ import {
   spaceEventsBetween,
 } from "@/lib/server/queries/review";
 import { firstRunSeq, loadRunLog } from "@/lib/server/queries/run-log";
-import type { RunLog } from "@/lib/core/review/run-log";
 import { listShares } from "@/lib/server/queries/shares";
 import { rollup } from "@/lib/server/queries/rollups";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { getRun, receiptsOf } from "@/lib/server/queries/runs";
 import { may } from "@/lib/server/roles";
-
-/** Names the review pages show: people, harnesses and runners, rooms. */
-export interface ReviewNames extends Directory {
-  rooms: Record<string, string>;
-}
+import type {
+  CompareData,
+  ReplayData,
+  ReviewNames,
+  RollupsData,
+  RunPageData,
+  RunsPageData,
+} from "@/lib/core/views/review-pages";
 
 const names = (ws: string): Promise<ReviewNames> => directoryOf(services().db, ws);
-
-export interface RunsPageData {
-  names: ReviewNames;
-  agents: string[];
-  views: SavedView[];
-  /** The view asked for, or the reason it could not be read. */
-  filter: RunFilter;
-  problem: string | null;
-  page: RunListPage;
-  count: number;
-  /** The view's query string (no cursor): what a saved view keeps. */
-  query: string;
-}
 
 /** The runs page: a view of the workspace's runs (for its people only). */
 export async function runsPage(
@@ -81,22 +64,6 @@ export async function runsPage(
   return { names: n, agents, views, filter, problem, page, count, query: viewQuery(filter) };
 }
 
-export interface RunPageData {
-  run: Run;
-  /** The log in windows: a long run is not read whole (lib/core/review/run-log.ts). */
-  log: RunLog;
-  receipts: Receipt[];
-  names: ReviewNames;
-  /** The server's clock when the page was drawn (a live run's open bars end here). */
-  now: string;
-  /** A member or owner: may annotate and share. */
-  canAct: boolean;
-  /** The run's share links and their opens ([SHR1]); who is looking, and whether they own the workspace (may revoke any). */
-  shares: ShareLink[];
-  me: string;
-  isOwner: boolean;
-}
-
 /** A run of the workspace with its log's first windows, receipts and share links, or null. */
 export async function runPage(ws: string, runId: string): Promise<RunPageData | null> {
   const person = await requirePerson(ws);
@@ -117,14 +84,6 @@ export async function runPage(ws: string, runId: string): Promise<RunPageData | 
   };
 }
 
-export interface ReplayData {
-  run: Run;
-  /** The room's events from the run's first to its last, ascending: what the room showed meanwhile. */
-  events: StoredEvent[];
-  names: ReviewNames;
-  statusTtlSeconds: number;
-}
-
 /** What a replay of a run folds: the room's log over the run's span. */
 export async function replayPage(ws: string, runId: string): Promise<ReplayData | null> {
   await requirePerson(ws);
@@ -141,13 +100,6 @@ export async function replayPage(ws: string, runId: string): Promise<ReplayData 
   };
 }
 
-export interface CompareData {
-  runs: Run[];
-  names: ReviewNames;
-  /** Ids asked for that are not runs of this workspace. */
-  missing: string[];
-}
-
 /** Runs of the workspace to compare (`?run=A&run=B…`, at most 6). */
 export async function comparePage(ws: string, ids: string[]): Promise<CompareData> {
   await requirePerson(ws);
@@ -160,15 +112,6 @@ export async function comparePage(ws: string, ids: string[]): Promise<CompareDat
     else missing.push(id);
   }
   return { runs, names: await names(ws), missing };
-}
-
-export interface RollupsData {
-  by: RollupBy;
-  from?: string;
-  to?: string;
-  rows: RollupRow[];
-  names: ReviewNames;
-  problem: string | null;
 }
 
 /** The rollups page ([ROL1]): one grouping of the workspace's runs (for its people only). */

@@ -1,37 +1,7 @@
 import { and, asc, count, eq, gt, inArray, isNull, max, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { credentials, harnesses, invites, persons, sessions } from "@/db/schema";
-
-/** One bearer token as an owner sees it: never the token, only its public id and its use. */
-export interface TokenRow {
-  id: string;
-  created_at: string;
-  /** Exact to about the credential cache time (30 s); null when never used. */
-  last_used_at: string | null;
-  revoked: boolean;
-}
-export interface PersonRow {
-  id: string;
-  name: string;
-  role: string;
-  /** The latest use of any of their browser sessions. */
-  last_seen_at: string | null;
-  tokens: TokenRow[];
-}
-export interface HarnessRow {
-  id: string;
-  name: string;
-  kind: string;
-  tokens: TokenRow[];
-}
-export interface InviteRow {
-  id: string;
-  role: string;
-  single_use: boolean;
-  uses: number;
-  created_at: string;
-  expires_at: string;
-}
+import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/core/views/people";
 
 const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
 

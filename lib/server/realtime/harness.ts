@@ -5,7 +5,7 @@ import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
 import type { Frame } from "@/lib/core/protocol";
 import type { OutFrame } from "./raw";
-import { RunnerHello, type RunnerHelloAck } from "@/lib/core/runner-contract";
+import { RunnerHello, type RunnerHelloAck } from "@/lib/core/protocol/runner-contract";
 import { Dispatcher } from "../dispatch/dispatch";
 
 const DELIVERY_ACK_MS = 10_000;

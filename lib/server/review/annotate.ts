@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { events } from "@/db/schema";
 import { newId, problem, type AnnotationBody, type IncomingEvent, type Run } from "@/lib/core/protocol";
-import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 import type { IngestAnswer } from "../ingest/post-events";

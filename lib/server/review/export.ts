@@ -3,7 +3,7 @@ import type { Db } from "@/db/client";
 import type { ExportDocument, Run } from "@/lib/core/protocol";
 import { getRun } from "@/lib/server/queries/runs";
 import { namesOf, runEventBodies } from "@/lib/server/queries/review";
-import { ChangeSetPayload } from "@/lib/core/runner-contract";
+import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { ObjectStore } from "../dispatch/objects";
 
 /** Artifacts past this many bytes in all are left out of a JSON export (their metadata stays). */

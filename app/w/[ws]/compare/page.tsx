@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { comparePage } from "@/lib/server/pages/review";
 import { alignSteps, compareChangeSets, sideOf } from "@/lib/core/review/compare";
-import { runHarnessName } from "@/components/room/names";
+import { runHarnessName } from "@/lib/core/views/names";
 import { ReviewNav } from "@/components/review/review-nav";
 import { link, muted, took, tokens, usd } from "@/components/review/format";
 

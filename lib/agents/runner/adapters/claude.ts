@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { PermissionProfile } from "@/lib/core/runner-contract";
+import type { PermissionProfile } from "@/lib/core/protocol/runner-contract";
 import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";

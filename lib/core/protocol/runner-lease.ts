@@ -5,7 +5,7 @@
  * its lease's `request_sha256`.
  */
 import { createHash, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { LeaseClaims, type Lease, type StartRequest } from "@/lib/core/runner-contract";
+import { LeaseClaims, type Lease, type StartRequest } from "@/lib/core/protocol/runner-contract";
 
 const b64u = (b: Buffer | string) => Buffer.from(b).toString("base64url");
 
