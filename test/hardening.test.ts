@@ -65,29 +65,70 @@ describe("security headers on every answer", () => {
   });
 });
 
-describe("sign-in attempts are rate-limited per address", () => {
-  it("bad bearer tokens: 401 until the bucket is empty, then 429 + Retry-After even for a good token; login links likewise", async () => {
-    const own = await startTestServer({ authAttemptsPerMinute: 5 });
-    const w = await newWorkspace(own);
+describe("[OPS1] failed sign-ins are limited per address; valid credentials always get in", () => {
+  /** A printed link on the test server (its public URL names port 0). */
+  const on = (own: TestServer, link: string) => own.url + new URL(link).pathname + new URL(link).search;
+
+  /** Five bad bearer tokens spend the address's attempts (the server allows five a minute). */
+  async function spendAttempts(url: string) {
     const codes: number[] = [];
     for (let i = 0; i < 7; i++)
-      codes.push((await request(`${own.url}/api/v1/me`, { token: `chips_hrn_guess${i}` })).status);
+      codes.push((await request(`${url}/api/v1/me`, { token: `chips_hrn_guess${i}` })).status);
     expect(codes).toEqual([401, 401, 401, 401, 401, 429, 429]);
-    const blocked = await request(`${own.url}/api/v1/me`, { token: w.token });
-    expect(blocked.status).toBe(429);
-    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
-    expect(blocked.body.code).toBe("rate_limited");
-    const link = await fetch(`${own.url}/w/${w.workspace_id}?login=guess`, { redirect: "manual" });
-    expect(link.status).toBe(429);
+  }
+
+  it("[OPS1] bad bearer tokens: 401 until the address's attempts are spent, then 429 + Retry-After; a valid token, cookie and socket from the same address still get in", async () => {
+    const own = await startTestServer({ authAttemptsPerMinute: 5 });
+    const w = await newWorkspace(own);
+    const room = await fetch(on(own, w.room_url), { redirect: "manual" });
+    const cookie = room.headers.get("set-cookie")!.split(";")[0];
+    await spendAttempts(own.url);
+    const refused = await request(`${own.url}/api/v1/me`, { token: "chips_hrn_guess-again" });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(refused.body.code).toBe("rate_limited");
+    // The owner's, the harness's and the session's credentials work from the same address, at once.
+    expect((await request(`${own.url}/api/v1/me`, { token: w.person_token })).status).toBe(200);
+    expect((await post(own, w.token, message(w, "still in"))).status).toBe(201);
+    expect((await request(`${own.url}/api/v1/me`, { headers: { cookie } })).status).toBe(200);
+    // A bad cookie is a failed attempt like a bad token: 429 now.
+    expect((await request(`${own.url}/api/v1/me`, { headers: { cookie: "chips_session=guess" } })).status).toBe(429);
+    // Sockets: a bad token is refused, the person's token connects (rooms and /harness alike).
+    const connects = (nsp: string, token: string) =>
+      new Promise<string>((resolve) => {
+        const s = io(own.url + nsp, { transports: ["websocket"], auth: { token }, reconnection: false });
+        s.once("connect", () => (s.disconnect(), resolve("connected")));
+        s.once("connect_error", (e) => (s.disconnect(), resolve(e.message)));
+      });
+    expect(await connects("/", "chips_usr_guess")).toBe("unauthorized");
+    expect(await connects("/", w.person_token)).toBe("connected");
+    expect(await connects("/harness", w.token)).toBe("connected");
     await own.close();
   });
 
-  it("a wrong login secret counts: after five, the sixth is refused without looking", async () => {
+  it("[OPS1] login links and invites: bad ones 303 to the login page until the attempts are spent, then 429; a valid link and invite from the same address still log in", async () => {
     const own = await startTestServer({ authAttemptsPerMinute: 5 });
+    const w = await newWorkspace(own);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
       statuses.push((await fetch(`${own.url}/w/ws_x?login=guess-${i}`, { redirect: "manual" })).status);
     expect(statuses).toEqual([303, 303, 303, 303, 303, 429]);
+    expect((await fetch(`${own.url}/invite?code=guess&name=Mallory`, { redirect: "manual" })).status).toBe(429);
+    const link = await fetch(on(own, w.room_url), { redirect: "manual" });
+    expect(link.status).toBe(303);
+    expect(link.headers.get("location")).toBe(new URL(w.room_url).pathname);
+    expect(link.headers.get("set-cookie")).toMatch(/^chips_session=/);
+    const invite = await request(`${own.url}/api/v1/workspaces/${w.workspace_id}/invites`, {
+      method: "POST",
+      token: w.person_token,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ role: "viewer" }),
+    });
+    expect(invite.status).toBe(201);
+    const code = new URL(invite.body.url as string).searchParams.get("code");
+    const joined = await fetch(`${own.url}/invite?code=${code}&name=Lee`, { redirect: "manual" });
+    expect(joined.headers.get("location")).toBe(`/w/${w.workspace_id}`);
+    expect(joined.headers.get("set-cookie")).toMatch(/^chips_session=/);
     await own.close();
   });
 });

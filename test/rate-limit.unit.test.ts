@@ -31,10 +31,15 @@ describe("rate limiter maps stay bounded under many addresses", () => {
     expect(limiter.size).toBe(0);
   });
 
-  it("sign-in attempts: an address out of attempts stays blocked while others come and go", () => {
-    const attempts = new AttemptLimiter(3);
-    for (let i = 0; i < 3; i++) attempts.failed("203.0.113.9");
-    for (let i = 0; i < 100_000; i++) attempts.blocked(`198.51.${i >> 8}.${i & 255}`);
-    expect(attempts.blocked("203.0.113.9")).not.toBeNull();
+  it("[OPS1] sign-in attempts: an address that spent its attempts is asked to wait at each further failure while others come and go; a minute later it may fail again", () => {
+    let now = 0;
+    const attempts = new AttemptLimiter(3, () => now);
+    expect([1, 2, 3].map(() => attempts.failed("203.0.113.9", "bearer token"))).toEqual([null, null, null]);
+    for (let i = 0; i < 10_000; i++) attempts.failed(`198.51.${i >> 8}.${i & 255}`, "bearer token");
+    expect(attempts.failed("203.0.113.9", "bearer token")).toBe(20); // a token back every 20 s
+    now += 20_000;
+    expect(attempts.failed("203.0.113.9", "bearer token")).toBeNull();
+    expect(attempts.failed("203.0.113.9", "bearer token")).toBe(20);
+    expect(new AttemptLimiter(0).failed("203.0.113.9", "bearer token")).toBeNull(); // 0 = no limit
   });
 });

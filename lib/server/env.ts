@@ -1,4 +1,5 @@
 import path from "node:path";
+import { parseTrustedProxies } from "./client-address";
 
 /** Everything the server reads from its environment, read in one place. */
 export interface ChipsConfig {
@@ -32,6 +33,12 @@ export interface ChipsConfig {
   maxObjectBytes: number;
   /** Failed sign-in attempts (bad token, cookie, login link, invite) per client address a minute; 0 = no limit. */
   authAttemptsPerMinute: number;
+  /**
+   * The proxies in front whose `X-Forwarded-For` names the client (CHIPS_TRUSTED_PROXIES): "" for
+   * none, a hop count ("1"), or addresses and CIDR networks ("127.0.0.1/32,10.0.0.0/8") —
+   * lib/server/client-address.ts.
+   */
+  trustedProxies: string;
   /**
    * A socket with more than this many bytes of events waiting on the server (it stopped
    * reading) is dropped to catch-up: it reconnects and reads what it missed from the store.
@@ -74,6 +81,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     objectUrlTtlSeconds: num(env.CHIPS_OBJECT_URL_TTL, 300),
     maxObjectBytes: num(env.CHIPS_MAX_OBJECT_BYTES, 64 * 1024 * 1024),
     authAttemptsPerMinute: num(env.CHIPS_AUTH_ATTEMPTS, 30),
+    trustedProxies: env.CHIPS_TRUSTED_PROXIES ?? "",
     socketMaxBufferedBytes: num(env.CHIPS_SOCKET_MAX_BUFFERED, 8 * 1024 * 1024),
     socketPingIntervalSeconds: num(env.CHIPS_SOCKET_PING_INTERVAL, 10),
     socketPingTimeoutSeconds: num(env.CHIPS_SOCKET_PING_TIMEOUT, 8),
@@ -83,5 +91,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   for (const [k, v] of Object.entries(cfg)) {
     if (typeof v === "number" && !Number.isFinite(v)) throw new Error(`configuration ${k} is not a number`);
   }
+  parseTrustedProxies(cfg.trustedProxies); // a typo stops the start, never trusts the wrong peers
   return cfg;
 }

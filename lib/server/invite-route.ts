@@ -13,26 +13,19 @@ import { newSession, sessionCookieHeader } from "./sessions";
  * of its workspace with its role and the name given, and logs this browser in as them. A
  * single-use invite works once; an expiring one until it expires. Without a name, the page
  * asks for one (answers false: Next renders it). A spent, unknown or expired code goes to
- * the login page; failures count as sign-in attempts.
+ * the login page; failures count as sign-in attempts of the client's `address` ([OPS1]).
  */
 export async function handleInvite(
   svc: ChipsServices,
   req: http.IncomingMessage,
   res: http.ServerResponse,
+  address: string | undefined,
 ): Promise<boolean> {
   const url = new URL(req.url ?? "/", "http://x");
   if (url.pathname !== "/invite" || req.method !== "GET") return false;
   const code = url.searchParams.get("code");
   const name = (url.searchParams.get("name") ?? "").trim();
   if (!code || !name) return false;
-  const address = req.socket.remoteAddress;
-  const wait = svc.attempts.blocked(address);
-  if (wait !== null) {
-    res
-      .writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(wait) })
-      .end("Too many failed attempts from this address; wait a minute.");
-    return true;
-  }
   if (utf8Length(name) > 200) {
     res.writeHead(303, { location: `/invite?code=${encodeURIComponent(code)}&error=name` }).end();
     return true;
@@ -43,7 +36,13 @@ export async function handleInvite(
       returning workspace_id, role`),
   );
   if (!used.length) {
-    svc.attempts.failed(address);
+    const wait = svc.attempts.failed(address, "invite");
+    if (wait !== null) {
+      res
+        .writeHead(429, { "content-type": "text/plain; charset=utf-8", "retry-after": String(wait) })
+        .end("Too many failed attempts from this address; wait a minute.");
+      return true;
+    }
     res
       .writeHead(303, {
         location: "/login?error=invite_used",

@@ -5,30 +5,30 @@ import { LOGIN_PARAM, redeemLoginLink, sessionCookieHeader } from "./sessions";
 /**
  * A page request carrying `?login=<secret>`: redeem the one-time secret for a session
  * cookie and redirect to the same page without it; a used or unknown secret goes to the
- * login page, which says how to get a new link. Answers false when there is no secret.
+ * login page, which says how to get a new link (or, once the client's `address` has spent its
+ * attempts, 429: [OPS1]). Answers false when there is no secret.
  */
 export async function handleLoginLink(
   svc: ChipsServices,
   req: http.IncomingMessage,
   res: http.ServerResponse,
+  address: string | undefined,
 ): Promise<boolean> {
   const url = new URL(req.url ?? "/", "http://x");
   const secret = url.searchParams.get(LOGIN_PARAM);
   if (secret === null || req.method !== "GET") return false;
-  const address = req.socket.remoteAddress;
-  const wait = svc.attempts.blocked(address);
-  if (wait !== null) {
-    res.writeHead(429, {
-      "content-type": "text/plain; charset=utf-8",
-      "retry-after": String(wait),
-      "cache-control": "no-store",
-    });
-    res.end("Too many failed login attempts from this address. Wait a minute, then open a fresh link.");
-    return true;
-  }
   const session = await redeemLoginLink(svc.db, secret);
   if (!session) {
-    svc.attempts.failed(address);
+    const wait = svc.attempts.failed(address, "login link");
+    if (wait !== null) {
+      res.writeHead(429, {
+        "content-type": "text/plain; charset=utf-8",
+        "retry-after": String(wait),
+        "cache-control": "no-store",
+      });
+      res.end("Too many failed login attempts from this address. Wait a minute, then open a fresh link.");
+      return true;
+    }
     res.writeHead(303, { location: "/login?error=link_used", "cache-control": "no-store" }).end();
     return true;
   }

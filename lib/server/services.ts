@@ -14,6 +14,7 @@ import { PgBlobs } from "./dispatch/pg-blobs";
 import { log } from "./log";
 import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
+import { clientAddress, parseTrustedProxies } from "./client-address";
 import { ReviewIndexer } from "./review/indexer";
 
 /** The server's services, built once from config and a database. Transport-free. */
@@ -29,6 +30,11 @@ export interface ChipsServices {
   limiter: RateLimiter;
   /** Failed sign-in attempts per client address (429 past the limit). */
   attempts: AttemptLimiter;
+  /**
+   * The client's address of a request or socket handshake: its peer, or behind the trusted
+   * proxies (CHIPS_TRUSTED_PROXIES) the nearest `X-Forwarded-For` entry they vouch for.
+   */
+  clientAddress(peer: string | undefined, forwardedFor: string | string[] | undefined): string | undefined;
   presence: Presence;
   /** Whether the database answers, as this node last saw it (503s, readiness, "reconnecting to storage"). */
   storage: StorageHealth;
@@ -82,6 +88,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   });
   const revocations: ChipsServices["revocations"] = new Set();
   const credentialStore = new CredentialStore(database.db);
+  const proxies = parseTrustedProxies(config.trustedProxies);
   const sessionStore = new SessionStore(database.db);
   const svc: ChipsServices = {
     revocations,
@@ -99,6 +106,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     writer,
     limiter: new RateLimiter(config.rateLimit, config.rateBurst),
     attempts: new AttemptLimiter(config.authAttemptsPerMinute),
+    clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, proxies),
     presence: new Presence(config.presenceGraceSeconds * 1000),
     storage,
     keys,

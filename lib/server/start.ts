@@ -70,9 +70,9 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       nextApp = app;
     }
 
-    const pages = async (req: http.IncomingMessage, res: http.ServerResponse) => {
-      if (await handleLoginLink(services, req, res)) return;
-      if (await handleInvite(services, req, res)) return;
+    const pages = async (req: http.IncomingMessage, res: http.ServerResponse, address: string | undefined) => {
+      if (await handleLoginLink(services, req, res, address)) return;
+      if (await handleInvite(services, req, res, address)) return;
       if (web) return web(req, res);
       res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
     };
@@ -80,11 +80,13 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const server = http.createServer((req, res) => {
       const url = req.url ?? "/";
       const id = requestId(req, res);
+      const address = services.clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
       for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
       const started = performance.now();
       res.once("finish", () => {
         const line = {
           requestId: id,
+          address,
           method: req.method,
           path: safePath(url),
           status: res.statusCode,
@@ -99,8 +101,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       }
       pageHeaders(req, res, config.dev);
       // Where a page request came from, for pages that log it (a share link's opens); always ours, never the client's.
-      req.headers[PEER_HEADER] = req.socket.remoteAddress ?? "";
-      pages(req, res).catch((e) => {
+      req.headers[PEER_HEADER] = address ?? "";
+      pages(req, res, address).catch((e) => {
         const gone = services.storage.refuse(e, "page") === "unavailable";
         if (!res.headersSent)
           res.writeHead(gone ? 503 : 500, { "content-type": "text/plain", ...(gone ? { "retry-after": "2" } : {}) });

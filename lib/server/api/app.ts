@@ -1,5 +1,4 @@
 import { Hono, type Context } from "hono";
-import { getConnInfo } from "@hono/node-server/conninfo";
 import { allJsonSchemas } from "@/lib/core/protocol/json-schema";
 import {
   isId,
@@ -14,12 +13,11 @@ import { ingest } from "../ingest/post-events";
 import { eventsAfter, listRuns, PAGE_DEFAULT, PAGE_MAX } from "@/lib/server/queries/runs";
 import { roomsOf } from "@/lib/server/queries/workspace";
 import { createHarness, createSpace, createWorkspaceBundle, defaultSetting, workspaceExists } from "../workspaces";
-import { readCookie, SESSION_COOKIE } from "../sessions";
-import { sameOrigin } from "../origin";
 import type { ChipsServices } from "../services";
 import { runScope, workspaceScope } from "./access";
-import { bearer, fail, intParam, json, parseBody, problemResponse, readJson, type ApiEnv } from "./http";
+import { fail, intParam, json, parseBody, problemResponse, readJson, type ApiEnv } from "./http";
 import { runRoutes } from "./run-routes";
+import { signIn } from "./sign-in";
 import { reviewRoutes } from "./review-routes";
 import { runnerRoutes } from "./runner-routes";
 import { roomRoutes } from "./room-routes";
@@ -54,40 +52,10 @@ export function createApi(svc: ChipsServices) {
   });
   app.get("/schemas", () => json({ schemas: Object.keys(schemas).map((f) => `/schemas/${f}`) }));
 
-  // Everything below needs a credential ([HTTP2]: 401 first): a bearer token, or a
-  // person's session cookie — then writes must come from our own pages (Origin checked).
+  // Everything below needs a credential (lib/server/api/sign-in.ts).
   app.use("/api/v1/*", async (c, next) => {
-    const token = bearer(c);
-    const cookie = readCookie(c.req.header("cookie"), SESSION_COOKIE);
-    // Guessing is slow: an address that failed too often is refused before any lookup.
-    const address = getConnInfo(c).remote.address;
-    const wait = token || cookie ? svc.attempts.blocked(address) : null;
-    if (wait !== null)
-      return problemResponse({
-        ...problem("rate_limited", "too many failed sign-in attempts from this address; wait and try again"),
-        retryAfter: wait,
-      });
-    if (token) {
-      const cred = await svc.credentials.resolve(token);
-      if (!cred) {
-        svc.attempts.failed(address);
-        return fail("unauthorized", "this bearer token is not valid");
-      }
-      c.set("cred", cred);
-      return storageGate(c, next);
-    }
-    const cred = await svc.sessions.resolve(cookie);
-    if (!cred) {
-      if (cookie) svc.attempts.failed(address);
-      return fail("unauthorized", "log in with a room link (npx chips login), or send a bearer token");
-    }
-    if (
-      c.req.method !== "GET" &&
-      c.req.method !== "HEAD" &&
-      !sameOrigin(c.req.header("origin"), c.req.header("host"), svc.config.publicUrl)
-    ) {
-      return fail("forbidden", "cross-site request refused: a cookie-authenticated write must come from a Chips page");
-    }
+    const cred = await signIn(svc, c);
+    if (cred instanceof Response) return cred;
     c.set("cred", cred);
     return storageGate(c, next);
   });

@@ -7,6 +7,7 @@ import type { Frame } from "@/lib/core/protocol";
 import type { OutFrame } from "./raw";
 import { RunnerHello, type RunnerHelloAck } from "@/lib/core/protocol/runner-contract";
 import { Dispatcher } from "../dispatch/dispatch";
+import { failedHandshake } from "./authenticate";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;
@@ -24,9 +25,8 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   nsp.use(async (socket, next) => {
     try {
       const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
-      if (svc.attempts.blocked(socket.handshake.address) !== null) return next(new Error("unauthorized"));
       const cred = typeof token === "string" ? await svc.credentials.resolve(token) : null;
-      if (!cred) svc.attempts.failed(socket.handshake.address);
+      if (!cred) failedHandshake(svc, socket, "harness socket token");
       if (!cred || (cred.kind !== "harness" && cred.kind !== "runner")) return next(new Error("unauthorized"));
       socket.data.cred = cred;
       next();

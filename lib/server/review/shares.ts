@@ -61,12 +61,10 @@ export async function openShare(
   token: string,
   from: { address: string | null; userAgent: string | null },
 ): Promise<SharedRun | null> {
-  const address = from.address ?? undefined;
-  if (svc.attempts.blocked(address) !== null) return null;
   const link = TOKEN.test(token) ? await liveShare(svc.db, sha256(token)) : null;
   const model = link ? await getRun(svc.db, link.runId) : null;
   if (!link || !model || model.workspace_id !== link.workspaceId) {
-    svc.attempts.failed(address);
+    svc.attempts.failed(from.address ?? undefined, "share link");
     return null;
   }
   await logShareOpen(svc.db, {
