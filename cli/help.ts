@@ -7,15 +7,15 @@ Usage:
   chips post FILE|-  [--token TOKEN]
       Post the JSON in FILE (- reads stdin): one event, {"events": [...]}, or an array of
       events (sent as one all-or-nothing batch). Prints each stored event as a JSON line.
-  chips events --workspace WS [--after N] [--space SPACE] [--limit L] [--token TOKEN]
-      Print the workspace's events after seq N (default 0) as JSON lines, in seq order,
+  chips events [--workspace WS] [--after N] [--space SPACE] [--limit L] [--token TOKEN]
+      Print the token's workspace's events after seq N (default 0) as JSON lines, in seq order,
       paging through all of them; --limit is the page size (1-1000, default 1000).
   chips export RUN [--format json|ndjson] [--output FILE] [--token PERSON_TOKEN]
-  chips export --workspace WS [--filter "status=failed&q=invoice"] [--format …] [--output FILE]
+  chips export [--workspace WS] [--filter "status=failed&q=invoice"] [--format …] [--output FILE]
       Export a run, or the runs of a runs-page view, as one JSON document (default) or as
       NDJSON of the events in seq order (docs/REVIEW.md).
-  chips import FILE --workspace WS [--token PERSON_TOKEN]
-      Re-ingest a JSON or NDJSON export into a workspace (new seqs, ids mapped); importing
+  chips import FILE [--workspace WS] [--token PERSON_TOKEN]
+      Re-ingest a JSON or NDJSON export into the token's workspace (new seqs, ids mapped); importing
       the same file again stores nothing. Prints each run's old and new id.
   chips login [--workspace WS] [--space SPACE] [--json]
       Print a fresh one-time login link (needs the admin token): for the default room, or
@@ -44,9 +44,9 @@ Usage:
       Mint a harness and its token, or another token for a harness or runner (shown once);
       list harnesses and runners with their live tokens (tok_…) and last use; revoke a
       harness or runner (all its tokens) or one token, at once, open sockets included.
-  chips runner token [--name N] [--workspace WS] [--json]
-      Mint a runner identity (rnr_…) and its token (needs the admin token; default: the
-      server's default workspace).
+  chips runner token [--name N] [--workspace WS] [--token OWNER_TOKEN] [--json]
+      Mint a runner identity (rnr_…) and its token (an owner's person token, or the admin
+      token in the server's default workspace or --workspace).
   chips runner --token T --repo NAME=PATH... [--work-dir DIR] [--capacity N] [--name N]
                [--codex-config KEY=VALUE]... [--codex-env NAME=VALUE]... [--codex-bin P]
                [--codex-model M] [--claude-base-url URL] [--claude-env NAME=VALUE]...
@@ -91,7 +91,11 @@ Credentials:
   run             a person token: --token, else $CHIPS_TOKEN, else the default owner's
                   <data dir>/person-token
   runner          a runner token (chips runner token) via --token or $CHIPS_TOKEN;
-                  "runner token" needs the admin token
+                  "runner token" takes an owner's token or the admin token
+
+Workspace: a command acts in the workspace of the token it uses (GET /api/v1/me);
+--workspace may only repeat it (else exit 2). The admin token belongs to none: it
+takes --workspace, else the workspace of the default harness.
 
 Exit codes: 0 ok; 1 the server refused (stderr: "error <code>: <detail>" and
 "  at <pointer>: <message>" per field); 2 usage error or server unreachable.

@@ -70,7 +70,7 @@ describe("chips help", () => {
     for (const r of results) {
       expect(r.code).toBe(0);
       expect(r.stdout).toContain("chips post FILE|-");
-      expect(r.stdout).toContain("chips events --workspace WS");
+      expect(r.stdout).toContain("chips events [--workspace WS]");
     }
   });
 
@@ -257,18 +257,23 @@ describe("chips events", () => {
     expect(end.stdout).toBe("");
   });
 
-  it("another workspace's token is the server's 403, exit 1", async () => {
+  it("[CLI1] another workspace's token with --workspace naming this one is refused before any event is asked for, exit 2", async () => {
     const other = await newWorkspace(server);
     const r = await chips(["events", "--workspace", ws.workspace_id, "--token", other.token]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toMatch(/^error forbidden: /);
+    expect(r.stderr).toContain(`is not this token's workspace: the harness token belongs to ${other.workspace_id}`);
   });
 
-  it("--workspace is required (exit 2)", async () => {
+  it("[CLI1] without --workspace, the token's workspace's events", async () => {
     const r = await chips(["events", "--token", ws.token]);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--workspace");
+    expect(r.code).toBe(0);
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { workspace_id: string });
+    expect(events.length).toBeGreaterThan(0);
+    expect(new Set(events.map((e) => e.workspace_id))).toEqual(new Set([ws.workspace_id]));
   });
 });
 

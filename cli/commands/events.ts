@@ -1,6 +1,7 @@
 import { resolveToken, resolveUrl } from "../config";
 import { CliError, UsageError } from "../errors";
 import { call } from "../http";
+import { workspaceFor } from "../workspace";
 import { jsonLines } from "../output";
 import type { CommandContext } from "./context";
 
@@ -20,16 +21,15 @@ interface Page {
 }
 
 /**
- * `chips events --workspace WS [--after N]`: every event after seq N as JSON lines, in seq
- * order, following `next_after` page by page until a page comes back short.
+ * `chips events [--workspace WS] [--after N]`: every event of the token's workspace after seq N
+ * as JSON lines, in seq order, following `next_after` page by page until a page comes back short.
  */
 export async function events({ opts, args, env, io }: CommandContext): Promise<void> {
   if (args.length) throw new UsageError(`events takes no arguments (got "${args[0]}")`);
-  if (!opts.workspace) throw new UsageError("events needs --workspace <workspace id>");
   let after = intOption("after", opts.after, 0, 0, Number.MAX_SAFE_INTEGER);
   const limit = intOption("limit", opts.limit, PAGE_MAX, 1, PAGE_MAX);
   const client = { url: resolveUrl(opts, env), token: resolveToken(opts, env) };
-  const base = `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/events`;
+  const base = `/api/v1/workspaces/${encodeURIComponent(await workspaceFor(client, opts.workspace))}/events`;
   const space = opts.space ? `&space=${encodeURIComponent(opts.space)}` : "";
 
   for (;;) {

@@ -1,6 +1,7 @@
-import { resolveAdminToken, resolveToken, resolveUrl } from "../config";
+import { resolveUrl } from "../config";
 import { UsageError } from "../errors";
 import { call } from "../http";
+import { defaultWorkspace, managerToken, workspaceFor } from "../workspace";
 import type { CommandContext, Options } from "./context";
 
 type PeopleOptions = Options & {
@@ -10,20 +11,6 @@ type PeopleOptions = Options & {
   name?: string;
   token?: string;
 };
-
-/** Who manages: an owner's person token (--token) or the admin token of the data dir. */
-const managerToken = (opts: PeopleOptions, env: CommandContext["env"]) => opts.token ?? resolveAdminToken(opts, env);
-
-/** --workspace, else the workspace of the server's default harness token. */
-export async function workspaceOf(opts: Options, env: CommandContext["env"], url: string): Promise<string> {
-  if (opts.workspace) return opts.workspace;
-  const me = await call<{ workspace_id: string }>(
-    { url, token: resolveToken({ ...opts, token: undefined }, env) },
-    "GET",
-    "/api/v1/me",
-  );
-  return me.workspace_id;
-}
 
 const DURATION = /^(\d+)([mhd])$/;
 const seconds = (s: string) => {
@@ -58,8 +45,8 @@ const tokenLines = (tokens: TokenRow[]) =>
 export async function people({ opts: o, args, env, io }: CommandContext): Promise<void> {
   const opts = o as PeopleOptions;
   const url = resolveUrl(opts, env);
-  const ws = encodeURIComponent(await workspaceOf(opts, env, url));
   const auth = { url, token: managerToken(opts, env) };
+  const ws = encodeURIComponent(await workspaceFor(auth, opts.workspace, () => defaultWorkspace(opts, env, url)));
   const [verb, target, ...rest] = args;
   if (rest.length) throw new UsageError(`people ${verb} takes at most one argument`);
   const needs = (what: string) => {
@@ -124,9 +111,9 @@ export async function people({ opts: o, args, env, io }: CommandContext): Promis
 export async function harness({ opts: o, args, env, io }: CommandContext): Promise<void> {
   const opts = o as PeopleOptions;
   const url = resolveUrl(opts, env);
-  const ws = await workspaceOf(opts, env, url);
-  const base = `/api/v1/workspaces/${encodeURIComponent(ws)}`;
   const auth = { url, token: managerToken(opts, env) };
+  const ws = await workspaceFor(auth, opts.workspace, () => defaultWorkspace(opts, env, url));
+  const base = `/api/v1/workspaces/${encodeURIComponent(ws)}`;
   const [verb, target, ...rest] = args;
   if (rest.length) throw new UsageError(`harness ${verb} takes at most one argument`);
   if (verb === "token") {

@@ -2,26 +2,28 @@ import fs from "node:fs";
 import { resolvePersonToken, resolveUrl } from "../config";
 import { CliError, UsageError } from "../errors";
 import { call, getText } from "../http";
+import { workspaceFor } from "../workspace";
 import type { CommandContext, Options } from "./context";
 
 /** The options of `chips export` and `chips import`. */
 export type ReviewCliOptions = Options & { format?: string; filter?: string; output?: string };
 
 /**
- * `chips export RUN [--format json|ndjson] [--output FILE]`, or `chips export --workspace WS
- * --filter "status=failed&q=invoice"` for a view's runs (docs/REVIEW.md [EXP1]): the export,
- * to a file or standard output.
+ * `chips export RUN [--format json|ndjson] [--output FILE]`, or `chips export [--workspace WS]
+ * --filter "status=failed&q=invoice"` for a view's runs of the token's workspace (docs/REVIEW.md
+ * [EXP1]): the export, to a file or standard output.
  */
 export async function exportRuns({ opts, args, env, io }: CommandContext & { opts: ReviewCliOptions }): Promise<void> {
   const format = opts.format ?? "json";
   if (format !== "json" && format !== "ndjson") throw new UsageError(`--format is json or ndjson (got "${format}")`);
-  if (args.length > 1) throw new UsageError("export takes one run id, or --workspace with --filter");
+  if (args.length > 1) throw new UsageError("export takes one run id, or --filter (and --workspace)");
   const client = { url: resolveUrl(opts, env), token: resolvePersonToken(opts, env) };
   let path: string;
   if (args.length === 1) path = `/api/v1/runs/${encodeURIComponent(args[0])}/export?format=${format}`;
-  else if (opts.workspace)
-    path = `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/review/export?format=${format}${opts.filter ? `&${opts.filter.replace(/^\?/, "")}` : ""}`;
-  else throw new UsageError("export needs a run id, or --workspace WS [--filter QUERY]");
+  else {
+    const ws = await workspaceFor(client, opts.workspace);
+    path = `/api/v1/workspaces/${encodeURIComponent(ws)}/review/export?format=${format}${opts.filter ? `&${opts.filter.replace(/^\?/, "")}` : ""}`;
+  }
   const text = await getText(client, path);
   if (opts.output) {
     fs.writeFileSync(opts.output, text);
@@ -52,10 +54,9 @@ function fromNdjson(text: string) {
   };
 }
 
-/** `chips import FILE --workspace WS`: re-ingest an export (JSON or NDJSON) into a workspace ([EXP2]). */
+/** `chips import FILE [--workspace WS]`: re-ingest an export (JSON or NDJSON) into the token's workspace ([EXP2]). */
 export async function importRuns({ opts, args, env, io }: CommandContext): Promise<void> {
   if (args.length !== 1) throw new UsageError("import takes one file (a JSON or NDJSON export)");
-  if (!opts.workspace) throw new UsageError("import needs --workspace <workspace id>");
   const client = { url: resolveUrl(opts, env), token: resolvePersonToken(opts, env) };
   let text: string;
   try {
@@ -69,10 +70,11 @@ export async function importRuns({ opts, args, env, io }: CommandContext): Promi
   } catch {
     doc = fromNdjson(text);
   }
+  const ws = await workspaceFor(client, opts.workspace);
   const r = await call<{ runs: { from: string; to: string }[]; stored: number; replayed: number }>(
     client,
     "POST",
-    `/api/v1/workspaces/${encodeURIComponent(opts.workspace)}/import`,
+    `/api/v1/workspaces/${encodeURIComponent(ws)}/import`,
     JSON.stringify(doc),
   );
   for (const x of r.runs) io.out(`${x.from} → ${x.to}`);

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveAdminToken, resolveToken, resolveUrl } from "../config";
+import { resolveToken, resolveUrl } from "../config";
 import { CliError, EXIT, UsageError } from "../errors";
 import { call } from "../http";
-import { workspaceOf } from "./people";
+import { defaultWorkspace, managerToken, workspaceFor } from "../workspace";
 import type { CommandContext, Options } from "./context";
 
 /** The options of `chips runner`. */
@@ -78,7 +78,8 @@ export function readSecretsFile(file: string): Record<string, string> {
 }
 
 /**
- * `chips runner token [--name N] [--workspace WS]`: mint a runner identity (admin);
+ * `chips runner token [--name N] [--workspace WS] [--token OWNER]`: mint a runner identity (the
+ * admin, or an owner's person token, in that token's workspace);
  * `chips runner --token T --repo NAME=PATH …`: dial in and take work until stopped.
  */
 export async function runner(ctx: CommandContext): Promise<void> {
@@ -152,9 +153,10 @@ export async function runner(ctx: CommandContext): Promise<void> {
 async function mintToken({ opts, env, io }: CommandContext) {
   const o = opts as RunnerCliOptions;
   const url = resolveUrl(opts, env);
-  const ws = await workspaceOf(opts, env, url);
+  const auth = { url, token: managerToken(opts, env) };
+  const ws = await workspaceFor(auth, opts.workspace, () => defaultWorkspace(opts, env, url));
   const made = await call<{ harness_id: string; token: string }>(
-    { url, token: resolveAdminToken(opts, env) },
+    auth,
     "POST",
     `/api/v1/workspaces/${encodeURIComponent(ws)}/harnesses`,
     JSON.stringify({ name: o.name ?? "runner", kind: "runner" }),
