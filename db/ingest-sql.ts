@@ -65,6 +65,8 @@ export interface BatchAsk {
   /** Runs whose open commands the batch may settle. */
   finishing: string[];
   runnerSeqs: { runId: string; sequence: number }[];
+  /** Tool calls the batch's tool events name ([TOOL2]). */
+  calls: { runId: string; callId: string }[];
   /** Spaces whose room state (intent, outcome, revision) the batch's events judge or change. */
   roomSpaces: string[];
   /** Decisions the batch's events name (recorded, superseded): their room and id. */
@@ -89,6 +91,8 @@ export interface BatchRead {
   commands: CommandRow[];
   /** The stored ack of each of those commands that has one (a repeated ack replays it). */
   ackBodies: Map<string, string>;
+  /** `${run_id} ${call_id}` of the calls named that the run's log already holds ([TOOL2]). */
+  calls: Set<string>;
   /** Seq heads of the spaces named and of the spaces of the runs named (run events may leave space_id out). */
   spaceHeads: Map<string, number>;
   /** The `rooms` rows of the room spaces asked for (a room nobody edited has none). */
@@ -123,7 +127,9 @@ const READ_MODELS = `with named_runs as (
   ${list(`select c.id, e.body from named_commands c cross join lateral (select body from events where workspace_id = $1 and seq = c.ack_seq limit 1) e`)} as acks,
   ${list(`select k.run_id, k.sequence, e.body_hash, e.body, e.workspace_id from unnest($6::text[], $7::bigint[]) as k(run_id, sequence)
       cross join lateral (select event_id from run_events where run_id = k.run_id and sequence = k.sequence limit 1) r
-      cross join lateral (select body_hash, body, workspace_id from events where id = r.event_id limit 1) e`)} as runner`;
+      cross join lateral (select body_hash, body, workspace_id from events where id = r.event_id limit 1) e`)} as runner,
+  ${list(`select k.run_id, k.call_id from unnest($8::text[], $9::text[]) as k(run_id, call_id)
+      cross join lateral (select 1 from events where run_id = k.run_id and type in ('tool.started', 'tool.finished') and ((body::jsonb) ->> 'call_id') = k.call_id limit 1) e`)} as calls`;
 
 // Room state (issue 14), read only for a batch that judges or changes it.
 const READ_ROOMS = `select ${HEAD},
@@ -154,6 +160,8 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
           a.finishing,
           a.runnerSeqs.map((p) => p.runId),
           a.runnerSeqs.map((p) => p.sequence),
+          a.calls.map((c) => c.runId),
+          a.calls.map((c) => c.callId),
         ]).then((r) => r[0])
       : null,
     a.roomSpaces.length + a.decisions.length
@@ -187,6 +195,7 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     agents: new Map(rows(models, "agents").map((r) => [r.id as string, r.harness_id as string])),
     commands: rows(models, "commands").map(commandRows.decode),
     ackBodies: new Map(rows(models, "acks").map((r) => [r.id as string, r.body as string])),
+    calls: new Set(rows(models, "calls").map((r) => `${r.run_id} ${r.call_id}`)),
     spaceHeads: new Map(
       [...rows(ev, "spaces"), ...rows(models, "spaces")].map((r) => [r.id as string, num(r.seq_head)]),
     ),

@@ -40,6 +40,7 @@ export function runRow(r: Run): RunRow {
     runnerError: r.runner_error,
     lastLog: r.last_log,
     review: r.review,
+    tools: r.tools,
   };
 }
 
@@ -75,6 +76,7 @@ export function runOf(r: RunRow): Run {
     runner_error: r.runnerError,
     last_log: r.lastLog,
     review: r.review,
+    tools: r.tools,
   };
 }
 

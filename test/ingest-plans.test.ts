@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Run } from "../db/client";
 import { newId } from "../lib/core/protocol";
-import { message, newWorkspace, post, runStarted, runStatus } from "./support/api";
+import { ev, message, newWorkspace, post, runStarted, runStatus } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
 // Its own file: the tables must be as small as a fresh install's when the plans are made.
@@ -22,8 +22,8 @@ const literal = (v: unknown): string => {
 };
 const planText = (rows: Record<string, unknown>[]) => rows.map((r) => Object.values(r)[0]).join("\n");
 
-describe("[ENV9] the writer's plans do not depend on the tables' size or statistics", () => {
-  it("[ENV9] plans made while the tables were nearly empty (kept as generic plans) still probe indexes once the tables hold 30,000 events", async () => {
+describe("[ENV9][TOOL2] the writer's plans do not depend on the tables' size or statistics", () => {
+  it("[ENV9][TOOL2] plans made while the tables were nearly empty (kept as generic plans) still probe indexes once the tables hold 30,000 events", async () => {
     const ws = await newWorkspace(server);
     // Capture the reads the writer sends for a batch that names events, spaces, runs and agents.
     const reads: { text: string; params: unknown[] }[] = [];
@@ -42,6 +42,8 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
       const r = await post(server, ws.token, {
         events: [
           runStarted(ws, runId),
+          // A tool call: the judge asks the run's log for its call_id ([TOOL2]).
+          ev(ws, "tool.started", { run_id: runId, call_id: "toolu_1", tool: "Bash", summary: "ls" }),
           { ...runStatus(ws, runId), actor: agent },
           { ...message(ws, "hi"), actor: agent },
         ],
@@ -95,6 +97,10 @@ describe("[ENV9] the writer's plans do not depend on the tables' size or statist
     });
     for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on (events|runs|commands|agents|run_events)\b/);
     expect(plans.join("\n")).toMatch(/Index Scan using events_workspace_key/);
+    // A call_id is probed in its run's tool events, never by a join over every run's calls.
+    expect(plans.join("\n")).toMatch(
+      /Index Scan using events_tool_calls_idx.*\n\s*Index Cond: \(\(run_id = \w+\.run_id\) AND/,
+    );
     expect(plans.at(-1)).toMatch(/Index Only Scan using events_id_key/); // the write's guard on ids
   });
 });

@@ -90,8 +90,8 @@ async function threeViews(intents: Intent[]) {
   }
 }
 
-describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3] one projection: stored read models, the live room and a replay of the log agree", () => {
-  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, finishes, room saves, decisions, tasks and task starts", async () => {
+describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4] one projection: stored read models, the live room and a replay of the log agree", () => {
+  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, tool calls, finishes, room saves, decisions, tasks and task starts", async () => {
     await fc.assert(
       fc.asyncProperty(Sequence, async (intents) => {
         const views = await threeViews(intents);

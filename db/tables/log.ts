@@ -10,6 +10,7 @@ import type {
   RunRequest,
   RunReview,
   RunState,
+  RunTools,
   Step,
   StoredActor,
   Usage,
@@ -63,6 +64,10 @@ export const events = pgTable(
     index("events_task_saves_idx")
       .on(t.workspaceId, t.spaceId, t.seq)
       .where(sql`${t.type} = 'task.saved'`),
+    // A run's tool calls by call_id, for the judge ([TOOL2]; db/migrations/0018_i27_tool_calls.sql).
+    index("events_tool_calls_idx")
+      .on(t.runId, sql`((${t.body}::jsonb) ->> 'call_id')`)
+      .where(sql`${t.type} in ('tool.started', 'tool.finished')`),
   ],
 );
 
@@ -103,6 +108,8 @@ export const runs = pgTable(
     lastLog: text("last_log"),
     /** People's annotations of it (run.annotated, docs/REVIEW.md). */
     review: jsonb("review").$type<RunReview>(),
+    /** Its agent's tool calls ([TOOL4]). */
+    tools: jsonb("tools").$type<RunTools>(),
   },
   (t) => [index("runs_space_idx").on(t.workspaceId, t.spaceId, t.createdAt)],
 );

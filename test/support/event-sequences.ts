@@ -5,6 +5,7 @@ import type { rawRunner } from "./raw-runner";
 import { TaskWorld } from "./task-sequences";
 import { SLOTS, type Intent } from "./intents";
 import { applies, newSlot, type RunSlot } from "./run-slots";
+import { toolEvent } from "./tool-sequences";
 
 /**
  * Random but legal event sequences for property tests: fast-check draws a list of
@@ -229,6 +230,12 @@ export class SequenceWorld {
         );
         run.state = "finished";
         run.succeeded = i.outcome === "succeeded";
+        return;
+      }
+      case "tool": {
+        if (!run) return;
+        const t = toolEvent(run, i);
+        await this.post(run.by, this.runEvent(run, t.type, t.fields));
         return;
       }
       case "task":

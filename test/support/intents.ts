@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { taskIntents } from "./task-sequences";
+import { toolIntent } from "./tool-sequences";
 
 /**
  * The intents a property run draws (fast-check): "start run 1", "pause run 0", "ack run 2's
@@ -113,6 +114,8 @@ export const Intent = fc.oneof(
   // Tasks ([TSK1]–[TSK3]): made or edited, and started (a run queued, or refused on unmet prerequisites).
   w(2, taskIntents.save),
   w(2, taskIntents.start),
+  // Tool calls ([TOOL2], [TOOL4]): started, finished, or whole, in or out of a step.
+  w(4, toolIntent),
 );
 export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
 

@@ -29,6 +29,9 @@ export interface RunSlot {
   commands: CommandSeen[];
   /** Finished `succeeded` (what a task's prerequisite waits for). */
   succeeded: boolean;
+  /** Tool calls made, and those started and not finished ([TOOL2]). */
+  calls: number;
+  openCalls: string[];
 }
 
 /** Whether an intent about a run may be sent for it now ([RUN1]). */
@@ -53,6 +56,8 @@ export function applies(i: Intent, r: RunSlot): boolean {
       return r.state === "running" || r.state === "paused";
     case "annotate":
       return true;
+    case "tool":
+      return (r.by === "harness" || r.taken) && (r.state === "running" || r.state === "paused");
     default:
       return false;
   }
@@ -80,5 +85,7 @@ export function newSlot(
     sequence: 0,
     commands: [],
     succeeded: false,
+    calls: 0,
+    openCalls: [],
   };
 }

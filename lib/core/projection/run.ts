@@ -1,4 +1,5 @@
 import type { IncomingEvent, Run, Step, StoredActor, StoredEvent } from "@/lib/core/protocol";
+import { callFinished, callStarted } from "./tool-calls";
 
 /** A stored event of one type. */
 export type Stored<T extends IncomingEvent["type"]> = Extract<StoredEvent, { type: T }>;
@@ -30,6 +31,10 @@ export function foldRun(run: Run | null, e: StoredEvent): Run | null {
       return run && touch(run, e, {});
     case "run.annotated":
       return run && touch(run, e, { review: reviewed(run.review, e) });
+    case "tool.started":
+      return run && touch(run, e, callStarted(run, e));
+    case "tool.finished":
+      return run && touch(run, e, callFinished(run, e));
     case "message.posted":
     case "room.updated":
     case "decision.recorded":
@@ -82,6 +87,7 @@ function queued(e: Stored<"run.queued">): Run {
     runner_error: null,
     last_log: null,
     review: null,
+    tools: null,
   };
 }
 
@@ -120,6 +126,7 @@ function started(run: Run | null, e: Stored<"run.started">): Run {
     runner_error: null,
     last_log: null,
     review: null,
+    tools: null,
     ...fields,
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { Actor, chars, GoalFrom, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
 import { LIMITS } from "./limits";
+import { toolFinishedFields, toolStartedFields } from "./tool-calls";
 
 /** Protocol major version ([ENV1]). */
 export const PROTOCOL_VERSION = 1;
@@ -242,6 +243,11 @@ export const RunAnnotated = event("run.annotated", {
     ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
 });
 
+/** An agent's tool call begins ([TOOL1], tool-calls.ts). */
+export const ToolStarted = event("tool.started", toolStartedFields);
+/** An agent's tool call ends — or, with `tool` and `summary`, a whole call seen only at its end ([TOOL2]). */
+export const ToolFinished = event("tool.finished", toolFinishedFields);
+
 /** Who may send a type ([ENV10] "sent by"). A runner is a harness that may also send runner.event. */
 export type SenderKind = "harness" | "runner" | "person" | "system";
 
@@ -284,6 +290,8 @@ export const CATALOGUE = {
   "decision.recorded": { schema: DecisionRecorded, sentBy: ["person"], requiresRun: false, requiresSpace: true },
   "run.annotated": { schema: RunAnnotated, sentBy: ["system"], requiresRun: true, requiresSpace: false },
   "task.saved": { schema: TaskSaved, sentBy: ["system"], requiresRun: false, requiresSpace: true },
+  "tool.started": { schema: ToolStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "tool.finished": { schema: ToolFinished, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type EventType = keyof typeof CATALOGUE;
@@ -309,6 +317,8 @@ export const IncomingEvent = z.discriminatedUnion("type", [
   DecisionRecorded,
   TaskSaved,
   RunAnnotated,
+  ToolStarted,
+  ToolFinished,
 ]);
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 

@@ -12,3 +12,4 @@ export * from "./review";
 export * from "./budget";
 export * from "./tasks";
 export * from "./scope";
+export * from "./tool-calls";

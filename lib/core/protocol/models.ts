@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AckResult, CommandName, DecisionStatus, Outcome, RunRequest, StepState, Verdict } from "./events";
 import { ActorKind, GoalFrom, Usage } from "./fields";
+import { CallTally, RunTools } from "./tool-calls";
 
 /**
  * The read models: what Chips keeps of runs and their commands, folded from the log by
@@ -35,6 +36,8 @@ export const Step = z.object({
   finished_at: z.string().optional(),
   /** Seq of the event that last changed it. */
   updated_seq: z.number().int().optional(),
+  /** The tool calls made in it ([TOOL4]); left out until the first. */
+  tools: CallTally.optional(),
 });
 export type Step = z.infer<typeof Step>;
 
@@ -105,6 +108,8 @@ export const Run = z.object({
   last_log: z.string().nullable(),
   /** People's annotations of it (run.annotated); null until the first. */
   review: RunReview.nullable(),
+  /** Its agent's tool calls ([TOOL4]); null until the first. */
+  tools: RunTools.nullable(),
 });
 export type Run = z.infer<typeof Run>;
 

@@ -9,6 +9,7 @@ import type { RunRecord } from "@/lib/core/projection/receipts";
 import { derivedEvents } from "./command-rules";
 import { accountUsage } from "./budget-rules";
 import { judge, stamp } from "./rules";
+import { callKey } from "./tool-rules";
 import { bodyHash, serializeEvent } from "./serialize";
 import type { IngestRequest } from "./request";
 
@@ -107,6 +108,8 @@ function accept(
       if (!("command_id" in e) || r.command_id !== e.command_id) state.set(state.settled, r.command_id, true);
     }
     if (e.type === "run.command_acked") state.set(state.ackBodies, e.command_id, body);
+    if (e.type === "tool.started" || e.type === "tool.finished")
+      state.set(state.calls, callKey(e.run_id, e.call_id), true);
     const sys = systemOf(e.workspace_id);
     for (const f of [...derivedEvents(before, e), ...accountUsage(state, before.run, after.run, e)])
       followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });

@@ -43,6 +43,8 @@ export class BatchState {
   readonly budgets = new Map<string, Limits>();
   readonly spend = new Map<string, MicroSpend>();
   readonly usage = new Map<string, { tokens: number; micro: number }>();
+  /** `${run_id} ${call_id}` of every tool call a run's log holds, of those the batch names ([TOOL2]). */
+  readonly calls = new Map<string, true>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

@@ -30,6 +30,10 @@ export function askOf(workspaceId: string, reqs: IngestRequest[]): BatchAsk {
     IncomingEvent,
     { type: "runner.event" }
   >[];
+  const calls = all.filter((e) => e.type === "tool.started" || e.type === "tool.finished") as Extract<
+    IncomingEvent,
+    { type: "tool.started" | "tool.finished" }
+  >[];
   const roomSpaces = uniq(
     all
       .filter((e) => e.type === "room.updated")
@@ -67,6 +71,7 @@ export function askOf(workspaceId: string, reqs: IngestRequest[]): BatchAsk {
         .filter(present),
     ),
     runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
+    calls: calls.map((e) => ({ runId: e.run_id!, callId: e.call_id })),
     roomSpaces,
     decisions,
     budgetDay: budgeted ? day : null,
@@ -94,6 +99,7 @@ export async function load(run: Run, ask: BatchAsk): Promise<BatchState | "gone"
   for (const [k, v] of read.agents) s.agents.set(k, v);
   for (const c of read.commands) s.commands.set(c.id, receiptOf(c));
   for (const [k, v] of read.ackBodies) s.ackBodies.set(k, v);
+  for (const k of read.calls) s.calls.set(k, true);
   for (const [k, v] of read.spaceHeads) s.spaceHeads.set(k, v);
   // A room nobody edited has no row: it is at revision 0 (rooms of other workspaces are never read).
   for (const id of roomSpaces) if (s.spaceHeads.has(id)) s.rooms.set(id, firstRevision(workspaceId, id));

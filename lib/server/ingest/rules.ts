@@ -5,6 +5,7 @@ import type { BatchState } from "./batch-state";
 import { judgeAck, judgeCommand, judgeDelivered } from "./command-rules";
 import { judgeDecision, judgeRoomUpdate } from "./room-rules";
 import { judgeBudget } from "./budget-rules";
+import { judgeTool } from "./tool-rules";
 import { WORKSPACE_SUBJECT } from "@/lib/core/projection/budget";
 
 export type Verdict =
@@ -142,6 +143,10 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   }
   if (e.type === "run.step" && !e.title && !run.plan.some((p) => p.step_id === e.step_id)) {
     return refuse("validation_failed", "unknown step_id: give a title to add a step", `${base}/step_id`);
+  }
+  if (e.type === "tool.started" || e.type === "tool.finished") {
+    const p = judgeTool(s, run, e, base);
+    if (p) return { kind: "refuse", problem: p };
   }
   return { kind: "accept", run, event };
 }
