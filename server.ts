@@ -48,11 +48,23 @@ async function main() {
     );
   }
   let stopping = false;
+  // A load balancer sees this node not ready at once; the process leaves within the bound ([OPS1]).
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    chips.stopTakingWork();
     console.log(`Chips: ${signal}, shutting down.`);
-    await chips.close().catch((e) => log.error({ err: e }, "shutdown failed"));
+    const bound = config.shutdownTimeoutSeconds;
+    setTimeout(() => {
+      log.error({ ...chips.stillOpen(), boundSeconds: bound }, "shutdown did not finish within its bound: exiting");
+      process.exit(1);
+    }, bound * 1000);
+    try {
+      await chips.close();
+    } catch (e) {
+      log.error({ err: e }, "shutdown failed");
+      process.exit(1);
+    }
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

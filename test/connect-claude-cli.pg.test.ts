@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { newWorkspace, readEvents } from "./support/api";
@@ -7,7 +6,7 @@ import { connectClaude, runEvents, waitForRun, type Connected } from "./support/
 import { startClaudeTty, typePrompt } from "./support/claude-tty";
 import { until } from "./support/feed";
 import { bash, lastUserText, say, startMessagesServer, toolResultsSinceUser } from "./support/messages-server";
-import { freshDatabase, spawnServer, type ServerProcess } from "./support/server";
+import { freePort, freshDatabase, spawnServer, type ServerProcess } from "./support/server";
 import type { Tty } from "./support/tty";
 
 /**
@@ -20,14 +19,6 @@ const cleanup: Array<() => unknown> = [];
 afterAll(async () => {
   for (const f of cleanup.reverse()) await f();
 });
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 it("with the server stopped mid-turn the terminal session goes on; queued events arrive in order, once, when it returns", async () => {
   const db = await freshDatabase();

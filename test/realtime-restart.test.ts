@@ -1,20 +1,11 @@
 import fs from "node:fs";
-import net from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { message, newWorkspace, post, readEvents, runStarted, runStatus, type Workspace } from "./support/api";
 import { recordingFeed, until } from "./support/feed";
-import { freshDatabase, spawnServer, type ServerProcess } from "./support/server";
+import { freePort, freshDatabase, spawnServer, type ServerProcess } from "./support/server";
 
 const procs: ServerProcess[] = [];
 afterAll(() => procs.forEach((p) => p.proc.kill("SIGKILL")));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 /**
  * Post until stored, as a harness would: the same event (same key) again after a failure,

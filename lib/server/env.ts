@@ -51,6 +51,12 @@ export interface ChipsConfig {
   socketPingIntervalSeconds: number;
   socketPingTimeoutSeconds: number;
   /**
+   * From a SIGTERM or SIGINT to the process's exit, at most ([OPS1]): requests in flight get
+   * what is left after a reserve for closing the rest, and the process exits when it runs out
+   * whatever is still open.
+   */
+  shutdownTimeoutSeconds: number;
+  /**
    * A secret every node shares (CHIPS_SECRET): the lease signing key and the object-URL key
    * are derived from it, so any node verifies what another signed. Unset: key files in the data dir.
    */
@@ -85,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     socketMaxBufferedBytes: num(env.CHIPS_SOCKET_MAX_BUFFERED, 8 * 1024 * 1024),
     socketPingIntervalSeconds: num(env.CHIPS_SOCKET_PING_INTERVAL, 10),
     socketPingTimeoutSeconds: num(env.CHIPS_SOCKET_PING_TIMEOUT, 8),
+    shutdownTimeoutSeconds: num(env.CHIPS_SHUTDOWN_TIMEOUT, 10),
     secret: env.CHIPS_SECRET || undefined,
     ...overrides,
   };

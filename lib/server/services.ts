@@ -38,6 +38,8 @@ export interface ChipsServices {
   presence: Presence;
   /** Whether the database answers, as this node last saw it (503s, readiness, "reconnecting to storage"). */
   storage: StorageHealth;
+  /** The server has begun shutting down (lib/server/shutdown.ts): readiness answers 503 from then on. */
+  stopping: boolean;
   /** Lease signing and object-URL keys (data dir files, never in the database). */
   keys: ServerKeys;
   /** Runners connected to this node, per workspace (set once Socket.IO is attached). */
@@ -109,6 +111,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, proxies),
     presence: new Presence(config.presenceGraceSeconds * 1000),
     storage,
+    stopping: false,
     keys,
     runnersOnline: () => [],
     // Several nodes on one PostgreSQL all read artifacts from it; the embedded default keeps the disk.

@@ -14,6 +14,7 @@ import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime/attach";
 import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
+import { HttpDrain } from "./shutdown";
 
 export interface RunningChips {
   url: string;
@@ -23,7 +24,16 @@ export interface RunningChips {
   server: http.Server;
   /** Socket.IO (rooms and /harness). */
   io: import("socket.io").Server;
+  /**
+   * Stop taking work, at once ([OPS1]): readiness answers 503, the listener closes, idle
+   * kept-alive connections close and the others after their current answer, new requests get
+   * 503. `close()` begins with it; a signal handler calls it first to log after it.
+   */
+  stopTakingWork(): void;
+  /** Stop: the above, then sockets, requests in flight (within the shutdown bound), writer, database. */
   close(): Promise<void>;
+  /** What stopping still waits on (for the log when the bound runs out). */
+  stillOpen(): { step: string; requests: string[]; sockets: number };
 }
 
 const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
@@ -45,7 +55,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const services = createServices(config, database);
     // A task set to start by itself (auto_start) starts when its prerequisites' runs succeed.
     services.committed.add(autoStarter(services));
-    const api = getRequestListener(createApi(services).fetch);
+    const apiListener = getRequestListener(createApi(services).fetch);
 
     type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
     type UpgradeHandler = (
@@ -77,6 +87,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
     };
     const headers = baseHeaders(config.publicUrl);
+    const drain = new HttpDrain();
     const server = http.createServer((req, res) => {
       const url = req.url ?? "/";
       const id = requestId(req, res);
@@ -95,10 +106,10 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
         if (res.statusCode >= 500) log.warn(line, "request failed");
         else log.debug(line, "request");
       });
-      if (API_PREFIXES.some((p) => url.startsWith(p))) {
-        res.setHeader("content-security-policy", API_CSP);
-        return void api(req, res);
-      }
+      const api = API_PREFIXES.some((p) => url.startsWith(p));
+      if (api) res.setHeader("content-security-policy", API_CSP);
+      if (drain.admit(req, res, api)) return; // shutting down: 503
+      if (api) return void apiListener(req, res);
       pageHeaders(req, res, config.dev);
       // Where a page request came from, for pages that log it (a share link's opens); always ours, never the client's.
       req.headers[PEER_HEADER] = address ?? "";
@@ -125,7 +136,51 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       server.listen(config.port, config.host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
-    let closed = false;
+    let step = "serving";
+    const stopTakingWork = () => {
+      if (services.stopping) return;
+      services.stopping = true;
+      drain.begin(server);
+    };
+    /** Resolves true when `p` settled within `ms`, false when it did not. */
+    const within = (p: Promise<unknown>, ms: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        p.then(() => true),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(false), Math.max(0, ms))).unref()),
+      ]).finally(() => clearTimeout(timer));
+    };
+    const shutDown = async () => {
+      const end = performance.now() + config.shutdownTimeoutSeconds * 1000;
+      // What closing the rest (Next, the review index, the database) may take of the bound.
+      const reserve = Math.min(3000, (config.shutdownTimeoutSeconds * 1000) / 2);
+      step = "closing sockets, finishing requests in flight";
+      services.storage.close();
+      const [, settled] = await Promise.all([realtime.close(), drain.settled(end - reserve - performance.now())]);
+      if (!settled)
+        log.warn(
+          { requests: drain.inFlight() },
+          "shutting down: requests still in flight at the bound; closing their connections",
+        );
+      step = "closing connections";
+      server.closeAllConnections();
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      if (!(await within(closed, end - reserve / 2 - performance.now())))
+        log.warn("shutting down: connections (WebSockets) still open; going on without them");
+      step = "closing Next.js";
+      await nextApp?.close?.().catch(() => {});
+      // No request can queue events now; what is queued is written before the database closes.
+      step = "writing what is queued";
+      if (!(await within(services.writer.idle(), end - performance.now())))
+        log.warn("shutting down: the ingest writer still had a transaction going at the bound");
+      // No request or commit can start a round now; wait for the rounds under way.
+      step = "finishing the review index";
+      await services.review.close();
+      step = "closing the database";
+      await database.close();
+      step = "closed";
+    };
+    let closing: Promise<void> | null = null;
     return {
       url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
       port,
@@ -133,18 +188,12 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       boot,
       server,
       io: realtime.io,
-      async close() {
-        if (closed) return;
-        closed = true;
-        services.storage.close();
-        await realtime.close();
-        server.closeAllConnections?.();
-        await new Promise<void>((r) => server.close(() => r()));
-        await nextApp?.close?.().catch(() => {});
-        // No request or commit can start a round now; wait for the rounds under way.
-        await services.review.close();
-        await database.close();
+      stopTakingWork,
+      close() {
+        stopTakingWork();
+        return (closing ??= shutDown());
       },
+      stillOpen: () => ({ step, requests: drain.inFlight(), sockets: realtime.io.engine.clientsCount }),
     };
   } catch (e) {
     await database.close().catch(() => {});

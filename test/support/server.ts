@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
@@ -66,6 +67,15 @@ export async function startTestServer(overrides: Partial<ChipsConfig> = {}): Pro
     },
   };
 }
+
+/** A port free on 127.0.0.1 now: a server restarted on it is reachable where clients had it. */
+export const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
 
 export interface ServerProcess {
   url: string;

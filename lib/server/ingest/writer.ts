@@ -80,8 +80,19 @@ export class IngestWriter {
     return new Promise((resolve) => {
       q.items.push({ req, resolve });
       q.events += req.events.length;
-      if (!q.running) void this.drain(workspaceId, q);
+      if (!q.running) {
+        const d = this.drain(workspaceId, q).finally(() => this.draining.delete(d));
+        this.draining.add(d);
+      }
     });
+  }
+
+  /** The queues being written now; a stopping server waits for them before closing the database. */
+  private draining = new Set<Promise<void>>();
+
+  /** Resolves once every queue is empty (requests queued meanwhile are written too). */
+  async idle(): Promise<void> {
+    while (this.draining.size) await Promise.allSettled([...this.draining]);
   }
 
   private async drain(workspaceId: string, q: { items: Pending[]; events: number; running: boolean }) {

@@ -92,6 +92,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   }
 
   io.use(async (socket, next) => {
+    if (svc.stopping) return next(new Error("shutting_down"));
     try {
       const cred = await authenticate(svc, socket);
       if (!cred) return next(new Error("unauthorized"));
@@ -169,21 +170,27 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     io,
     hub,
     dispatcher: harness.dispatcher,
+    /**
+     * Close every socket at once ([OPS1]) by closing its transport, not with a disconnect
+     * packet: a Socket.IO client told "io server disconnect" stays away, one whose transport
+     * closed reconnects — through the load balancer, to another node (a harness's commands
+     * wait in the store for it). The HTTP server is the caller's to close.
+     */
     async close() {
       harness.close();
       svc.committed.delete(onCommit);
       stopPresence();
       stopStorage();
       svc.revocations.delete(closeRevoked);
-      await (await revokedElsewhere)?.unlisten().catch(() => {});
       // Before the sockets go: other nodes drop this node's people now, and the leaves of the
       // disconnects below NOTIFY nothing (some would reach a database already closed).
-      await people.leaveAll(1000);
+      const leaving = people.leaveAll(1000);
+      io.engine.close();
+      await leaving;
+      await (await revokedElsewhere)?.unlisten().catch(() => {});
       await (await peopleElsewhere)?.unlisten().catch(() => {});
       svc.presence.close();
       await (await listening)?.unlisten().catch(() => {});
-      io.disconnectSockets(true);
-      await new Promise<void>((r) => io.close(() => r()));
     },
   };
 }

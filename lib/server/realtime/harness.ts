@@ -23,6 +23,7 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   const nsp: Namespace = io.of("/harness");
 
   nsp.use(async (socket, next) => {
+    if (svc.stopping) return next(new Error("shutting_down"));
     try {
       const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
       const cred = typeof token === "string" ? await svc.credentials.resolve(token) : null;
