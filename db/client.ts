@@ -95,21 +95,30 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     connect_timeout: 3,
     backoff: () => 0.25,
   };
-  const client = postgres(url, { ...options, max });
+  const client = postgres(url, { ...options, max, connection: { application_name: "chips" } });
   // The fixed statements (`run`, `transact`: the writer's, db/ingest-sql.ts) have
   // connections of their own. Each of those statements is a set of key lookups written
   // for index probes, so there each keeps one plan (no re-planning per batch: planning
   // was most of the read's cost) made with sequential scans ruled out, so a plan made
   // while a table was small cannot keep scanning it as it grows.
+  const fixedMax = Math.max(2, Math.ceil(max / 3));
   const fixed = postgres(url, {
     ...options,
-    max: Math.max(2, Math.ceil(max / 3)),
-    connection: { plan_cache_mode: "force_generic_plan", enable_seqscan: "off" },
+    max: fixedMax,
+    connection: { application_name: "chips", plan_cache_mode: "force_generic_plan", enable_seqscan: "off" },
   });
   // Dates and times as the text PostgreSQL prints, as drizzle has them read on `client`.
   for (const oid of [1082, 1083, 1114, 1184, 1115, 1182, 1185]) fixed.options.parsers[oid] = (v: string) => v;
   const db: Db = drizzle(client, { schema });
   await migrate(db);
+  // Every connection of both pools open before the server says it is ready ([OPS2]):
+  // postgres-js opens them on demand, so the first requests after a start paid for the connects
+  // and their authentication (room fan-out p99 120-150 ms in the first 2 s, 10 ms after).
+  // Queries issued together open a connection each, up to the pool's size.
+  await Promise.all([
+    ...Array.from({ length: max }, () => client`select 1`),
+    ...Array.from({ length: fixedMax }, () => fixed`select 1`),
+  ]);
   const unsafe = (c: Pick<typeof client, "unsafe">, text: string, params: unknown[]) =>
     c.unsafe(text, params as never[], { prepare: true }).then((r): unknown[] => r);
   return {
