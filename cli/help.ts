@@ -57,10 +57,12 @@ Usage:
       how Codex reaches its model, --claude-* the same for Claude Code (always run in a
       bubblewrap sandbox: --bwrap); --secrets-file holds NAME=VALUE lines a run may name.
       Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
-  chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N] [--token T]
+  chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N] [--stale-seconds N] [--token T]
       Put the Claude Code sessions you run in this project in a room: hooks added to
       .claude/settings.local.json (existing hooks kept), the token kept in ~/.config/chips
       (0600). Each prompt is a run; Pause/Steer/Cancel reach the session through its hooks.
+      Events wait on disk while Chips is away; the sender leaves after --stale-seconds
+      (default 1800) without reaching it, and the next hook call starts another.
   chips disconnect claude [--settings FILE | --user]
       Take the hooks out again (the settings file back byte for byte when unchanged since).
   chips connect codex [--space SPACE] [--project DIR] [--token T]

@@ -57,6 +57,7 @@ const OPTIONS = {
   settings: { type: "string" },
   user: { type: "boolean" },
   "hold-seconds": { type: "string" },
+  "stale-seconds": { type: "string" },
   project: { type: "string" },
   // chips export / import
   format: { type: "string" },
@@ -124,7 +125,7 @@ const COMMANDS: Record<string, Command> = {
   },
   connect: {
     run: async (ctx) => (await import("./commands/connect")).connect(ctx),
-    options: ["token", "space", "settings", "user", "hold-seconds", "project"],
+    options: ["token", "space", "settings", "user", "hold-seconds", "stale-seconds", "project"],
   },
   bridge: {
     run: async (ctx) => (await import("./commands/bridge")).bridge(ctx),

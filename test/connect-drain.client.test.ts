@@ -9,11 +9,13 @@ import { tcpProxy } from "./support/proxies";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
- * When the drainer of `chips connect claude` leaves. It used to retry for as long as Chips
- * stayed away, so every connection whose Chips went (a test server closed, a laptop off the
- * network) kept a process alive. It now leaves after `staleMs` without a hook call even
- * then: the outbox is on disk, and the next hook call starts a drainer that sends it.
- * Real drainers (one in this process, with short times; one the hook script starts), real
+ * How many drainers `chips connect claude` runs, and when one leaves (docs/CONNECT.md). One
+ * per connection ([CON1]): every hook call before a starting drainer had written its pid
+ * started another. It used to retry for as long as Chips stayed away, so every connection
+ * whose Chips went (a test server closed, a laptop off the network) kept a process alive. It
+ * now leaves after `staleMs` without a hook call, or without reaching Chips while hooks keep
+ * calling ([CON2]): the outbox is on disk, and the next hook call starts a drainer that sends it.
+ * Real drainers (one in this process, with short times; others the hook script starts), real
  * hook calls, a real server behind a TCP proxy that is cut.
  */
 const drainerPid = (x: Connected) => path.join(x.root, "drainer.pid");
@@ -97,6 +99,77 @@ describe("chips connect drain: leaving while Chips is unreachable", () => {
       "Running make…",
       "Reading a.ts…",
     ]);
+    const all = await readEvents(server, ws);
+    expect(new Set(all.map((e: any) => e.idempotency_key)).size).toBe(all.length);
+  });
+});
+
+/** Whether a process runs (a zombie nobody reaped yet has left). */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+describe("[CON1] one drainer per connection", () => {
+  it("[CON1] a turn's hook calls, each before the drainer has started, start one drainer, not one each", async () => {
+    c = await connectClaude(server.url, ws);
+    // Node as the hook starts it, behind a script that notes each drainer it starts (its pid: exec keeps it).
+    const starts = path.join(c.root, "drainer-starts");
+    const counting = path.join(c.root, "counting-node.sh");
+    fs.writeFileSync(
+      counting,
+      `#!/bin/sh\ncase "$*" in *" connect drain "*) echo $$ >>'${starts}' ;; esac\nexec '${process.execPath}' "$@"\n`,
+      { mode: 0o700 },
+    );
+    const hook = path.join(c.root, "hook.sh");
+    fs.writeFileSync(hook, fs.readFileSync(hook, "utf8").replace(/^N=.*$/m, `N='${counting}'`));
+    // One turn as Claude Code calls it, one hook after another: quicker than Node starts a drainer.
+    await callHook(c, "UserPromptSubmit", { session_id: S, prompt: "One drainer" });
+    for (const command of ["make", "make test"]) {
+      await callHook(c, "PreToolUse", { session_id: S, tool_name: "Bash", tool_input: { command } });
+      await callHook(c, "PostToolUse", { session_id: S, tool_name: "Bash", tool_input: { command } });
+    }
+    await callHook(c, "Stop", { session_id: S, stop_hook_active: false, last_assistant_message: "Done." });
+    const runId = await waitForRun(server.url, ws, "One drainer");
+    await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
+    const started = fs.readFileSync(starts, "utf8").trim().split("\n").map(Number);
+    expect(started).toHaveLength(1);
+    expect(fs.readFileSync(drainerPid(c), "utf8")).toBe(String(started[0]));
+    expect(alive(started[0])).toBe(true);
+  });
+});
+
+describe("[CON2] a drainer that cannot reach Chips leaves after its stale time", () => {
+  it("[CON2] even while hooks keep coming: it leaves after --stale-seconds with the events in the outbox; the next drainer sends them, in order, once", async () => {
+    proxy = await tcpProxy(server.url);
+    c = await connectClaude(proxy.url, ws, ["--stale-seconds", "2"]);
+    proxy.cut();
+    await callHook(c, "UserPromptSubmit", { session_id: S, prompt: "Through an outage" });
+    await until(() => fs.existsSync(drainerPid(c!)), "the hook to start a drainer");
+    const first = Number(fs.readFileSync(drainerPid(c), "utf8"));
+    const t0 = performance.now();
+    // The session goes on while Chips is away: one tool call after another until that drainer has left.
+    const commands: string[] = [];
+    while (alive(first) && performance.now() - t0 < 30_000) {
+      const command = `step ${commands.length}`;
+      await callHook(c, "PreToolUse", { session_id: S, tool_name: "Bash", tool_input: { command } });
+      commands.push(command);
+    }
+    expect(alive(first)).toBe(false);
+    const log = fs.readFileSync(path.join(c.root, "drainer.log"), "utf8");
+    expect(log).toMatch(/leaving with events unsent/);
+    // Chips is back: the drainer the hooks start now (or started meanwhile) sends everything.
+    proxy.restore();
+    await callHook(c, "Stop", { session_id: S, stop_hook_active: false, last_assistant_message: "Done." });
+    const runId = await waitForRun(server.url, ws, "Through an outage");
+    await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
+    const events = await runEvents(server.url, ws, runId);
+    expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toEqual(
+      commands.map((cmd) => `Running ${cmd}…`),
+    );
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.idempotency_key)).size).toBe(all.length);
   });

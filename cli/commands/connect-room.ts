@@ -10,7 +10,12 @@ import type { CommandContext, Options } from "./context";
  */
 
 /** The options of `chips connect` / `chips disconnect`. */
-export type ConnectOptions = Options & { settings?: string; user?: boolean; "hold-seconds"?: string };
+export type ConnectOptions = Options & {
+  settings?: string;
+  user?: boolean;
+  "hold-seconds"?: string;
+  "stale-seconds"?: string;
+};
 
 interface Me {
   kind: string;

@@ -37,6 +37,9 @@ export async function connect(ctx: CommandContext): Promise<void> {
   const hold = Number(o["hold-seconds"] ?? 600);
   if (!Number.isInteger(hold) || hold < 1 || hold > 86_400)
     throw new UsageError("--hold-seconds is a whole number from 1 to 86400");
+  const stale = Number(o["stale-seconds"] ?? 1800);
+  if (!Number.isInteger(stale) || stale < 1 || stale > 86_400)
+    throw new UsageError("--stale-seconds is a whole number from 1 to 86400");
   const { url, token, me, space } = await harnessAndRoom(ctx);
   const settings = claudeSettingsFile(o, ctx.env);
   const root = privateDir(connectionDir(chipsHome(ctx.env), "claude", settings));
@@ -51,6 +54,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
     project: process.cwd(),
     settings_file: settings,
     hold_seconds: hold,
+    stale_seconds: stale,
     created_at: new Date().toISOString(),
   };
   writeAtomic(path.join(root, "connection.json"), JSON.stringify(conn, null, 2) + "\n", 0o600);

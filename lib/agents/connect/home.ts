@@ -55,6 +55,8 @@ export interface Connection {
   settings_file?: string;
   /** Claude: how long a pause holds one tool call before the hook denies it, seconds. */
   hold_seconds?: number;
+  /** Claude: how long the drainer stays without a hook call, or without reaching Chips, seconds ([CON2]). */
+  stale_seconds?: number;
   created_at: string;
 }
 

@@ -13,8 +13,9 @@ export interface DrainerOptions {
   /** Exit after this long with nothing to do and no turn going (default 60 s). */
   idleMs?: number;
   /**
-   * …and after this long without any hook call or command even while a turn seems to go on
-   * or Chips does not answer (default 30 min); unsent events stay on disk for the next drainer.
+   * …and after this long without any hook call or command even while a turn seems to go on,
+   * or without reaching Chips even while hooks keep calling ([CON2]; default the connection's
+   * `stale_seconds`, else 30 min); unsent events stay on disk for the next drainer.
    */
   staleMs?: number;
   log?: (line: string) => void;
@@ -26,7 +27,9 @@ export interface DrainerOptions {
  * Chips (retrying through outages: nothing is lost, nothing sent twice), and holds the
  * harness's /harness socket — its presence, and the way commands come in while a turn
  * goes on. It leaves when there is nothing left to do, or when no hook has called for
- * `staleMs` (sent or not, the outbox stays on disk; the next hook call starts a drainer).
+ * `staleMs`, or when Chips has not taken its events for `staleMs` (sent or not, the outbox
+ * stays on disk; the next hook call starts a drainer). One runs per connection ([CON1]): a
+ * second finds the lock taken and returns at once.
  */
 export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<"exited" | "already-running"> {
   const release = await takeLock(root);
@@ -38,7 +41,19 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
     throw new Error(`${root} holds no connection (chips connect claude writes it)`);
   }
   const pidFile = path.join(root, "drainer.pid");
-  fs.writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
+  const me = String(process.pid);
+  /** Say this process is the drainer: the hook writes the pid of each drainer it starts, one that found the lock taken too. */
+  const claim = () => {
+    let held = "";
+    try {
+      held = fs.readFileSync(pidFile, "utf8");
+    } catch {
+      // none yet
+    }
+    if (held !== me) fs.writeFileSync(pidFile, me, { mode: 0o600 });
+  };
+  claim();
+  const staleMs = o.staleMs ?? (conn.stale_seconds ?? 30 * 60) * 1000;
   const spool = path.join(root, "spool");
   const actor = { kind: "harness" as const, id: conn.harness_id };
   const client = new ChipsClient({
@@ -91,33 +106,40 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
     // polled below
   }
   const hold = (conn.hold_seconds ?? 600) * 1000;
+  /** Apply the queue (spool/) in order into the sessions' outboxes. */
+  const applyQueue = () => {
+    adoptOrphans(spool, hold + 60_000);
+    for (const name of pending(spool)) {
+      const file = path.join(spool, name);
+      let rec: QueueRecord;
+      try {
+        rec = JSON.parse(fs.readFileSync(file, "utf8")) as QueueRecord;
+      } catch (e) {
+        log(`unreadable queue record ${name} dropped: ${(e as Error).message}`);
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      const sid = typeof rec.session_id === "string" ? rec.session_id : "";
+      if (!/^[0-9A-Za-z-]+$/.test(sid)) {
+        fs.rmSync(file, { force: true });
+        continue;
+      }
+      const s = session(sid);
+      if (!notAfter(name, s.state.last)) {
+        s.apply(name, rec);
+        store.save(sid, s.d);
+      }
+      fs.rmSync(file, { force: true });
+      lastActivity = Date.now();
+    }
+  };
   let backoff = 0;
+  /** Since when Chips has not taken events that wait (null while it takes them, or none wait). */
+  let unreachableSince: number | null = null;
   try {
     for (;;) {
-      adoptOrphans(spool, hold + 60_000);
-      for (const name of pending(spool)) {
-        const file = path.join(spool, name);
-        let rec: QueueRecord;
-        try {
-          rec = JSON.parse(fs.readFileSync(file, "utf8")) as QueueRecord;
-        } catch (e) {
-          log(`unreadable queue record ${name} dropped: ${(e as Error).message}`);
-          fs.rmSync(file, { force: true });
-          continue;
-        }
-        const sid = typeof rec.session_id === "string" ? rec.session_id : "";
-        if (!/^[0-9A-Za-z-]+$/.test(sid)) {
-          fs.rmSync(file, { force: true });
-          continue;
-        }
-        const s = session(sid);
-        if (!notAfter(name, s.state.last)) {
-          s.apply(name, rec);
-          store.save(sid, s.d);
-        }
-        fs.rmSync(file, { force: true });
-        lastActivity = Date.now();
-      }
+      claim();
+      applyQueue();
       let waiting: string | null = null;
       for (const sid of store.keys()) {
         const r = await sendOutbox(client, store, sid, log);
@@ -126,13 +148,28 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       if (waiting) {
         backoff = Math.min(5000, Math.max(250, backoff * 2));
         if (backoff >= 1000) log(`Chips is not taking events (${waiting}); trying again`);
-      } else backoff = 0;
+        unreachableSince ??= Date.now();
+      } else {
+        backoff = 0;
+        unreachableSince = null;
+      }
       const busy = store.keys().some((sid) => session(sid).busy || (store.load(sid)?.outbox.length ?? 0) > 0);
       const quiet = Date.now() - lastActivity;
       // Stale, it leaves even while Chips does not answer: the outbox is on disk, and the
       // next hook call starts a drainer that sends it. Waiting on forever kept a process
-      // per connection alive for as long as Chips stayed away.
-      const stale = quiet > (o.staleMs ?? 30 * 60_000);
+      // per connection alive for as long as Chips stayed away — also while hooks kept calling,
+      // which then left the spool never empty.
+      const unreachable = unreachableSince !== null && Date.now() - unreachableSince > staleMs;
+      if (unreachable) {
+        fs.rmSync(pidFile, { force: true });
+        // From here a hook starts a new drainer; what hooks that saw this one's pid queued is applied now.
+        applyQueue();
+        log(
+          `leaving with events unsent (${waiting}): Chips not reached for ${Math.round(staleMs / 1000)} s; the next hook call sends them`,
+        );
+        break;
+      }
+      const stale = quiet > staleMs;
       if (pending(spool).length === 0 && ((!busy && quiet > (o.idleMs ?? 60_000)) || stale)) {
         // A hook that saw our pid has already written its input (it writes, then looks): so
         // with the pid gone, anything in the spool now is ours to finish before leaving.
@@ -141,7 +178,7 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
           if (waiting) log(`leaving with events unsent (${waiting}); the next hook call sends them`);
           break;
         }
-        fs.writeFileSync(pidFile, String(process.pid), { mode: 0o600 });
+        claim();
       }
       await new Promise<void>((resolve) => {
         const t = setTimeout(resolve, backoff || 1000);
@@ -156,7 +193,7 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
     watcher?.close();
     socket.close();
     try {
-      if (fs.readFileSync(pidFile, "utf8") === String(process.pid)) fs.rmSync(pidFile);
+      if (fs.readFileSync(pidFile, "utf8") === me) fs.rmSync(pidFile);
     } catch {
       // gone already
     }

@@ -20,7 +20,10 @@ export interface HookScriptPaths {
  * that order, and sends each record once, with its keys, whenever Chips is reachable),
  * and starts the drainer if it is not running (drainer.pid has no final newline, so
  * `read` fails on it though it reads the pid: its status is not the test, `kill -0` is —
- * testing it started a drainer, Node and all, on every call). Only when a command from the
+ * testing it started a drainer, Node and all, on every call). It writes the new drainer's pid
+ * itself, at once ([CON1]): Node takes up to seconds to start and write it, and every hook
+ * call meanwhile — a turn's prompt and first tool calls — started another drainer (six for
+ * one turn), each a Node start for a lock it then found taken. Only when a command from the
  * room waits for this session (a `gate` file) does it hand over to the Node gate (gate.mjs).
  * Every failure ends in `exit 0` without output: Chips never breaks the session.
  */
@@ -39,7 +42,7 @@ id=$n-$$
 tmp=$R/spool/.in-$id
 cat >"$tmp" 2>/dev/null || { rm -f "$tmp"; exit 0; }
 pid=
-{ read -r pid <"$R/drainer.pid"; kill -0 "$pid"; } 2>/dev/null || { ${start} } 2>/dev/null
+{ read -r pid <"$R/drainer.pid"; kill -0 "$pid"; } 2>/dev/null || { ${start} printf %s "$!" >"$R/drainer.pid"; } 2>/dev/null
 sid=
 gated=
 for g in "$R"/sessions/*/gate; do [ -e "$g" ] && gated=1; break; done
