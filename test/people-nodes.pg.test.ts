@@ -3,6 +3,7 @@ import { io, type Socket } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
 import { message, newHarness, newWorkspace, request, type Workspace } from "./support/api";
 import { until } from "./support/feed";
+import { watchPeople } from "./support/people";
 import { freshDatabase, spawnServer, type ServerProcess } from "./support/server";
 
 const procs: ServerProcess[] = [];
@@ -83,13 +84,13 @@ describe("access changes reach every node on one Postgres", () => {
       const r = await roomOnTwoNodes("1.5");
       // Vi leaves the room on B, then comes back.
       r.onB.emit("leave", { v: 1, space_id: r.ws.space_id });
-      await until(() => r.fromA.ids.join() === r.owner, "A sees Vi leave");
+      await until(() => r.fromA.ids().join() === r.owner, "A sees Vi leave");
       await r.join(r.onB);
-      await until(() => r.fromA.ids.join() === r.both.join(), "A sees Vi back");
+      await until(() => r.fromA.ids().join() === r.both.join(), "A sees Vi back");
 
       // B dies without a word: A drops its people once B has been silent past the grace.
       r.b.proc.kill("SIGKILL");
-      await until(() => r.fromA.ids.join() === r.owner, "A drops the dead node's people");
+      await until(() => r.fromA.ids().join() === r.owner, "A drops the dead node's people");
       r.onA.disconnect();
       await r.db.drop();
     },
@@ -100,7 +101,7 @@ describe("access changes reach every node on one Postgres", () => {
     const r = await roomOnTwoNodes("30");
     r.b.proc.kill("SIGTERM");
     expect(await r.b.exited).toBe(0);
-    await until(() => r.fromA.ids.join() === r.owner, "A drops the people of the node that shut down", 10_000);
+    await until(() => r.fromA.ids().join() === r.owner, "A drops the people of the node that shut down", 10_000);
     const errors = r.b
       .output()
       .split("\n")
@@ -142,15 +143,7 @@ async function roomOnTwoNodes(graceSeconds: string) {
   const vi = ((await request(`${a.url}/api/v1/me`, { headers: { cookie } })).body as { id: string }).id;
   const owner = ((await request(`${a.url}/api/v1/me`, { token: ws.person_token })).body as { id: string }).id;
 
-  const seen = (s: Socket) => {
-    const last = { ids: [] as string[] };
-    s.on(
-      "people",
-      (m: { space_id: string; people: { id: string }[] }) =>
-        void (m.space_id === ws.space_id && (last.ids = m.people.map((p) => p.id).sort())),
-    );
-    return last;
-  };
+  const seen = (s: Socket) => watchPeople(s, ws.space_id);
   const join = async (s: Socket) =>
     expect((await s.timeout(5000).emitWithAck("join", { v: 1, space_id: ws.space_id, after_seq: 0 })).ok).toBe(true);
   const both = [owner, vi].sort();
@@ -158,13 +151,13 @@ async function roomOnTwoNodes(graceSeconds: string) {
   const onA = await connect(a.url, { auth: { token: ws.person_token } });
   const fromA = seen(onA);
   await join(onA);
-  await until(() => fromA.ids.join() === owner, "A lists its owner");
+  await until(() => fromA.ids().join() === owner, "A lists its owner");
   const b = await spawnServer(env(2));
   procs.push(b);
   const onB = await connect(b.url, { extraHeaders: { cookie } });
   const fromB = seen(onB);
   await join(onB);
-  await until(() => fromB.ids.join() === both.join(), "B lists the owner on A too");
-  await until(() => fromA.ids.join() === both.join(), "A lists Vi on B");
+  await until(() => fromB.ids().join() === both.join(), "B lists the owner on A too");
+  await until(() => fromA.ids().join() === both.join(), "A lists Vi on B");
   return { db, a, b, ws, owner, both, onA, onB, fromA, join };
 }

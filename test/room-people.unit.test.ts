@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { PeopleChange } from "../lib/core/protocol";
 import { RoomPeople } from "../lib/server/realtime/people";
 
 /**
@@ -8,12 +9,22 @@ import { RoomPeople } from "../lib/server/realtime/people";
  * told at most once per throttle window (fake timers below; 0 turns the window off).
  */
 function world(throttleMs = 0) {
+  /** The list as a socket in the room all along sees it after each frame, and each frame as sent. */
   const room: string[][] = [];
+  const frames: PeopleChange[] = [];
+  const except: (string | undefined)[] = [];
+  const seen = new Map<string, string>();
   const one: [string, string[]][] = [];
   const published: string[] = [];
   const people = new RoomPeople({
     nodeId: "n1",
-    emit: (_space, list) => room.push(list.map((p) => p.name)),
+    emit: (_space, change, but) => {
+      frames.push(change);
+      except.push(but);
+      for (const id of change.left) seen.delete(id);
+      for (const p of change.joined) seen.set(p.id, p.name);
+      room.push([...seen.values()]);
+    },
     emitTo: (socket, _space, list) => one.push([socket, list.map((p) => p.name)]),
     publish: async (payload) => void published.push(payload),
     refreshMs: 60_000,
@@ -22,20 +33,29 @@ function world(throttleMs = 0) {
       throw e;
     },
   });
-  return { people, room, one, published };
+  return { people, room, frames, except, one, published };
 }
 
 const alice = { id: "prs_A", name: "Alice" };
 const bob = { id: "prs_B", name: "Bob" };
 
 describe("the people in a room", () => {
-  it("a person's second socket tells the room nothing, but is itself told the list", async () => {
+  it("[RT5] a person's second socket tells the room nothing; every socket that joins is told the whole list, the room only who came", async () => {
     const w = world();
     w.people.joined("spc_1", "s1", alice);
     w.people.joined("spc_1", "s2", alice);
     w.people.joined("spc_1", "s3", bob);
     expect(w.room).toEqual([["Alice"], ["Alice", "Bob"]]);
-    expect(w.one).toEqual([["s2", ["Alice"]]]);
+    expect(w.frames).toEqual([
+      { joined: [alice], left: [] },
+      { joined: [bob], left: [] },
+    ]);
+    expect(w.except).toEqual(["s1", "s3"]); // a joiner has it in the whole list already
+    expect(w.one).toEqual([
+      ["s1", ["Alice"]],
+      ["s2", ["Alice"]],
+      ["s3", ["Alice", "Bob"]],
+    ]);
     await w.people.leaveAll(0);
   });
 
@@ -76,6 +96,7 @@ describe("the people in a room", () => {
     w.people.joined("spc_2", "s2", bob);
     w.published.length = 0;
     w.room.length = 0;
+    w.one.length = 0;
     await w.people.leaveAll(1000);
     expect(w.published.map((p) => JSON.parse(p))).toEqual([
       { n: "n1", s: "spc_1", p: [] },
@@ -159,7 +180,7 @@ describe("the people in a room, many joining at once", () => {
     for (let i = 1; i < 50; i++) w.people.joined("spc_1", `s${i}`, person(i));
     // Each joiner was told the list as it found it; the room nothing more yet.
     expect(w.room).toEqual([["P0"]]);
-    expect(w.one.map(([s, l]) => [s, l.length])).toEqual(names(49).map((_, i) => [`s${i + 1}`, i + 2]));
+    expect(w.one.map(([s, l]) => [s, l.length])).toEqual(names(50).map((_, i) => [`s${i}`, i + 1]));
     vi.advanceTimersByTime(250);
     expect(w.room).toEqual([["P0"], names(50)]);
     // The window the last frame opened ends with nothing new: nothing is told.
@@ -181,6 +202,113 @@ describe("the people in a room, many joining at once", () => {
     // The emptied room is forgotten: its window ends telling nothing, and no other opens.
     vi.advanceTimersByTime(10_000);
     expect(w.room).toEqual([["P0"], []]);
+    await w.people.leaveAll(0);
+  });
+});
+
+describe("[RT5] what each socket is told adds up to the list", () => {
+  afterEach(() => vi.useRealTimers());
+
+  /** Each socket's view (of those `watched`, else all): the whole list when it joined, then each change the room was told but it. */
+  function sockets(throttleMs: number, watched?: (s: string) => boolean) {
+    const views = new Map<string, Map<string, string>>();
+    const inRoom = new Set<string>();
+    /** People named to each socket in the room's frames. */
+    const named = new Map<string, number>();
+    const people = new RoomPeople({
+      nodeId: "n1",
+      emit: (_space, change, except) => {
+        for (const s of inRoom) {
+          if (s === except || !views.has(s)) continue;
+          const v = views.get(s)!;
+          for (const id of change.left) v.delete(id);
+          for (const p of change.joined) v.set(p.id, p.name);
+          named.set(s, (named.get(s) ?? 0) + change.joined.length + change.left.length);
+        }
+      },
+      emitTo: (s, _space, list) => {
+        if (!watched || watched(s)) views.set(s, new Map(list.map((p) => [p.id, p.name])));
+      },
+      publish: async () => {},
+      refreshMs: 60_000,
+      throttleMs,
+      onError: (e) => {
+        throw e;
+      },
+    });
+    return {
+      people,
+      views,
+      named,
+      join(s: string, p: { id: string; name: string }) {
+        inRoom.add(s);
+        people.joined("spc_1", s, p);
+      },
+      leave(s: string) {
+        inRoom.delete(s);
+        views.delete(s);
+        people.left("spc_1", s);
+      },
+    };
+  }
+
+  it("[RT5] a socket told the whole list within a window hears of a change the room's others need not: one gone before it joined is back", async () => {
+    vi.useFakeTimers();
+    const w = sockets(250);
+    w.join("a", alice); // told at once; a window opens
+    w.join("b1", bob);
+    vi.advanceTimersByTime(250); // the room told of Bob; the next window opens
+    w.leave("b1"); // Bob gone, within the window
+    w.join("late", { id: "prs_C", name: "Carol" }); // told the list without Bob
+    w.join("b2", bob); // Bob back: for "a" nothing changed, for "late" he came
+    vi.advanceTimersByTime(250);
+    expect([...w.views.get("late")!.values()].sort()).toEqual(["Alice", "Bob", "Carol"]);
+    expect([...w.views.get("a")!.values()].sort()).toEqual(["Alice", "Bob", "Carol"]);
+    await w.people.leaveAll(0);
+  });
+
+  it("[RT5] joins, leaves, second tabs and another node's lists, at random across windows: every socket ends holding the list", async () => {
+    vi.useFakeTimers();
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n) as number;
+    const w = sockets(250);
+    const open: string[] = [];
+    for (let step = 0; step < 3000; step++) {
+      const r = rand(10);
+      if (r < 4 || open.length === 0) {
+        const s = `s${step}`;
+        open.push(s);
+        w.join(s, { id: `prs_${rand(8)}`, name: "x" });
+      } else if (r < 8) w.leave(open.splice(rand(open.length), 1)[0]);
+      else {
+        const theirs = Array.from({ length: rand(4) }, () => ({ id: `prs_${rand(8)}`, name: "x" }));
+        w.people.heard(JSON.stringify({ n: "n2", s: "spc_1", p: theirs }));
+      }
+      if (rand(20) === 0) vi.advanceTimersByTime(rand(400));
+    }
+    vi.advanceTimersByTime(1000);
+    const list = w.people
+      .list("spc_1")
+      .map((p) => p.id)
+      .sort()
+      .join();
+    expect(open.length).toBeGreaterThan(0);
+    for (const s of open) expect([...w.views.get(s)!.keys()].sort().join(), s).toBe(list);
+    await w.people.leaveAll(0);
+  });
+
+  it("[RT5] 5,000 different people joining, 50 a window: a socket there all along is told each once", async () => {
+    vi.useFakeTimers();
+    const w = sockets(250, (s) => s === "watcher");
+    w.join("watcher", { id: "prs_watcher", name: "W" });
+    for (let i = 0; i < 5000; i++) {
+      w.join(`s${i}`, { id: `prs_${i}`, name: `P${i}` });
+      if (i % 50 === 49) vi.advanceTimersByTime(250);
+    }
+    vi.advanceTimersByTime(250);
+    expect(w.views.get("watcher")!.size).toBe(5001);
+    // The whole list each window named 50 + 100 + … + 5,000 = 252,500 people.
+    expect(w.named.get("watcher")).toBe(5000);
     await w.people.leaveAll(0);
   });
 });

@@ -4,7 +4,9 @@ import {
   type Frame,
   type HistoryAck,
   type JoinAck,
+  type PeopleFrame,
   type PresenceChange,
+  type PresentPerson,
   type RoomSnapshot,
 } from "@/lib/core/protocol";
 
@@ -33,8 +35,8 @@ export interface RoomFeedOptions {
   /** Called when the server sent the room's state instead of a long catch-up: start over from it. */
   onSnapshot?: (snapshot: RoomSnapshot) => void;
   onStatus?: (status: FeedStatus, detail?: string) => void;
-  /** Who is in the room now (people with it open), on this node. */
-  onPeople?: (people: { id: string; name: string }[]) => void;
+  /** Who is in the room now (people with it open, on every node), the whole list on each change. */
+  onPeople?: (people: PresentPerson[]) => void;
   /** An owner changed this person's role (docs/ROLES.md): the server judges by it from now on. */
   onRole?: (role: string) => void;
   /** A harness of the workspace came or went ([RUN1] presence). */
@@ -53,6 +55,8 @@ export class RoomFeed {
   private rejoinWanted = false;
   private stopped = false;
   private retry: ReturnType<typeof setTimeout> | null = null;
+  /** Who is in the room: the whole list on joining, then what changed ([RT5]). */
+  private people = new Map<string, PresentPerson>();
 
   constructor(private opts: RoomFeedOptions) {
     this.last = opts.afterSeq ?? 0;
@@ -83,8 +87,14 @@ export class RoomFeed {
     this.socket.on("storage", (s: { available: boolean }) => (s.available ? void this.join() : this.status("storage")));
     this.socket.on("events", (events: FeedEvent[]) => this.receive(events));
     this.socket.on("snapshot", (s: RoomSnapshot) => this.reset(s));
-    this.socket.on("people", (p: { space_id: string; people: { id: string; name: string }[] }) => {
-      if (p.space_id === opts.spaceId) opts.onPeople?.(p.people);
+    this.socket.on("people", (p: PeopleFrame) => {
+      if (p.space_id !== opts.spaceId) return;
+      if ("people" in p) this.people = new Map(p.people.map((x) => [x.id, x]));
+      else {
+        for (const id of p.left) this.people.delete(id);
+        for (const x of p.joined) this.people.set(x.id, x);
+      }
+      opts.onPeople?.([...this.people.values()]);
     });
     this.socket.on("presence", (p: PresenceChange) => opts.onPresence?.(p));
     this.socket.on("role", (r: { role: string }) => opts.onRole?.(r.role));

@@ -50,3 +50,18 @@ export interface PresenceChange {
   /** Since when (server ms) it has been so. */
   since: number;
 }
+
+/** A person with a room open, as its `people` frames name them ([RT5]). */
+export interface PresentPerson {
+  id: string;
+  name: string;
+}
+
+/** What changed in a room's people since its sockets were last told: who came, and the ids of who went ([RT5]). */
+export interface PeopleChange {
+  joined: PresentPerson[];
+  left: string[];
+}
+
+/** `people`: a socket that just joined gets the whole list; the room's sockets then get what changed ([RT5]). */
+export type PeopleFrame = { space_id: string } & ({ people: PresentPerson[] } | PeopleChange);

@@ -1,6 +1,7 @@
 import type http from "node:http";
 import { Server, type Socket } from "socket.io";
 import { z } from "zod";
+import type { PeopleFrame } from "@/lib/core/protocol";
 import { workspaceHeads } from "@/lib/server/queries/workspace";
 import { personRole, type Credential } from "../credentials";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
@@ -147,8 +148,14 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   // People with a room open, on every node: the room shows who is present.
   const people = new RoomPeople({
     nodeId: svc.nodeId,
-    emit: (spaceId, list) => void io.to(room(spaceId)).emit("people", { space_id: spaceId, people: list }),
-    emitTo: (socketId, spaceId, list) => void io.to(socketId).emit("people", { space_id: spaceId, people: list }),
+    emit: (spaceId, change, except) => {
+      const frame: PeopleFrame = { space_id: spaceId, ...change };
+      (except ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("people", frame);
+    },
+    emitTo: (socketId, spaceId, people) => {
+      const frame: PeopleFrame = { space_id: spaceId, people };
+      io.to(socketId).emit("people", frame);
+    },
     publish: svc.database.listen ? (payload) => notify(svc.database, PEOPLE_CHANNEL, payload) : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
     onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
