@@ -14,10 +14,7 @@ export function healthRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.get("/api/v1/health/live", () => json({ ok: true, live: true }));
   const ready = async () => {
     if (svc.stopping)
-      return json(
-        { ok: false, db: svc.database.kind, live: true, ready: false, state: "shutting_down" },
-        503,
-      );
+      return json({ ok: false, db: svc.database.kind, live: true, ready: false, state: "shutting_down" }, 503);
     const database = await svc.storage.check();
     let pending: string[] | null = null;
     if (database) pending = await pendingMigrations(svc.db).catch(() => null);
