@@ -22,6 +22,15 @@ const head = (method: string, path: string, headers: Record<string, string | num
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join("");
 
+/** The head of `POST /api/v1/events` for a body of `bytes`, without the blank line that ends it. */
+const postHead = (token: string, bytes: number, more: Record<string, string> = {}) =>
+  head("POST", "/api/v1/events", {
+    authorization: `Bearer ${token}`,
+    "content-type": "application/json",
+    "content-length": bytes,
+    ...more,
+  });
+
 const answered = (a: WireAnswer | "closed"): WireAnswer => {
   if (a === "closed") throw new Error("the server closed the connection without answering");
   return a;
@@ -61,14 +70,7 @@ describe("[OPS1] stopping a server", { timeout: 120_000 }, () => {
     const kept = message(ws, "sent before the signal, finished after it");
     const keptBody = JSON.stringify(kept);
     const inFlight = await Wire.open(server.url);
-    inFlight.write(
-      head("POST", "/api/v1/events", {
-        authorization: `Bearer ${ws.token}`,
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(keptBody),
-        expect: "100-continue",
-      }) + "\r\n",
-    );
+    inFlight.write(postHead(ws.token, Buffer.byteLength(keptBody), { expect: "100-continue" }) + "\r\n");
     expect(await inFlight.continued()).toBe(true);
     // Requests that arrive after the signal on connections already open: their heads begun now, ended after.
     const lateCheck = await Wire.open(server.url);
@@ -76,13 +78,7 @@ describe("[OPS1] stopping a server", { timeout: 120_000 }, () => {
     const refused = message(ws, "sent after the signal");
     const refusedBody = JSON.stringify(refused);
     const lateWrite = await Wire.open(server.url);
-    lateWrite.write(
-      head("POST", "/api/v1/events", {
-        authorization: `Bearer ${ws.token}`,
-        "content-type": "application/json",
-        "content-length": Buffer.byteLength(refusedBody),
-      }),
-    );
+    lateWrite.write(postHead(ws.token, Buffer.byteLength(refusedBody)));
     // One round trip on another connection after those bytes: the server has read them.
     const other = await Wire.open(server.url);
     expect(answered(await other.request(head("GET", "/api/v1/health/live") + "\r\n")).status).toBe(200);
@@ -152,14 +148,7 @@ describe("[OPS1] stopping a server", { timeout: 120_000 }, () => {
     await until(() => person.statuses.includes("live"), "the person's room live");
     // Its head taken, its body never sent.
     const stuck = await Wire.open(server.url);
-    stuck.write(
-      head("POST", "/api/v1/events", {
-        authorization: `Bearer ${ws.token}`,
-        "content-type": "application/json",
-        "content-length": 1000,
-        expect: "100-continue",
-      }) + "\r\n",
-    );
+    stuck.write(postHead(ws.token, 1000, { expect: "100-continue" }) + "\r\n");
     expect(await stuck.continued()).toBe(true);
     const signalled = performance.now();
     server.proc.kill("SIGTERM");
