@@ -48,7 +48,7 @@ async function main() {
     );
   }
   let stopping = false;
-  // A load balancer sees this node not ready at once; the process leaves within the bound ([OPS1]).
+  // A load balancer sees this node not ready at once; the process leaves within the bound ([OPS4]).
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;

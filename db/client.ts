@@ -111,7 +111,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   for (const oid of [1082, 1083, 1114, 1184, 1115, 1182, 1185]) fixed.options.parsers[oid] = (v: string) => v;
   const db: Db = drizzle(client, { schema });
   await migrate(db);
-  // Every connection of both pools open before the server says it is ready ([OPS2]):
+  // Every connection of both pools open before the server says it is ready ([OPS3]):
   // postgres-js opens them on demand, so the first requests after a start paid for the connects
   // and their authentication (room fan-out p99 120-150 ms in the first 2 s, 10 ms after).
   // Queries issued together open a connection each, up to the pool's size.

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
- * A server that says it is ready has its PostgreSQL connections open ([OPS2],
+ * A server that says it is ready has its PostgreSQL connections open ([OPS3],
  * docs/OPERATIONS.md "Health"). postgres-js opens them on demand, so the first requests after a
  * start paid for the connects: room fan-out p99 was 120-150 ms in the first two seconds,
  * 10 ms after. Counted from the database's side (pg_stat_activity), on a connection of the
@@ -11,8 +11,8 @@ import { startTestServer, type TestServer } from "./support/server";
 let server: TestServer | null = null;
 afterAll(() => server?.close());
 
-describe("[OPS2] a ready server's pool is warm", () => {
-  it("[OPS2] right after start, every connection of both pools is open", async () => {
+describe("[OPS3] a ready server's pool is warm", () => {
+  it("[OPS3] right after start, every connection of both pools is open", async () => {
     const pool = 6;
     server = await startTestServer({ pgPoolSize: pool });
     const { default: postgres } = await import("postgres");

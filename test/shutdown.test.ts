@@ -8,7 +8,7 @@ import { Wire, type WireAnswer } from "./support/wire";
 
 /**
  * Stopping a server (SIGTERM) while a load balancer, a person and a harness are connected
- * ([OPS1], docs/OPERATIONS.md "Stopping"). A load balancer keeps its connections alive, so a
+ * ([OPS4], docs/OPERATIONS.md "Stopping"). A load balancer keeps its connections alive, so a
  * node that kept answering on them after its signal kept being sent work and said "ready".
  * The real server as its own process, on both databases; raw HTTP/1.1 connections (test/support/wire.ts)
  * so each request goes on the connection the test means, whole or in parts.
@@ -42,8 +42,8 @@ async function serving(env: Record<string, string>) {
   return server;
 }
 
-describe("[OPS1] stopping a server", { timeout: 120_000 }, () => {
-  it("[OPS1] on SIGTERM: not ready at once, in-flight requests finish, kept-alive connections close, new work gets 503, sockets are told to go elsewhere, exit 0 within the bound; a new server on the same data serves", async () => {
+describe("[OPS4] stopping a server", { timeout: 120_000 }, () => {
+  it("[OPS4] on SIGTERM: not ready at once, in-flight requests finish, kept-alive connections close, new work gets 503, sockets are told to go elsewhere, exit 0 within the bound; a new server on the same data serves", async () => {
     const db = await freshDatabase();
     const port = await freePort();
     const env: Record<string, string> = {
@@ -134,7 +134,7 @@ describe("[OPS1] stopping a server", { timeout: 120_000 }, () => {
     await db.drop();
   });
 
-  it("[OPS1] a request that never finishes does not hold the process: it exits within CHIPS_SHUTDOWN_TIMEOUT, logging what was open", async () => {
+  it("[OPS4] a request that never finishes does not hold the process: it exits within CHIPS_SHUTDOWN_TIMEOUT, logging what was open", async () => {
     const db = await freshDatabase();
     const env: Record<string, string> = {
       CHIPS_DATA_DIR: db.dataDir,

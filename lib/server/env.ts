@@ -51,7 +51,7 @@ export interface ChipsConfig {
   socketPingIntervalSeconds: number;
   socketPingTimeoutSeconds: number;
   /**
-   * From a SIGTERM or SIGINT to the process's exit, at most ([OPS1]): requests in flight get
+   * From a SIGTERM or SIGINT to the process's exit, at most ([OPS4]): requests in flight get
    * what is left after a reserve for closing the rest, and the process exits when it runs out
    * whatever is still open.
    */

@@ -6,7 +6,7 @@ import { safePath } from "./log";
 const WHILE_STOPPING = ["/api/v1/health"];
 
 /**
- * The HTTP side of stopping a server (docs/OPERATIONS.md "Stopping", [OPS1]). A load balancer
+ * The HTTP side of stopping a server (docs/OPERATIONS.md "Stopping", [OPS4]). A load balancer
  * keeps its connections to a node alive, and Node's `server.close()` only stops the listener
  * and closes the connections idle at that moment: a connection with a request in flight, or
  * one whose next request had begun, stayed open and went on being answered as if nothing

@@ -25,7 +25,7 @@ export interface RunningChips {
   /** Socket.IO (rooms and /harness). */
   io: import("socket.io").Server;
   /**
-   * Stop taking work, at once ([OPS1]): readiness answers 503, the listener closes, idle
+   * Stop taking work, at once ([OPS4]): readiness answers 503, the listener closes, idle
    * kept-alive connections close and the others after their current answer, new requests get
    * 503. `close()` begins with it; a signal handler calls it first to log after it.
    */

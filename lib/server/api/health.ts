@@ -8,7 +8,7 @@ import { json, type ApiEnv } from "./http";
  * serves at all; `/health` (and `/health/ready`) answers 200 only when the database
  * answers and has every migration of this build, else 503 with what is missing — a load
  * balancer takes the node out meanwhile and back when it is ready again. A server shutting down
- * is not ready from its signal on ([OPS1]), whatever its database says.
+ * is not ready from its signal on ([OPS4]), whatever its database says.
  */
 export function healthRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
   app.get("/api/v1/health/live", () => json({ ok: true, live: true }));

@@ -178,7 +178,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     hub,
     dispatcher: harness.dispatcher,
     /**
-     * Close every socket at once ([OPS1]) by closing its transport, not with a disconnect
+     * Close every socket at once ([OPS4]) by closing its transport, not with a disconnect
      * packet: a Socket.IO client told "io server disconnect" stays away, one whose transport
      * closed reconnects — through the load balancer, to another node (a harness's commands
      * wait in the store for it). The HTTP server is the caller's to close.
