@@ -143,7 +143,7 @@ export const TaskSnapshot = z.object({
     .max(200),
   write_scope: z.array(text(LIMITS.title)).max(100),
   prerequisites: z.array(idOf("task")).max(100),
-  prompt: z.object({ text: text(16_000), version: z.number().int().min(1) }),
+  prompt: z.object({ text: text(LIMITS.prompt), version: z.number().int().min(1) }),
   override: z.object({ overlaps: z.array(idOf("task")).max(100), by: text(LIMITS.name) }).optional(),
 });
 export type TaskSnapshot = z.infer<typeof TaskSnapshot>;
@@ -157,6 +157,8 @@ export const RunRequest = z.object({
   required_commands: z.array(text(LIMITS.note)).max(20),
   secrets: z.array(text(LIMITS.phase)).max(20),
   model: text(LIMITS.name).optional(),
+  /** The person's whole prompt, when it is longer than a goal may be (the goal is then its cut, [LIM1]). */
+  prompt: text(LIMITS.prompt).optional(),
   /** A task's run ([TSK3]): what its start request froze, so the run page and the runner see the same. */
   task: TaskSnapshot.optional(),
 });

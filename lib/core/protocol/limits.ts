@@ -9,6 +9,8 @@ export const LIMITS = {
   batchEvents: 500,
   idempotencyKey: 255,
   goal: 4000,
+  /** A person's prompt: the agent's instructions (`POST /api/v1/runs`, a task's prompt). */
+  prompt: 16_000,
   title: 500,
   stepId: 128,
   planSteps: 200,

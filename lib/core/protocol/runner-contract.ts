@@ -4,7 +4,8 @@
  * and the browser alike; zod schemas are the parse at each trust boundary.
  */
 import { z } from "zod";
-import { idOf } from "@/lib/core/protocol/fields";
+import { idOf, text } from "@/lib/core/protocol/fields";
+import { LIMITS } from "@/lib/core/protocol/limits";
 
 /** Permission profiles ([RN1]). `workspace-write`: writes inside the worktree only, no network. */
 export const PermissionProfile = z.enum(["read-only", "workspace-write"]);
@@ -38,18 +39,22 @@ const command = z.string().min(1).max(4000);
 /** A secret is named in a start request; its value lives with the runner ([RN4]). */
 const SecretName = z.string().regex(/^[A-Z_][A-Z0-9_]{0,99}$/, "an environment variable name (A-Z, 0-9, _)");
 
-/** `POST /api/v1/runs`: a person starts a run in a room. */
+/**
+ * `POST /api/v1/runs`: a person starts a run in a room. What it asks becomes the `request` of
+ * a `run.queued`, so each field has that event's limit in UTF-8 bytes (`RunRequest`): refused
+ * here rather than stored over its own schema.
+ */
 export const StartRunBody = z.object({
   space_id: idOf("space"),
-  prompt: z.string().min(1).max(16_000),
-  repository: name,
-  base_branch: name.default("main"),
+  prompt: text(LIMITS.prompt),
+  repository: text(LIMITS.name),
+  base_branch: text(LIMITS.name).default("main"),
   agent: AgentName.default("codex"),
   profile: PermissionProfile.default("workspace-write"),
-  required_commands: z.array(command).max(20).default([]),
-  secrets: z.array(SecretName).max(20).default([]),
-  model: name.optional(),
-  idempotency_key: z.string().min(1).max(255),
+  required_commands: z.array(text(LIMITS.note)).max(20).default([]),
+  secrets: z.array(SecretName.max(LIMITS.phase)).max(20).default([]),
+  model: text(LIMITS.name).optional(),
+  idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
 });
 export type StartRunBody = z.infer<typeof StartRunBody>;
 

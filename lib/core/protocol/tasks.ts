@@ -49,7 +49,7 @@ export type TaskView = Task & { status: TaskStatus; run_id: string | null };
 /** `POST /api/v1/spaces/:space/tasks` (make) and `PUT …/tasks/:task` (edit): the task as it should be. */
 export const TaskBody = z.object({
   title: text(LIMITS.title),
-  prompt: text(16_000),
+  prompt: text(LIMITS.prompt),
   write_scope: z.array(Glob).min(1).max(100).default(["**"]),
   prerequisites: z.array(idOf("task")).max(100).default([]),
   auto_start: z.boolean().default(false),

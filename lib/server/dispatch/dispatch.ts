@@ -1,6 +1,7 @@
 import type { Socket } from "socket.io";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { leases, runs } from "@/db/schema";
+import { clipUtf8, LIMITS } from "@/lib/core/protocol";
 import { requestHash, signLease } from "@/lib/core/protocol/runner-lease";
 import type { LeaseRenewAck, RunnerHello, StartRequest } from "@/lib/core/protocol/runner-contract";
 import { appendSystem } from "../commands";
@@ -41,7 +42,7 @@ function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
     decisions: t?.decisions ?? [],
     write_scope: t?.write_scope ?? ["**"],
     prerequisites: t?.prerequisites ?? [],
-    prompt: t?.prompt ?? { text: run.goal, version: 1 },
+    prompt: t?.prompt ?? { text: req.prompt ?? run.goal, version: 1 },
     agent: req.agent as StartRequest["agent"],
     provider: null,
     model: req.model ?? null,
@@ -124,7 +125,7 @@ export class Dispatcher {
         type: "run.assigned",
         run_id: run.id,
         runner_id: runner.runnerId,
-        runner_name: runner.hello.name,
+        runner_name: clipUtf8(runner.hello.name, LIMITS.name), // [LIM1] a hello's name is counted in characters
       } as never);
       if (!assigned.ok) continue; // taken meanwhile (another node), or cancelled
       await this.svc.db

@@ -1,4 +1,4 @@
-import { newId, problem, type IncomingEvent, type TaskSnapshot } from "@/lib/core/protocol";
+import { clipUtf8, LIMITS, newId, problem, type IncomingEvent, type TaskSnapshot } from "@/lib/core/protocol";
 import type { StartRunBody } from "@/lib/core/protocol/runner-contract";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
@@ -23,6 +23,9 @@ export async function startRun(
     return { ok: false, problem: problem("forbidden", "runs are started by people: use a session or a person token") };
   const runId = newId("run");
   const { space_id, prompt, idempotency_key, ...request } = body;
+  // [LIM1] The prompt is the agent's instructions and may be long; the goal is a line of the
+  // room with a limit of its own. A cut goal keeps the whole prompt in the request for the runner.
+  const goal = clipUtf8(prompt, LIMITS.goal);
   const message = {
     v: 1,
     type: "message.posted",
@@ -39,11 +42,12 @@ export async function startRun(
     workspace_id: cred.workspaceId,
     space_id,
     run_id: runId,
-    goal: prompt,
+    goal,
     goal_from: "chips",
     request: {
       ...request,
       ...(request.model === undefined ? {} : { model: request.model }),
+      ...(goal === prompt ? {} : { prompt }),
       ...(task ? { task } : {}),
     },
     idempotency_key,

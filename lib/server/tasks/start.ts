@@ -1,4 +1,6 @@
 import {
+  clipUtf8,
+  LIMITS,
   problem,
   scopesOverlap,
   type ProblemError,
@@ -18,8 +20,8 @@ const refuse = (p: ProblemError, extensions: Record<string, unknown>): StartRunA
   ok: false,
   problem: { ...p, extensions },
 });
-/** A run's goal is a line of the room; the start request carries the whole prompt. */
-const goalOf = (t: Task) => (t.prompt.length > 1000 ? `${t.prompt.slice(0, 999)}…` : t.prompt);
+/** A run's goal is a line of the room ([LIM1]); the start request carries the whole prompt. */
+const goalOf = (t: Task) => clipUtf8(t.prompt, LIMITS.goal);
 
 /**
  * A person starts a task ([TSK3], [TSK4]): refused `409 prerequisites_unmet` while a
