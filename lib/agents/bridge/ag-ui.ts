@@ -1,6 +1,7 @@
 import type { AbstractAgent, AgentSubscriber } from "@ag-ui/client";
 import type { CommandName } from "../../core/protocol/events";
 import { newId } from "../../core/protocol/ids";
+import { clipUtf8, utf8Prefix } from "../../core/protocol/clip";
 import { LIMITS } from "../../core/protocol/limits";
 import type { PlanItem } from "../runner/adapter";
 import { Translator } from "../runner/translate";
@@ -23,13 +24,18 @@ const AG_UI_NO_PAUSE = "AG-UI has no pause: an agent stops for input only by its
 
 /** [RUN2] What the bridge declares on run.started: steer (abort and run again) and cancel (abort); no pause. */
 const AG_UI_COMMANDS: CommandName[] = ["steer", "cancel"];
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/**
+ * A step's id from its name: letters and digits of any script (so two Japanese step names
+ * are two dots), cut to fit `step-` + it in a step id ([LIM1]).
+ */
 const slug = (s: string) =>
-  s
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "")
-    .slice(0, 100) || "step";
+  utf8Prefix(
+    s
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, "-")
+      .replace(/^-|-$/g, ""),
+    LIMITS.stepId - "step-".length,
+  ) || "step";
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /**
@@ -89,7 +95,7 @@ export async function bridgeAgUi(
     type: "run.started",
     run_id: runId,
     space_id: o.spaceId,
-    goal: clip(o.prompt.trim() || "(an empty prompt)", LIMITS.goal),
+    goal: clipUtf8(o.prompt.trim() || "(an empty prompt)", LIMITS.goal),
     goal_from: "harness",
     session_ref: o.agent.threadId,
     commands: AG_UI_COMMANDS,
@@ -121,7 +127,7 @@ export async function bridgeAgUi(
               type: "run.step",
               step_id: `step-${slug(str(e.stepName))}`,
               state: "active",
-              title: clip(str(e.stepName) || "Step", LIMITS.title),
+              title: clipUtf8(str(e.stepName) || "Step", LIMITS.title),
             },
           ]);
           break;
@@ -189,7 +195,7 @@ export async function bridgeAgUi(
         type: "run.finished",
         run_id: runId,
         outcome,
-        ...(error ? { summary: clip(error, LIMITS.summary) } : {}),
+        ...(error ? { summary: clipUtf8(error, LIMITS.summary) } : {}),
       });
   } finally {
     sub.close();

@@ -1,7 +1,9 @@
+import { clipUtf8 } from "../../core/protocol/clip";
+import { utf8Length } from "../../core/protocol/fields";
 import { LIMITS } from "../../core/protocol/limits";
 import { newId } from "../../core/protocol/ids";
 import type { ChipsClient, Command, CommandControls, RunHandle } from "../sdk";
-import { clip, makePlan, Progress, steeredStep, verbPhrase, type DemoStep } from "./plan";
+import { makePlan, Progress, steeredStep, verbPhrase, type DemoStep } from "./plan";
 
 /** How the demo runs. */
 export interface DemoOptions {
@@ -38,6 +40,10 @@ class Stopped {}
 
 /** Status updates per step. */
 const TICKS = 4;
+/** How much of a message the demo's own log line quotes, in UTF-8 bytes. */
+const LOGGED_BYTES = 200;
+/** What the demo's message about a steer ends with. */
+const NEXT = " — adding a step for it next.";
 
 /**
  * The demo harness: a pretend agent that works through a plan in a room, showing status,
@@ -192,10 +198,10 @@ export class Demo {
       }
       await this.checkpoint(todo);
       const text = step.guidance
-        ? clip(`Step ${label} done: followed the guidance "${step.guidance}".`, LIMITS.text)
+        ? clipUtf8(`Step ${label} done: followed the guidance "${step.guidance}".`, LIMITS.text)
         : `Step ${label} done: ${step.title}.`;
       await run.message(text);
-      log(`demo: message: ${clip(text, 200)}`);
+      log(`demo: message: ${clipUtf8(text, LOGGED_BYTES)}`);
       await this.checkpoint(todo);
       await run.step(step.step_id, "done");
       log(`demo: step ${step.step_id} done`);
@@ -246,9 +252,9 @@ export class Demo {
         if (!this.acked.has(s)) await this.acceptSteer(s);
         const step = steeredStep(++this.steered, guidance);
         todo.splice(this.cursor, 0, step);
-        const text = clip(`Steering: "${guidance}"`, LIMITS.text - 40) + " — adding a step for it next.";
+        const text = clipUtf8(`Steering: "${guidance}"`, LIMITS.text - utf8Length(NEXT)) + NEXT;
         await this.run!.message(text);
-        log(`demo: message: ${clip(text, 200)}`);
+        log(`demo: message: ${clipUtf8(text, LOGGED_BYTES)}`);
         continue;
       }
       return;

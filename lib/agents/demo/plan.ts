@@ -1,3 +1,4 @@
+import { clipUtf8 } from "../../core/protocol/clip";
 import { LIMITS } from "../../core/protocol/limits";
 import type { PlanStep } from "../sdk";
 
@@ -38,19 +39,14 @@ export function makePlan(n: number): DemoStep[] {
   });
 }
 
-/** `s` cut to `max` characters (an ellipsis marks the cut). */
-export function clip(s: string, max: number): string {
-  return s.length <= max ? s : s.slice(0, max - 1) + "…";
-}
-
 /** The step a steer adds: titled from the guidance, so the room shows what changed. */
 export function steeredStep(n: number, guidance: string): DemoStep {
-  return { step_id: `steer-${n}`, title: clip(`Follow guidance: ${guidance}`, LIMITS.title), guidance };
+  return { step_id: `steer-${n}`, title: clipUtf8(`Follow guidance: ${guidance}`, LIMITS.title), guidance };
 }
 
 /** What the typing indicator says during a step. */
 export function verbPhrase(step: DemoStep): string {
-  if (step.guidance) return clip(`Following guidance: ${step.guidance}…`, LIMITS.verbPhrase);
+  if (step.guidance) return clipUtf8(`Following guidance: ${step.guidance}…`, LIMITS.verbPhrase);
   const plain = step.title.replace(/ \(round \d+\)$/, "");
   return `${VERBS[plain] ?? step.title}…`;
 }

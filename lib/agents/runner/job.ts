@@ -1,15 +1,22 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { ChangeSetPayload, StartRequest } from "@/lib/core/protocol/runner-contract";
+import { clipUtf8, utf8Prefix } from "@/lib/core/protocol/clip";
+import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Command } from "@/lib/agents/sdk/types";
 import type { Adapter, JobContext, LaunchSpec } from "./adapter";
 import { checkpoint, diffBinary, diffSummary, removeWorktree } from "./git";
 import type { Outbox } from "./outbox";
 import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
 import { runChecks, scopeCheck } from "./checks";
-import { Translator } from "./translate";
+import { doing, Translator } from "./translate";
 
 export type JobState = "running" | "stopping" | "paused" | "finishing" | "finished";
+
+/** How much of the agent's last stderr lines a failure's summary quotes. */
+const STDERR_TAIL_BYTES = 500;
+/** A checkpoint's reason is a git commit subject: kept short. */
+const CHECKPOINT_REASON_BYTES = 80;
 
 /** What a job needs from its runner. */
 export interface JobSetup {
@@ -239,7 +246,7 @@ export class RunJob {
     await this.s.out.post({
       type: "run.finished",
       outcome,
-      summary: summary.slice(0, 16_000),
+      summary: clipUtf8(summary, LIMITS.summary),
       ...(t.usage ? { usage: t.usage } : {}),
       actor: this.s.actor,
     });
@@ -253,12 +260,12 @@ export class RunJob {
       .filter((l) => l.trim())
       .slice(-3)
       .join(" / ");
-    return tail ? `: ${tail.slice(0, 500)}` : "";
+    return tail ? `: ${clipUtf8(tail, STDERR_TAIL_BYTES)}` : "";
   }
 
   /** Final checkpoint, checks (when the agent succeeded), diff → change-set. Answers how many checks failed. */
   private async publish(runChecksToo: boolean, reason: string): Promise<number> {
-    const cp = await this.checkpoint(reason.slice(0, 80));
+    const cp = await this.checkpoint(utf8Prefix(reason, CHECKPOINT_REASON_BYTES));
     const head = cp?.sha ?? this.s.baseSha;
     const checks = runChecksToo
       ? await runChecks(this.s.req.required_commands, {
@@ -266,7 +273,7 @@ export class RunJob {
           env: { ...this.s.env, CHIPS_JOB: this.s.req.run_id },
           timeoutMs: this.s.checkTimeoutMs,
           upload: (b) => this.s.out.upload(b),
-          onStart: (c) => this.translator.status("checking", `Running ${c.slice(0, 120)}…`),
+          onStart: (c) => this.translator.status("checking", doing("Running", c)),
         })
       : [];
     const [diff, summary] = await Promise.all([
@@ -309,7 +316,7 @@ export class RunJob {
     if (this.state === "finished") return;
     this.state = "finishing";
     await this.stopAgent();
-    await this.checkpoint("stopped: " + why.slice(0, 60));
+    await this.checkpoint(utf8Prefix(`stopped: ${why}`, CHECKPOINT_REASON_BYTES));
     console.error(`[runner] ${this.s.req.run_id}: stopped (${why}); worktree kept at ${this.s.worktree}`);
     this.end();
   }

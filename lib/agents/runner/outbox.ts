@@ -2,6 +2,8 @@ import type { ChipsClient } from "@/lib/agents/sdk";
 import type { EventInput, StoredEvent } from "@/lib/agents/sdk/types";
 import { isChipsError } from "@/lib/agents/sdk/errors";
 import type { ObjectRef } from "@/lib/core/protocol/runner-contract";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
+import { LIMITS } from "@/lib/core/protocol/limits";
 import type { SecretMask } from "./mask";
 
 type RunnerKind = "started" | "log" | "checkpoint" | "change-set" | "failed" | "completed";
@@ -47,7 +49,7 @@ export class Outbox {
       run_id: this.runId,
       sequence: ++this.sequence,
       kind,
-      message: this.mask.text(message).slice(0, 16_000),
+      message: clipUtf8(this.mask.text(message), LIMITS.runnerMessage), // masked first: a cut never halves a secret
       ...(payload ? { payload: JSON.parse(this.mask.text(JSON.stringify(payload))) } : {}),
       occurred_at: new Date().toISOString(),
     } as EventInput;
@@ -102,7 +104,7 @@ export class Outbox {
         if (res.status === 201) return (await res.json()) as ObjectRef;
         const text = await res.text();
         if (res.status < 500)
-          throw Object.assign(new Error(`object upload refused (${res.status}): ${text.slice(0, 300)}`), {
+          throw Object.assign(new Error(`object upload refused (${res.status}): ${clipUtf8(text, 300)}`), {
             final: true,
           });
         lastError = new Error(`object upload failed (${res.status})`);

@@ -11,6 +11,8 @@ import {
   type RunnerHello,
   type RunnerHelloAck,
 } from "@/lib/core/protocol/runner-contract";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
+import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Adapter } from "./adapter";
 import { guidanceFor, jobEnv } from "./environment";
 import { createWorktree, resolveBase } from "./git";
@@ -199,7 +201,8 @@ export class Runner {
     const refuse = async (reason: string) => {
       this.log(`[runner] refused ${req.run_id}: ${reason}`);
       await out.runnerEvent("failed", reason, { refused: true });
-      await out.post({ type: "run.finished", outcome: "failed", summary: `Refused by the runner: ${reason}`, actor });
+      const summary = clipUtf8(`Refused by the runner: ${reason}`, LIMITS.summary);
+      await out.post({ type: "run.finished", outcome: "failed", summary, actor });
       return null;
     };
 
@@ -270,7 +273,7 @@ export class Runner {
     });
     const started = await out.post({
       type: "run.started",
-      goal: req.prompt.text.slice(0, 4000),
+      goal: clipUtf8(req.prompt.text, LIMITS.goal), // [LIM1] the prompt may be longer than a goal may be
       goal_from: "chips",
       session_ref: req.worktree_name,
       actor,

@@ -31,6 +31,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { PermissionProfile } from "@/lib/core/protocol/runner-contract";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
 import type { LaunchSpec } from "./adapter";
 
 const run = promisify(execFile);
@@ -69,7 +70,7 @@ export async function probeSandbox(bwrap: string): Promise<string | null> {
     return null;
   } catch (e) {
     const err = e as { stderr?: string; message: string };
-    return `bubblewrap at ${bwrap} cannot build the sandbox: ${(err.stderr || err.message).trim().slice(0, 300)}`;
+    return `bubblewrap at ${bwrap} cannot build the sandbox: ${clipUtf8((err.stderr || err.message).trim(), 300)}`;
   }
 }
 

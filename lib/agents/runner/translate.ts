@@ -1,4 +1,6 @@
 import type { Usage } from "@/lib/core/protocol";
+import { clipUtf8, utf8Prefix } from "@/lib/core/protocol/clip";
+import { LIMITS } from "@/lib/core/protocol/limits";
 import type { EventInput } from "@/lib/agents/sdk/types";
 import type { AgentEvent, PlanItem } from "./adapter";
 import { INLINE_MAX } from "./outbox";
@@ -38,10 +40,15 @@ export interface TranslatorOptions {
   preferActiveForm?: boolean;
 }
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** How much of a command, a file list or a todo the typing indicator shows, in UTF-8 bytes. */
+const SHOWN_BYTES = 120;
+/** How much of a command or a file list a log line names (the event carries all of it). */
+const LOGGED_BYTES = 300;
 const oneLine = (s: string) => s.replace(/\s+/g, " ").trim();
-/** "Running npm test…": one line, at most ~120 characters, one ellipsis. */
-const doing = (verb: string, what: string) => `${verb} ${clip(oneLine(what), 120).replace(/…$/, "")}…`;
+/** "npm test…": one line, cut on a code point to at most SHOWN_BYTES, one ellipsis. */
+const ongoing = (what: string) => `${utf8Prefix(oneLine(what), SHOWN_BYTES).replace(/…$/, "")}…`;
+/** "Running npm test…". */
+export const doing = (verb: string, what: string) => `${verb} ${ongoing(what)}`;
 
 /**
  * The shared translation core: what an agent did ({@link AgentEvent}, from any adapter)
@@ -90,7 +97,7 @@ export class Translator {
   /** The typing indicator for a tool: the in-progress todo's activeForm when asked to prefer it. */
   private doingNow(verb: string, what: string): string {
     const active = this.options.preferActiveForm ? this.steps.find((s) => s.state === "active")?.activeForm : undefined;
-    return active ? `${clip(oneLine(active), 120).replace(/…$/, "")}…` : doing(verb, what);
+    return active ? ongoing(active) : doing(verb, what);
   }
 
   /** A new launch (resume): a turn has to complete again. */
@@ -107,20 +114,26 @@ export class Translator {
         return;
       case "plan":
         return this.plan(e.items);
-      case "command":
+      case "command": {
         if (e.phase === "started") return this.status("running", this.doingNow("Running", e.command));
-        void this.out.runnerEvent("log", `$ ${clip(oneLine(e.command), 300)} (exit ${e.exitCode ?? "?"})`, {
-          command: e.command,
-          exit_code: e.exitCode ?? null,
-          output: clip(e.output ?? "", INLINE_MAX),
-          truncated: (e.output ?? "").length > INLINE_MAX,
-        });
+        const output = clipUtf8(e.output ?? "", INLINE_MAX);
+        void this.out.runnerEvent(
+          "log",
+          `$ ${clipUtf8(oneLine(e.command), LOGGED_BYTES)} (exit ${e.exitCode ?? "?"})`,
+          {
+            command: e.command,
+            exit_code: e.exitCode ?? null,
+            output,
+            truncated: output !== (e.output ?? ""),
+          },
+        );
         this.onWork?.();
         return;
+      }
       case "file_change": {
         const names = e.paths.map((p) => p.split("/").pop()).join(", ");
         if (e.phase === "started") return this.status("editing", this.doingNow("Editing", names));
-        void this.out.runnerEvent("log", `changed ${clip(names, 300)}`, { paths: e.paths });
+        void this.out.runnerEvent("log", `changed ${clipUtf8(names, LOGGED_BYTES)}`, { paths: e.paths });
         this.onWork?.();
         return;
       }
@@ -129,7 +142,7 @@ export class Translator {
         return;
       case "message":
         this.lastMessage = e.text;
-        void this.out.post({ type: "message.posted", text: e.text, actor: this.actor });
+        void this.out.post({ type: "message.posted", text: clipUtf8(e.text, LIMITS.text), actor: this.actor });
         return;
       case "reasoning":
         return this.status("thinking", "Thinking…");
@@ -153,7 +166,7 @@ export class Translator {
     void this.out.post({
       type: "run.status",
       phase,
-      verb_phrase: verbPhrase,
+      verb_phrase: clipUtf8(verbPhrase, LIMITS.verbPhrase),
       ...(this.steps.length ? { progress: this.progress } : {}),
       ...(this.usage ? { usage: this.usage } : {}),
       actor: this.actor,
@@ -163,7 +176,7 @@ export class Translator {
   private plan(items: PlanItem[]) {
     const firstOpen = items.findIndex((i) => !i.completed);
     const next: Step[] = items.map((i, n) => ({
-      title: clip(i.text, 500) || `Step ${n + 1}`,
+      title: clipUtf8(i.text, LIMITS.title) || `Step ${n + 1}`, // [LIM1] one long title must not sink the batch
       state: i.completed ? "done" : i.active || n === firstOpen ? "active" : "pending",
       ...(i.activeForm ? { activeForm: i.activeForm } : {}),
     }));
@@ -194,8 +207,8 @@ export class Translator {
       this.status(
         "planning",
         this.options.preferActiveForm && now?.activeForm
-          ? `${clip(oneLine(now.activeForm), 120).replace(/…$/, "")}…`
-          : `Working on: ${clip(now?.title ?? "wrapping up", 120)}`,
+          ? ongoing(now.activeForm)
+          : `Working on: ${clipUtf8(now?.title ?? "wrapping up", SHOWN_BYTES)}`,
       );
   }
 }

@@ -1,4 +1,5 @@
 import { newId } from "@/lib/core/protocol/ids";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import { Translator, type TranslatorState } from "@/lib/agents/runner/translate";
 import type { Command, EventInput } from "@/lib/agents/sdk/types";
@@ -43,7 +44,6 @@ export type QueueRecord = Record<string, unknown> & {
   chips_gate?: { kind: string; command_id?: string; command_ids?: string[]; resume_id?: string; at?: string };
 };
 
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 export const emptySession = (sid: string): SessionState => ({
@@ -199,7 +199,7 @@ export class ClaudeSession {
         type: "run.started",
         run_id: run.id,
         space_id: this.ctx.spaceId,
-        goal: clip(prompt.trim() || "(an empty prompt)", LIMITS.goal),
+        goal: clipUtf8(prompt.trim() || "(an empty prompt)", LIMITS.goal),
         goal_from: "harness",
         session_ref: this.state.sid,
         // [RUN2] all four reach the agent through the hooks (docs/CONNECT.md, "The buttons")

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ChipsClient } from "@/lib/agents/sdk";
 import { newId } from "@/lib/core/protocol/ids";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import { Translator, type TranslatorState } from "@/lib/agents/runner/translate";
 import type { Usage } from "@/lib/core/protocol";
@@ -36,8 +37,6 @@ export interface WatchOptions {
   /** How often the rollout files are looked at, ms (default 300). */
   intervalMs?: number;
 }
-
-const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
 function rolloutFiles(dir: string): string[] {
   const out: string[] = [];
@@ -211,7 +210,7 @@ export class CodexWatcher {
               type: "run.started",
               run_id: s.run.id,
               space_id: this.o.conn.space_id,
-              goal: clip(sig.text.trim() || "(an empty prompt)", LIMITS.goal),
+              goal: clipUtf8(sig.text.trim() || "(an empty prompt)", LIMITS.goal),
               goal_from: "harness",
               commands: [], // [RUN2] watch-only: Codex offers no way in to a session it runs itself
               ...(s.session ? { session_ref: s.session } : {}),
@@ -231,7 +230,7 @@ export class CodexWatcher {
                 type: "run.finished",
                 run_id: s.run.id,
                 outcome: sig.outcome,
-                ...(sig.why ? { summary: sig.why } : {}),
+                ...(sig.why ? { summary: clipUtf8(sig.why, LIMITS.summary) } : {}),
                 ...(s.run.usage ? { usage: s.run.usage } : {}),
               },
             ]);

@@ -1,9 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { PermissionProfile } from "@/lib/core/protocol/runner-contract";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
+
+/** How much of a failed tool's output or of Claude's error a notice or a failure quotes, in UTF-8 bytes. */
+const QUOTED_BYTES = 2000;
 
 /** How this runner reaches Claude Code's model, and where its sandbox comes from (README: "Runner"). */
 export interface ClaudeConfig {
@@ -182,7 +186,7 @@ export class ClaudeAdapter implements Adapter {
     const output = resultText(c.content);
     const file = editedFile(call.name, call.input);
     const failed: AgentEvent[] = c.is_error
-      ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${output.slice(0, 2000)}` }]
+      ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${clipUtf8(output, QUOTED_BYTES)}` }]
       : [];
     if (file !== null)
       return [...failed, { type: "file_change", id: c.tool_use_id!, phase: "completed", paths: [file] }];
@@ -235,12 +239,12 @@ function resultEvents(e: ClaudeLine): AgentEvent[] {
   const denials = e.permission_denials ?? [];
   if (e.is_error || (e.subtype && e.subtype !== "success")) {
     const why = e.result || (e.errors ?? []).join("; ") || e.subtype || "error";
-    out.push({ type: "turn_failed", message: `claude: ${String(why).slice(0, 2000)}` });
+    out.push({ type: "turn_failed", message: `claude: ${clipUtf8(String(why), QUOTED_BYTES)}` });
   } else if (denials.length) {
     const names = denials.map((d) =>
       [d.tool_name, d.tool_input?.file_path ?? d.tool_input?.command ?? d.tool_input?.url ?? ""].join(" ").trim(),
     );
-    out.push({ type: "turn_failed", message: `claude was denied: ${names.join(", ").slice(0, 2000)}` });
+    out.push({ type: "turn_failed", message: `claude was denied: ${clipUtf8(names.join(", "), QUOTED_BYTES)}` });
   } else {
     out.push({ type: "turn_completed" });
   }
