@@ -42,6 +42,14 @@ export const ObeyedCommands = z
     if (new Set(list).size !== list.length) ctx.addIssue({ code: "custom", message: "each command at most once" });
     if (list.includes("pause") !== list.includes("resume"))
       ctx.addIssue({ code: "custom", message: "pause and resume come together" });
+  })
+  // [SCH1] the superRefine above, said in JSON Schema.
+  .meta({
+    uniqueItems: true,
+    allOf: [
+      { if: { contains: { const: "pause" } }, then: { contains: { const: "resume" } } },
+      { if: { contains: { const: "resume" } }, then: { contains: { const: "pause" } } },
+    ],
   });
 
 export const RunStarted = event("run.started", {
@@ -101,9 +109,13 @@ export const RunCommand = event("run.command", {
   command_id: idOf("command"),
   command: CommandName,
   text: text(LIMITS.text).optional(),
-}).superRefine((e, ctx) => {
-  if (e.command === "steer" && !e.text) ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
-});
+})
+  .superRefine((e, ctx) => {
+    if (e.command === "steer" && !e.text)
+      ctx.addIssue({ code: "custom", path: ["text"], message: "required for steer" });
+  })
+  // [SCH1] the superRefine above, said in JSON Schema.
+  .meta({ if: { properties: { command: { const: "steer" } }, required: ["command"] }, then: { required: ["text"] } });
 
 export const AckResult = z.enum(["applied", "rejected"]);
 
@@ -240,10 +252,13 @@ export const RunAnnotated = event("run.annotated", {
   verdict: Verdict.optional(),
   comment: text(LIMITS.text).optional(),
   target: AnnotationTarget,
-}).superRefine((e, ctx) => {
-  if (!e.verdict && !e.comment)
-    ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
-});
+})
+  .superRefine((e, ctx) => {
+    if (!e.verdict && !e.comment)
+      ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
+  })
+  // [SCH1] the superRefine above, said in JSON Schema.
+  .meta({ anyOf: [{ required: ["verdict"] }, { required: ["comment"] }] });
 
 /** An agent's tool call begins ([TOOL1], tool-calls.ts). */
 export const ToolStarted = event("tool.started", toolStartedFields);
@@ -300,6 +315,21 @@ export type EventType = keyof typeof CATALOGUE;
 export const EVENT_TYPES = Object.keys(CATALOGUE) as EventType[];
 export function isEventType(t: unknown): t is EventType {
   return typeof t === "string" && Object.prototype.hasOwnProperty.call(CATALOGUE, t);
+}
+
+/**
+ * Envelope fields a type requires that its schema leaves optional, because they depend on
+ * the type ([ENV6], [ENV7], [ENV9]): `parseEvent` checks them, and the served JSON Schemas
+ * list them in `required` ([SCH1]). `actor` is the credential's matter ([ENV10]).
+ */
+export function requiredEnvelope(type: EventType): ("run_id" | "space_id" | "idempotency_key")[] {
+  const entry: CatalogueEntry = CATALOGUE[type];
+  return [
+    ...(entry.requiresRun ? (["run_id"] as const) : []),
+    ...(entry.requiresSpace ? (["space_id"] as const) : []),
+    // runner.event's key is its (run_id, sequence) ([RN2]).
+    ...(type === "runner.event" ? [] : (["idempotency_key"] as const)),
+  ];
 }
 
 /** Any event as it arrives, after parsing: a discriminated union on `type`. */

@@ -13,12 +13,22 @@ if (typeof window !== "undefined") z.config({ jitless: true });
  * against ~2 µs now (docs/PERFORMANCE.md). A failed check's value is never returned.
  */
 export function idOf(kind: IdKind) {
-  // A character class rather than the `i` flag, so the JSON Schema pattern says the same.
-  const pattern = new RegExp(`^${ID_PREFIX[kind]}[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`);
   return z
     .string()
-    .regex(pattern, { message: `must be a ${kind} id: ${ID_PREFIX[kind]} and a 26-character ULID` })
+    .regex(new RegExp(idPattern([kind])), {
+      message: `must be a ${kind} id: ${ID_PREFIX[kind]} and a 26-character ULID`,
+    })
     .overwrite(canonicalId);
+}
+
+/**
+ * What `isId` accepts for any of `kinds`, as a regular expression: a character class rather
+ * than the `i` flag, so the JSON Schema pattern says the same.
+ */
+function idPattern(kinds: IdKind[]): string {
+  const prefixes = kinds.map((k) => ID_PREFIX[k]);
+  const prefix = prefixes.length === 1 ? prefixes[0] : `(?:${prefixes.join("|")})`;
+  return `^${prefix}[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`;
 }
 
 /**
@@ -39,14 +49,49 @@ export function utf8Length(s: string): number {
   return n;
 }
 
-/** At most `max` UTF-8 bytes. `.max(max)` stays for the JSON Schema (characters never exceed bytes). */
+/**
+ * The JSON Schema keyword of a byte limit ([SCH1]): JSON Schema counts characters, so the
+ * served schemas say the limit in a keyword of their own, which a validator adds (with ajv,
+ * `addKeyword({keyword, type: "string", validate: (max, s) => bytes of s <= max})`).
+ */
+export const MAX_BYTES_KEYWORD = "x-max-utf8-bytes";
+
+/**
+ * At most `max` UTF-8 bytes. `.max(max)` stays as the JSON Schema's `maxLength` (characters
+ * never exceed bytes) beside the exact limit in `x-max-utf8-bytes`.
+ */
 const bytes = (s: z.ZodString, max: number) =>
-  s.max(max, `at most ${max} bytes (UTF-8)`).refine((v) => utf8Length(v) <= max, `at most ${max} bytes (UTF-8)`);
+  s
+    .max(max, `at most ${max} bytes (UTF-8)`)
+    .refine((v) => utf8Length(v) <= max, `at most ${max} bytes (UTF-8)`)
+    .meta({ [MAX_BYTES_KEYWORD]: max });
 
 export const text = (max: number) => bytes(z.string().min(1, "must not be empty"), max);
 export const optionalText = (max: number) => bytes(z.string(), max);
-/** Counted in characters where docs/PROTOCOL.md says characters ([ENV9] idempotency keys). */
-export const chars = (max: number) => z.string().min(1, "must not be empty").max(max, `at most ${max} characters`);
+
+/** Code points in `s`: what JSON Schema's `maxLength` counts (an emoji is one, not two UTF-16 units). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n--;
+      i++;
+    }
+  }
+  return n;
+}
+
+/**
+ * Counted in characters (code points, as JSON Schema's `maxLength` counts them) where
+ * docs/PROTOCOL.md says characters ([ENV9] idempotency keys).
+ */
+export const chars = (max: number) =>
+  z
+    .string()
+    .min(1, "must not be empty")
+    .refine((v) => v.length <= max || codePoints(v) <= max, `at most ${max} characters`)
+    .meta({ maxLength: max });
 
 export const Usage = z.object({
   input_tokens: z.number().int().min(0),
@@ -92,7 +137,18 @@ export const Actor = z
   })
   // Ids are read case-insensitively; stored canonical, so one agent is one agent ([ENV11]).
   // `.overwrite` (a check), not `.transform` (a pipe): see `idOf`.
-  .overwrite((a) => ({ ...a, id: a.kind === "system" ? a.id : canonicalId(a.id) }));
+  .overwrite((a) => ({ ...a, id: a.kind === "system" ? a.id : canonicalId(a.id) }))
+  // [SCH1] the superRefine above, said in JSON Schema: the id's kind follows the actor's.
+  .meta({
+    allOf: ActorKind.options.map((kind) => ({
+      if: { properties: { kind: { const: kind } }, required: ["kind"] },
+      then: {
+        properties: {
+          id: kind === "system" ? { const: "system" } : { type: "string", pattern: idPattern(ACTOR_ID_KINDS[kind]) },
+        },
+      },
+    })),
+  });
 /** Who an event is attributed to ([ENV10], [ENV11]). */
 export type Actor = z.infer<typeof Actor>;
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { CATALOGUE, IncomingEvent, isEventType, PROTOCOL_VERSION } from "./events";
+import { IncomingEvent, isEventType, PROTOCOL_VERSION, requiredEnvelope } from "./events";
 import { problem, type FieldError, type ProblemError } from "./errors";
 
 export type ParseResult = { ok: true; event: IncomingEvent } | { ok: false; problem: ProblemError };
@@ -55,15 +55,12 @@ export function parseEvent(raw: unknown, base = ""): ParseResult {
     };
   }
   const event = parsed.data;
-  const entry = CATALOGUE[event.type];
-  const missing: FieldError[] = [];
-  if (entry.requiresRun && !event.run_id)
-    missing.push({ pointer: `${base}/run_id`, message: `required for ${event.type}` });
-  if (entry.requiresSpace && !event.space_id)
-    missing.push({ pointer: `${base}/space_id`, message: `required for ${event.type}` });
-  if (event.type !== "runner.event" && !event.idempotency_key) {
-    missing.push({ pointer: `${base}/idempotency_key`, message: "required on every client write" });
-  }
+  const missing: FieldError[] = requiredEnvelope(event.type)
+    .filter((field) => !event[field])
+    .map((field) => ({
+      pointer: `${base}/${field}`,
+      message: field === "idempotency_key" ? "required on every client write" : `required for ${event.type}`,
+    }));
   if (missing.length)
     return { ok: false, problem: problem("validation_failed", "required fields are missing", missing) };
   return { ok: true, event };
