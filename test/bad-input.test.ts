@@ -3,20 +3,14 @@
  * (docs/PROTOCOL.md §1, §2, §4 [HTTP1], [HTTP2]); afterwards an ordered logical dump of every
  * table is identical to the one taken before, and the next valid event gets seq = max + 1.
  *
- * The cases live in ./bad-input/, one file per theme; the setup they share in
- * ./bad-input/support.ts.
+ * The cases live in ./bad-input/, one file per theme, listed in ./bad-input/corpus.ts with
+ * the world they run against; the helpers they share in ./bad-input/support.ts.
  */
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { newId } from "../lib/core/protocol";
-import { AUTHORITY } from "./bad-input/authority";
-import { ENVELOPE } from "./bad-input/envelope";
-import { FIELDS } from "./bad-input/fields";
-import { PRECEDENCE } from "./bad-input/precedence";
-import { STATE } from "./bad-input/state";
-import { lateSocketErrors, server, setServer, type Case, type World } from "./bad-input/support";
-import { TRANSPORT } from "./bad-input/transport";
-import { ev, message, newHarness, newWorkspace, post, runStarted, runStatus } from "./support/api";
+import { buildWorld, CASES } from "./bad-input/corpus";
+import { lateSocketErrors, server, setServer, type World } from "./bad-input/support";
+import { message, post } from "./support/api";
 import { dumpDatabase, type Dump } from "./support/dump";
 import { startTestServer } from "./support/server";
 
@@ -31,48 +25,10 @@ let world: World;
 let before: Dump;
 let maxSeqBefore: number;
 
-/**
- * The corpus, in the order it runs: later cases may rely on earlier ones having changed
- * nothing, so keep this order.
- */
-const CASES: Case[] = [...TRANSPORT, ...ENVELOPE, ...FIELDS, ...AUTHORITY, ...STATE, ...PRECEDENCE];
-
 beforeAll(async () => {
   setServer(await startTestServer());
-  const A = await newWorkspace(server, { workspace: "A" });
-  const B = await newWorkspace(server, { workspace: "B" });
-  const h2 = await newHarness(server, A, "second");
-
-  const ok = async (token: string, body: unknown) => {
-    const r = await post(server, token, body);
-    if (r.status !== 201) throw new Error(`setup event refused: ${r.status} ${r.text}`);
-    return r.body.events as Record<string, unknown>[];
-  };
-
-  // A non-trivial state: two runs (one running with progress, one finished), messages,
-  // an agent registered to harness 1, harness 2 speaking as itself, and events in B.
-  const running = newId("run");
-  const finished = newId("run");
-  const agent = newId("agent");
-  const first = message(A, "first");
-  const second = message(A, "second");
-  await ok(A.token, first);
-  await ok(A.token, {
-    events: [runStarted(A, running), runStatus(A, running, { progress: 0.5, estimate_seconds: 30 })],
-  });
-  await ok(A.token, ev(A, "run.step", { run_id: running, step_id: "s1", state: "active" }));
-  await ok(A.token, runStarted(A, finished));
-  const finishSent = ev(A, "run.finished", { run_id: finished, outcome: "succeeded", summary: "done" });
-  const [finishStored] = await ok(A.token, finishSent);
-  await ok(A.token, message(A, "as an agent", { actor: { kind: "agent", id: agent } }));
-  await ok(h2.token, message(A, "harness 2 here", { actor: { kind: "harness", id: h2.harness_id } }));
-  await ok(A.token, second);
-  const runOfB = newId("run");
-  const eventOfB = message(B, "hello from B");
-  await ok(B.token, eventOfB);
-  await ok(B.token, runStarted(B, runOfB));
-
-  world = { A, B, h2, running, finished, runOfB, agent, first, second, finishSent, finishStored, eventOfB };
+  world = await buildWorld();
+  const { A, B } = world;
 
   const [{ max }] = await server.chips.services.database.query<{ max: number | string | null }>(
     sql`select max(seq) as max from events where workspace_id = ${A.workspace_id}`,

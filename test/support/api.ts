@@ -11,6 +11,26 @@ export interface Answer {
   text: string;
 }
 
+/** A `POST /api/v1/events` sent through `request`: its headers, its body as sent, and the answer. */
+export interface SentEvents {
+  headers: Headers;
+  body: string;
+  answer: Answer;
+}
+let eventPostTap: ((sent: SentEvents) => void) | null = null;
+
+/**
+ * Hands every `POST /api/v1/events` sent through `request` (so `post`, the bad-input corpus,
+ * the sequence worlds) to `fn`, until the function it answers is called. test/schemas.test.ts
+ * checks each against the served JSON Schemas.
+ */
+export function tapEventPosts(fn: (sent: SentEvents) => void): () => void {
+  eventPostTap = fn;
+  return () => {
+    eventPostTap = null;
+  };
+}
+
 export async function request(url: string, init: RequestInit & { token?: string } = {}): Promise<Answer> {
   const headers = new Headers(init.headers);
   if (init.token) headers.set("authorization", `Bearer ${init.token}`);
@@ -22,7 +42,10 @@ export async function request(url: string, init: RequestInit & { token?: string 
   } catch {
     body = null;
   }
-  return { status: res.status, headers: res.headers, body, text };
+  const answer = { status: res.status, headers: res.headers, body, text };
+  if (eventPostTap && init.method === "POST" && new URL(url).pathname === "/api/v1/events")
+    eventPostTap({ headers, body: typeof init.body === "string" ? init.body : "", answer });
+  return answer;
 }
 
 /** POST /api/v1/events with a JSON body (a string is sent as is). */
