@@ -12,21 +12,21 @@ import { fail, type ApiEnv } from "./http";
  * credential here, so "another workspace's" is decided in one place (docs/ROLES.md).
  */
 
-const canonicalOrRaw = (raw: string) => (isId("workspace", raw) ? canonicalId(raw) : raw);
-
 /**
  * The `:ws` path parameter, checked against the caller's credential: `kinds` limits who may
  * call at all, `action` what a person's role must allow. Answers the canonical id or the refusal.
+ * [HTTP3] A malformed id is `422` at `/path/ws` for whoever asks, before who may: it names no
+ * workspace, so the answer tells nothing about any.
  */
 export function workspaceScope(c: Context<ApiEnv>, kinds?: Credential["kind"][], action?: Action): string | Response {
   const raw = c.req.param("ws") ?? "";
+  if (!isId("workspace", raw)) return fail("validation_failed", "not a workspace id", "/path/ws");
+  const ws = canonicalId(raw);
   const cred = c.get("cred");
-  if (action && cred.workspaceId && cred.workspaceId !== canonicalOrRaw(raw))
+  if (action && cred.workspaceId && cred.workspaceId !== ws)
     return fail("forbidden", "this credential belongs to another workspace");
   if (action && !may(cred, action)) return fail("forbidden", refusedBecause(action));
   if (kinds && !kinds.includes(cred.kind)) return fail("forbidden", `this needs a ${kinds.join(" or ")} credential`);
-  if (!isId("workspace", raw)) return fail("validation_failed", "not a workspace id", "/path/ws");
-  const ws = canonicalId(raw);
   if (cred.kind !== "admin" && cred.workspaceId !== ws)
     return fail("forbidden", "this credential belongs to another workspace");
   return ws;
