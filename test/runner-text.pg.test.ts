@@ -20,32 +20,18 @@ describe("runner + real Codex CLI: text over its limits", { timeout: 180_000 }, 
   test("[LIM1] a prompt of 3,000 Japanese characters: the runner's run.started is accepted with the goal cut to 4,000 bytes, the agent gets the whole prompt, and a 600-character todo is a dot within 500 bytes", async () => {
     const prompt = "日".repeat(3000); // 9,000 bytes
     const todo = "日".repeat(600); // 1,800 bytes
-    world = await runnerWorld({
-      script: ({ input }) => {
-        switch (toolOutputs(input)) {
-          case 0:
-            return {
-              items: [
-                plan([
-                  [todo, "in_progress"],
-                  ["Tidy up", "pending"],
-                ]),
-              ],
-            };
-          case 1:
-            return {
-              items: [
-                plan([
-                  [todo, "completed"],
-                  ["Tidy up", "completed"],
-                ]),
-              ],
-            };
-          default:
-            return { items: [say("Done.")] };
-        }
-      },
-    });
+    // The agent plans, then marks both todos done, then answers: one model turn per tool result.
+    const turns = [
+      plan([
+        [todo, "in_progress"],
+        ["Tidy up", "pending"],
+      ]),
+      plan([
+        [todo, "completed"],
+        ["Tidy up", "completed"],
+      ]),
+    ];
+    world = await runnerWorld({ script: ({ input }) => ({ items: [turns[toolOutputs(input)] ?? say("Done.")] }) });
     const w = world;
     const runId = await w.startRun({ prompt });
     const run = await w.waitRun(runId, (r) => r.state === "finished", "the run finishes");
