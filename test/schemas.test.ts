@@ -46,6 +46,8 @@ const NEEDS_THE_STORE = [
   /a new decision is recorded active/,
   /a decision cannot supersede itself/,
   /no such decision in this room/,
+  /a call that was never started needs its tool and summary/,
+  /unknown step_id: the step must be in the run's plan/,
 ];
 /**
  * What JSON Schema cannot say, and docs/PROTOCOL.md says so ([SCH1]): a plan's step ids are
@@ -132,7 +134,15 @@ afterAll(() => {
 
 /** Examples at the edges of what the schemas now say: byte limits, actor ids, obeyed commands, key lengths. */
 async function edges(A: Workspace) {
+  const calls = newId("run");
   const cases: [string, unknown][] = [
+    ["a run for tool calls", runStarted(A, calls)],
+    ["tool.started", ev(A, "tool.started", { run_id: calls, call_id: "c1", tool: "Bash", summary: "npm test" })],
+    ["tool.finished", ev(A, "tool.finished", { run_id: calls, call_id: "c1", outcome: "ok", exit_code: 0 })],
+    [
+      "a call's summary on two lines",
+      ev(A, "tool.started", { run_id: calls, call_id: "c2", tool: "Bash", summary: "a\nb" }),
+    ],
     ["a goal of 1,333 Japanese characters (3,999 bytes)", runStarted(A, newId("run"), { goal: "日".repeat(1333) })],
     ["a goal of 1,334 Japanese characters (4,002 bytes)", runStarted(A, newId("run"), { goal: "日".repeat(1334) })],
     [

@@ -42,7 +42,8 @@ export const OutputRef = z.object({
 });
 export type OutputRef = z.infer<typeof OutputRef>;
 
-const oneLine = (max: number) => text(max).refine((s) => !/[\r\n]/.test(s), "one line: no line breaks");
+// A pattern rather than a refine, so the served JSON Schema says it too ([SCH1]).
+const oneLine = (max: number) => text(max).regex(/^[^\r\n]*$/, "one line: no line breaks");
 const pathList = (max: number) => z.array(text(TOOL_LIMITS.path)).max(max, `at most ${max} paths`);
 const count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
