@@ -3,6 +3,7 @@ export * from "./limits";
 export * from "./errors";
 export * from "./fields";
 export * from "./clip";
+export * from "./unicode";
 export * from "./events";
 export * from "./parse";
 export * from "./models";

@@ -8,6 +8,8 @@ import type { z } from "zod";
 import {
   ERROR_STATUS,
   LIMITS,
+  loneSurrogateAt,
+  mayHoldLoneSurrogate,
   problem,
   problemBody,
   zodErrors,
@@ -36,7 +38,7 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; response: R
 
 /**
  * Read a JSON body in the order of [HTTP2]: 415 for another media type, 413 past the size
- * limit (reading stops there), 400 for broken JSON.
+ * limit (reading stops there), 400 for broken JSON or text that is not Unicode ([HTTP4]).
  */
 export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes): Promise<BodyResult> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -45,11 +47,21 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
   }
   const bytes = await readBytes(c, maxBytes);
   if (!bytes.ok) return bytes;
+  const text = bytes.value.toString("utf8");
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(bytes.value.toString("utf8")) };
+    value = JSON.parse(text);
   } catch {
     return { ok: false, response: fail("invalid_json", "the body is not valid JSON") };
   }
+  // Half a surrogate pair is valid JSON but not Unicode text: refused here, at its field, not by the store.
+  const lone = mayHoldLoneSurrogate(text) ? loneSurrogateAt(value) : null;
+  if (lone !== null)
+    return {
+      ok: false,
+      response: fail("invalid_json", "the body escapes half of a surrogate pair: text must be valid Unicode", lone),
+    };
+  return { ok: true, value };
 }
 
 /**

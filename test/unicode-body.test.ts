@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  message,
+  newWorkspace,
+  post,
+  readEvents,
+  request,
+  runStarted,
+  serverWithWorkspace,
+  type Workspace,
+} from "./support/api";
+import type { TestServer } from "./support/server";
+
+/**
+ * [HTTP4] JSON may escape half of a surrogate pair (`"\ud83d"`); such text is not Unicode
+ * and PostgreSQL's json refuses it, so on the way to the store it made a 500. The body is
+ * refused where it is parsed — `400 invalid_json` at the field — and nothing is stored.
+ * JSON.stringify writes a lone surrogate as exactly that escape.
+ */
+let server: TestServer;
+let ws: Workspace;
+beforeAll(async () => ({ server, ws } = await serverWithWorkspace()));
+afterAll(() => server?.close());
+
+describe("[HTTP4] text must be Unicode: half a surrogate pair is refused at its field", () => {
+  it.each([
+    [
+      "a run's goal ending in a high half",
+      (w: Workspace) => runStarted(w, undefined, { goal: "Ship it \ud83d" }),
+      "/goal",
+    ],
+    ["a message that is a low half alone", (w: Workspace) => message(w, "\ude00 hi"), "/text"],
+    [
+      "a step title inside a batch",
+      (w: Workspace) => ({
+        events: [message(w, "fine"), runStarted(w, undefined, { plan: [{ step_id: "s", title: "x\udbff" }] })],
+      }),
+      "/events/1/plan/0/title",
+    ],
+  ])("%s: 400 invalid_json at %s, nothing stored", async (_name, build, pointer) => {
+    const before = (await readEvents(server, ws)).length;
+    const r = await post(server, ws.token, build(ws));
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe("invalid_json");
+    expect(r.body.errors).toEqual([expect.objectContaining({ pointer: expect.stringContaining(pointer) })]);
+    expect((await readEvents(server, ws)).length).toBe(before);
+  });
+
+  it("a whole pair, escaped or not, is text like any other", async () => {
+    const escaped = JSON.stringify(runStarted(ws)).replace('"Ship the thing"', '"Ship \\ud83d\\ude00"');
+    const r = await post(server, ws.token, escaped);
+    expect(r.status).toBe(201);
+    expect(r.body.events[0].goal).toBe("Ship 😀");
+    expect((await post(server, ws.token, message(ws, "Ship 😀"))).status).toBe(201);
+  });
+
+  it("every JSON body of the API is checked, not only events (a room's name)", async () => {
+    const other = await newWorkspace(server);
+    const r = await request(`${server.url}/api/v1/workspaces/${other.workspace_id}/spaces`, {
+      method: "POST",
+      token: other.person_token,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "room \ud800" }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].pointer).toBe("/name");
+  });
+});
