@@ -110,8 +110,21 @@ export const TimelineEntry = memo(function TimelineEntry({
       );
     case "notice":
       return (
-        <p data-seq={item.seq} className="px-4 py-1.5 text-center text-xs text-zinc-600 dark:text-zinc-400">
+        <p
+          data-seq={item.seq}
+          {...(item.runId ? { "data-notice-of": item.runId } : {})}
+          className="px-4 py-1.5 text-center text-xs text-zinc-600 dark:text-zinc-400"
+        >
           <span className="font-medium">{actorName(dir, item.actor)}</span> {item.text} ·{" "}
+          {run && (
+            // Which run a notice is about ([DRV1]): its goal, cut by the browser, never in the text.
+            <>
+              <span className="inline-block max-w-[24ch] truncate align-bottom italic" title={run.goal}>
+                {run.goal}
+              </span>{" "}
+              ·{" "}
+            </>
+          )}
           <time dateTime={item.ts}>{time(item.ts)}</time>
         </p>
       );

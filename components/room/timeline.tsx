@@ -110,7 +110,11 @@ export function Timeline({ items, runs, dir, hasOlder, loadOlder, focusRun }: Pr
                   transform: `translateY(${row.start}px)`,
                 }}
               >
-                <TimelineEntry item={item} run={item.kind === "run" ? runs[item.runId] : undefined} dir={dir} />
+                <TimelineEntry
+                  item={item}
+                  run={item.kind !== "message" && item.runId ? runs[item.runId] : undefined}
+                  dir={dir}
+                />
               </div>
             );
           })}

@@ -7,7 +7,7 @@ import { foldTasks, type Tasks } from "@/lib/core/projection/tasks";
 export type TimelineItem =
   | { kind: "message"; seq: number; id: string; ts: string; actor: Actor; text: string; goalOf?: string }
   | { kind: "run"; seq: number; id: string; ts: string; runId: string }
-  | { kind: "notice"; seq: number; id: string; ts: string; actor: Actor; text: string };
+  | { kind: "notice"; seq: number; id: string; ts: string; actor: Actor; text: string; runId?: string };
 
 export interface PresenceView {
   online: boolean;
@@ -141,6 +141,9 @@ function timelineItem(e: StoredEvent): TimelineItem | null {
       return { kind: "notice", ...base, actor: e.actor, text: `saved a task: ${e.title}` };
     case "run.annotated":
       return { kind: "notice", ...base, actor: e.actor, text: annotationText(e) };
+    case "run.notice":
+      // [DRV1] what Chips could not do to a run (a budget's pause of a watch-only run): said in the room.
+      return { kind: "notice", ...base, actor: e.actor, text: e.text, runId: e.run_id! };
     default:
       return null; // statuses, steps, commands, assignments and runner events live on the run panel, never as messages ([UI2])
   }

@@ -28,6 +28,7 @@ export function foldRun(run: Run | null, e: StoredEvent): Run | null {
     case "run.command":
     case "run.command_delivered":
     case "run.command_acked":
+    case "run.notice":
       return run && touch(run, e, {});
     case "run.annotated":
       return run && touch(run, e, { review: reviewed(run.review, e) });

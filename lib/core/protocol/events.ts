@@ -264,6 +264,17 @@ export const RunAnnotated = event("run.annotated", {
 export const ToolStarted = event("tool.started", toolStartedFields);
 /** An agent's tool call ends — or, with `tool` and `summary`, a whole call seen only at its end ([TOOL2]). */
 export const ToolFinished = event("tool.finished", toolFinishedFields);
+/**
+ * [DRV1] What Chips could not append because of an event: a derived event (a budget's pause,
+ * [BUD3]) the judge refused becomes this notice, so the event that caused it is never refused
+ * for it. `text` says what was meant and why not; `derived` names the event that was not
+ * appended and `code` the refusal's error code. Written by the system only, in any run state.
+ */
+export const RunNotice = event("run.notice", {
+  text: text(LIMITS.note),
+  derived: z.object({ type: text(LIMITS.phase), command: CommandName.optional() }),
+  code: text(LIMITS.phase),
+});
 
 /** Who may send a type ([ENV10] "sent by"). A runner is a harness that may also send runner.event. */
 export type SenderKind = "harness" | "runner" | "person" | "system";
@@ -309,6 +320,7 @@ export const CATALOGUE = {
   "task.saved": { schema: TaskSaved, sentBy: ["system"], requiresRun: false, requiresSpace: true },
   "tool.started": { schema: ToolStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
   "tool.finished": { schema: ToolFinished, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "run.notice": { schema: RunNotice, sentBy: ["system"], requiresRun: true, requiresSpace: false },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type EventType = keyof typeof CATALOGUE;
@@ -351,6 +363,7 @@ export const IncomingEvent = z.discriminatedUnion("type", [
   RunAnnotated,
   ToolStarted,
   ToolFinished,
+  RunNotice,
 ]);
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 

@@ -84,6 +84,8 @@ function labelOf(e: StoredEvent): string {
       return `finished ${e.outcome}`;
     case "runner.event":
       return `${e.kind}: ${e.message}`;
+    case "run.notice":
+      return `Chips ${e.text}`;
     default:
       return e.type;
   }

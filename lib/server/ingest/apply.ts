@@ -1,4 +1,12 @@
-import { problem, type IncomingEvent, type ProblemError, type Receipt, type StoredEvent } from "@/lib/core/protocol";
+import {
+  clipUtf8,
+  LIMITS,
+  newId,
+  type IncomingEvent,
+  type ProblemError,
+  type Receipt,
+  type StoredEvent,
+} from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
 import { foldRunEvent } from "@/lib/core/projection/fold";
@@ -32,20 +40,31 @@ export class Accepted {
   ) {}
 }
 
+/** A derived event that could not be appended, nor its notice: the writer logs it ([DRV1]). */
+export interface Unrecorded {
+  event: IncomingEvent;
+  problem: ProblemError;
+}
+
 export type RequestOutcome =
-  { ok: true; answer: string[]; accepted: Accepted[] } | { ok: false; problem: ProblemError };
+  { ok: true; answer: string[]; accepted: Accepted[]; unrecorded: Unrecorded[] } | { ok: false; problem: ProblemError };
+
+type FollowUp = { cred: Credential; event: IncomingEvent; hash: string };
 
 const systemOf = (workspaceId: string): Credential => ({ kind: "system", workspaceId, subjectId: "system" });
 
 /**
  * Judge and apply one request's events against the batch state, all or nothing: a refusal
- * rolls back exactly this request. Events the rules derive (a cancel's run.finished) are
- * appended by the system right after the event that caused them.
+ * rolls back exactly this request. Events the rules derive (a cancel's run.finished, a
+ * budget's pause) are appended by the system right after the event that caused them; one the
+ * judge refuses never fails its cause: a `run.notice` saying what could not be done and why is
+ * appended in its place ([DRV1]).
  */
 export function applyRequest(state: BatchState, req: IngestRequest, ts: string): RequestOutcome {
   state.beginRequest();
   const accepted: Accepted[] = [];
   const answer: string[] = [];
+  const unrecorded: Unrecorded[] = [];
   for (let i = 0; i < req.events.length; i++) {
     const v = judge(state, req.credential, req.events[i], req.hashes[i], req.pointers[i]);
     if (v.kind === "refuse") {
@@ -56,7 +75,7 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
       answer.push(v.body);
       continue;
     }
-    const queue: { cred: Credential; event: IncomingEvent; hash: string }[] = [];
+    const queue: FollowUp[] = [];
     const at = req.storedAt?.[i] ?? ts;
     const first = accept(state, req.credential, v.event, req.hashes[i], at, queue);
     accepted.push(first);
@@ -64,21 +83,42 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
     while (queue.length) {
       const f = queue.shift()!;
       const fv = judge(state, f.cred, f.event, f.hash, "");
-      if (fv.kind !== "accept") {
-        state.rollbackRequest();
-        return {
-          ok: false,
-          problem: problem(
-            "internal",
-            `a derived event was refused: ${fv.kind === "refuse" ? fv.problem.detail : "replay"}`,
-          ),
-        };
+      if (fv.kind === "accept") accepted.push(accept(state, f.cred, fv.event, f.hash, at, queue));
+      else if (fv.kind === "refuse") {
+        // A notice is taken in any state of its run; one refused too (its room unknown) is logged.
+        const notice = f.event.type === "run.notice" ? null : noticeOf(f.event, fv.problem);
+        if (notice) queue.unshift({ cred: f.cred, event: notice, hash: bodyHash(notice, f.cred) });
+        else unrecorded.push({ event: f.event, problem: fv.problem });
       }
-      accepted.push(accept(state, f.cred, fv.event, f.hash, at, queue));
+      // A replay: the derived event is stored already (it cannot be: its id is new).
     }
   }
   state.commitRequest();
-  return { ok: true, answer, accepted };
+  return { ok: true, answer, accepted, unrecorded };
+}
+
+/**
+ * [DRV1] The notice that takes a refused derived event's place: what Chips meant to do to the
+ * run and why it could not, e.g. "could not pause this run (budget exhausted: …): this run's
+ * harness does not take pause: it is watch-only". Null for an event of no run.
+ */
+function noticeOf(e: IncomingEvent, refusal: ProblemError): IncomingEvent | null {
+  if (!e.run_id) return null;
+  const meant =
+    e.type === "run.command"
+      ? `could not ${e.command} this run${e.text ? ` (${e.text})` : ""}`
+      : `could not append ${e.type} to this run`;
+  return {
+    v: 1,
+    type: "run.notice",
+    id: newId("event"),
+    workspace_id: e.workspace_id,
+    ...(e.space_id ? { space_id: e.space_id } : {}),
+    run_id: e.run_id,
+    text: clipUtf8(`${meant}: ${refusal.detail}`, LIMITS.note),
+    derived: { type: e.type, ...(e.type === "run.command" ? { command: e.command } : {}) },
+    code: refusal.code,
+  };
 }
 
 function accept(
@@ -87,7 +127,7 @@ function accept(
   ev: IncomingEvent,
   hash: string,
   ts: string,
-  followUps: { cred: Credential; event: IncomingEvent; hash: string }[],
+  followUps: FollowUp[],
 ): Accepted {
   let owner: string | undefined;
   if (ev.actor?.kind === "agent") {

@@ -92,8 +92,9 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   if ((cred.kind === "harness" || cred.kind === "runner") && run.harness_id !== cred.subjectId) {
     return refuse("forbidden", "this run belongs to another harness", `${base}/run_id`);
   }
-  // Review comes after the fact: an annotation is taken in any state ([ANN2], docs/REVIEW.md).
-  if (e.type === "run.annotated") return { kind: "accept", run, event };
+  // Review comes after the fact: an annotation is taken in any state ([ANN2], docs/REVIEW.md);
+  // so is Chips' notice of what it could not append, or it could fail its cause ([DRV1]).
+  if (e.type === "run.annotated" || e.type === "run.notice") return { kind: "accept", run, event };
   if (run.state === "finished" && e.type !== "run.command_acked") {
     return refuse("run_finished", "the run has finished", `${base}/run_id`);
   }

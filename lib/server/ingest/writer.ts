@@ -1,7 +1,7 @@
 import { problem, type ProblemError, type StoredEvent } from "@/lib/core/protocol";
 import type { Database, Run } from "@/db/client";
 import { lockWorkspace } from "@/db/ingest-sql";
-import { applyRequest, type Accepted } from "./apply";
+import { applyRequest, type Accepted, type Unrecorded } from "./apply";
 import { askOf, assumed, load, write, type KnownHeads } from "./persist";
 import type { BatchState } from "./batch-state";
 import type { IngestRequest } from "./request";
@@ -44,7 +44,7 @@ interface Pending {
   resolve: (r: IngestResult) => void;
 }
 
-type Outcome = { results: IngestResult[]; committed: Committed[] };
+type Outcome = { results: IngestResult[]; committed: Committed[]; unrecorded: Unrecorded[] };
 
 /** Workspaces whose heads this node remembers (the most recently committed to). */
 const KNOWN_WORKSPACES = 1000;
@@ -148,6 +148,12 @@ export class IngestWriter {
 
   private finish(workspaceId: string, batch: Pending[], out: Outcome & { heads: KnownHeads | null }) {
     this.remember(workspaceId, out.heads);
+    // [DRV1] a derived event refused, and its notice too: its cause stands; say so where operators look.
+    for (const u of out.unrecorded)
+      log.warn(
+        { workspaceId, type: u.event.type, runId: u.event.run_id, problem: u.problem },
+        "derived event not recorded",
+      );
     batch.forEach((p, i) => p.resolve(out.results[i]));
     this.sinceAnalyze += out.committed.length;
     if (this.opts.analyzeEvery && this.sinceAnalyze >= this.opts.analyzeEvery) {
@@ -222,12 +228,18 @@ export class IngestWriter {
   ): Promise<(Outcome & { heads: KnownHeads | null }) | null> {
     if (state === "gone") {
       const p = problem("forbidden", "the workspace of this credential no longer exists");
-      return { results: batch.map(() => ({ ok: false as const, problem: p })), committed: [], heads: null };
+      return {
+        results: batch.map(() => ({ ok: false as const, problem: p })),
+        committed: [],
+        unrecorded: [],
+        heads: null,
+      };
     }
     const readHead = state.seq;
     const ts = (this.opts.now?.() ?? new Date()).toISOString();
     const results: IngestResult[] = [];
     const committed: Accepted[] = [];
+    const unrecorded: Unrecorded[] = [];
     for (const { req } of batch) {
       const out = applyRequest(state, req, ts);
       if (!out.ok) {
@@ -235,9 +247,10 @@ export class IngestWriter {
         continue;
       }
       for (const a of out.accepted) committed.push(a);
+      for (const u of out.unrecorded) unrecorded.push(u);
       results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
     }
-    if (!committed.length) return absent ? null : { results, committed, heads: null };
+    if (!committed.length) return absent ? null : { results, committed, unrecorded, heads: null };
     const { notify } = this.opts;
     const payload = notify
       ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq })
@@ -257,6 +270,6 @@ export class IngestWriter {
     // before stay right only if this commit came straight after the one that left them.
     const spaces = known && known.head === readHead ? new Map(known.spaces) : new Map<string, number>();
     for (const [id, seq] of state.spaceHeads) spaces.set(id, seq);
-    return { results, committed, heads: { head: state.seq, spaces } };
+    return { results, committed, unrecorded, heads: { head: state.seq, spaces } };
   }
 }
