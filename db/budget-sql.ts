@@ -21,13 +21,16 @@ const list = (select: string) => `(select coalesce(json_agg(x), '[]') from (${se
 
 // $1 workspace, $2 the UTC day (YYYY-MM-DD), $3 whether to read the running runs too.
 // Spend is summed per harness over the day's month; running runs are read only where a
-// budget exists (they are what a budget that runs out pauses, [BUD3]).
+// budget exists (they are what a budget that runs out pauses, [BUD3]), with the seq heads
+// of their rooms: a pause (or its notice) goes to the run's room, whichever room reported.
 const READ = `select (select seq_head from workspaces where id = $1) as head,
   ${list(`select ${budgetRows.jsonColumns} from budgets where workspace_id = $1`)} as budgets,
   ${list(`select harness_id, sum(case when day = $2::date then tokens else 0 end) as tokens_day, sum(tokens) as tokens_month,
       sum(case when day = $2::date then micro_usd else 0 end) as micro_day, sum(micro_usd) as micro_month
     from usage_days where workspace_id = $1 and day >= date_trunc('month', $2::date)::date and day <= $2::date group by harness_id`)} as spend,
-  ${list(`select ${runRows.jsonColumns} from runs where workspace_id = $1 and state = 'running' and $3::boolean and exists (select from budgets where workspace_id = $1)`)} as running`;
+  ${list(`select ${runRows.jsonColumns} from runs where workspace_id = $1 and state = 'running' and $3::boolean and exists (select from budgets where workspace_id = $1)`)} as running,
+  ${list(`select id, seq_head from spaces where workspace_id = $1 and $3::boolean and exists (select from budgets where workspace_id = $1)
+      and id in (select space_id from runs where workspace_id = $1 and state = 'running')`)} as running_spaces`;
 
 export interface BudgetRead {
   head: number | null;
@@ -35,6 +38,8 @@ export interface BudgetRead {
   /** Harness id → its spend this day and month. */
   spend: Map<string, MicroSpend>;
   running: RunRow[];
+  /** Space id → seq head, of the rooms of the running runs. */
+  runningSpaces: Map<string, number>;
 }
 
 export async function readBudgets(
@@ -60,6 +65,7 @@ export async function readBudgets(
       ]),
     ),
     running: rows("running").map(runRows.decode),
+    runningSpaces: new Map(rows("running_spaces").map((r) => [r.id as string, num(r.seq_head)])),
   };
 }
 

@@ -2,8 +2,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/core/protocol";
 import { Demo } from "../lib/agents/demo";
 import { ChipsClient } from "../lib/agents/sdk";
-import { ev, key, newHarness, newWorkspace, post, request, runStarted, runStatus, type Workspace } from "./support/api";
+import {
+  ev,
+  key,
+  newHarness,
+  newRoom,
+  newWorkspace,
+  post,
+  readEvents,
+  request,
+  runStarted,
+  runStatus,
+  startRun,
+  type Workspace,
+} from "./support/api";
 import { until } from "./support/feed";
+import { ack, command } from "./support/harness";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
@@ -198,5 +212,83 @@ describe("[BUD2] [BUD3] at the limit: running runs paused with the reason, new r
     expect(neg.status).toBe(422);
     expect(neg.body.errors[0].pointer).toBe("/tokens_per_day");
     expect(await budgets(ws)).toEqual([]);
+  });
+});
+
+describe("[BUD3] a budget running out never refuses the report that crossed it", () => {
+  it("[BUD3] [DRV1] the crossing report is stored: the harness's pause-obeying runs are paused in every room; a watch-only run and one that does not obey pause get a notice instead", async () => {
+    const ws = await newWorkspace(server);
+    const other = await newRoom(server, ws, "elsewhere");
+    expect((await setBudget(ws, ws.harness_id, { tokens_per_day: 1000 })).status).toBe(200);
+    const here = await startRun(server, ws);
+    const there = await startRun(server, other);
+    const watchOnly = await startRun(server, ws, { commands: [] });
+    const noPause = await startRun(server, other, { commands: ["steer", "cancel"] });
+    const report = runStatus(ws, here, { usage: usage(900, 100) });
+    const r = await post(server, ws.token, report);
+    expect(r.status, r.text).toBe(201);
+    // A retry of the report is its replay, never a 5xx.
+    expect((await post(server, ws.token, report)).status).toBe(200);
+
+    const reason = `budget exhausted: ${ws.harness_id}'s tokens per day: 1000 of 1000`;
+    for (const id of [here, there]) {
+      expect(await commands(ws, id)).toMatchObject([{ command: "pause", text: reason, person_id: "system" }]);
+      expect((await run(ws, id)).pending).toBe("pausing");
+    }
+    const log = await readEvents(server, ws);
+    const derived = log.filter((e) => e.seq > r.body.events[0].seq);
+    expect(derived.map((e) => [e.type, e.run_id, e.actor.kind])).toEqual(
+      expect.arrayContaining([
+        ["run.command", here, "system"],
+        ["run.command", there, "system"],
+        ["run.notice", watchOnly, "system"],
+        ["run.notice", noPause, "system"],
+      ]),
+    );
+    expect(derived).toHaveLength(4);
+    const notice = (id: string) => derived.find((e) => e.type === "run.notice" && e.run_id === id);
+    expect(notice(watchOnly)).toMatchObject({
+      space_id: ws.space_id,
+      code: "command_not_supported",
+      derived: { type: "run.command", command: "pause" },
+    });
+    expect(notice(watchOnly).text).toBe(
+      `could not pause this run (${reason}): this run's harness does not take pause: it is watch-only`,
+    );
+    expect(notice(noPause)).toMatchObject({ space_id: other.space_id, code: "command_not_supported" });
+    expect(notice(noPause).text).toContain("it obeys only steer, cancel");
+    for (const id of [watchOnly, noPause]) {
+      expect(await commands(ws, id)).toEqual([]);
+      expect((await run(ws, id)).state).toBe("running");
+    }
+  });
+
+  it("[BUD3] a workspace budget running out reaches every harness's running runs in every room; a paused or finished run gets neither pause nor notice", async () => {
+    const ws = await newWorkspace(server);
+    const other = await newRoom(server, ws, "elsewhere");
+    const second = await newHarness(server, ws, "second");
+    const ws2 = { ...other, token: second.token, harness_id: second.harness_id };
+    expect((await setBudget(ws, "*", { cost_usd_per_day: 1 })).status).toBe(200);
+    const mine = await startRun(server, ws);
+    const theirs = await startRun(server, ws2);
+    const theirsWatchOnly = await startRun(server, ws2, { commands: [] });
+    const finished = await startRun(server, ws2);
+    expect(
+      (await post(server, ws2.token, ev(ws2, "run.finished", { run_id: finished, outcome: "succeeded" }))).status,
+    ).toBe(201);
+    const paused = await startRun(server, ws2);
+    const pause = await command(server, ws2, paused, "pause");
+    expect((await ack(server, ws2, paused, pause.body.command_id, "applied")).status).toBe(201);
+    expect((await run(ws, paused)).state).toBe("paused");
+    const r = await post(server, ws2.token, runStatus(ws2, theirs, { usage: usage(1, 1, 1) }));
+    expect(r.status, r.text).toBe(201);
+    const derived = (await readEvents(server, ws)).filter((e) => e.seq > r.body.events[0].seq);
+    expect(derived.map((e) => [e.type, e.run_id]).sort()).toEqual(
+      [
+        ["run.command", mine],
+        ["run.command", theirs],
+        ["run.notice", theirsWatchOnly],
+      ].sort(),
+    );
   });
 });

@@ -5,6 +5,7 @@ import { newId } from "../lib/core/protocol";
 import {
   serverWithWorkspace,
   message,
+  newRoom as newRoomOf,
   newWorkspace,
   post,
   request,
@@ -27,15 +28,7 @@ const spaceSeqs = async (spaceId: string) =>
     )
   ).map((r) => Number(r.seq));
 
-async function newRoom(w: Workspace, name = "room") {
-  const r = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/spaces`, {
-    method: "POST",
-    token: w.person_token,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name }),
-  });
-  return { ...w, space_id: r.body.id as string };
-}
+const newRoom = (w: Workspace, name = "room") => newRoomOf(server, w, name);
 
 describe("[RT1] join and live delivery", () => {
   it("[RT1] a join gets what the room is missing, then live events, in seq order, each once", async () => {

@@ -144,6 +144,18 @@ export const runStatus = (ws: Workspace, runId: string, fields: Record<string, u
 export const message = (ws: Workspace, text: string, fields: Record<string, unknown> = {}) =>
   ev(ws, "message.posted", { space_id: ws.space_id, text, ...fields });
 
+/** Another room of the workspace (`POST /api/v1/workspaces/:ws/spaces`), as the workspace seen from it. */
+export async function newRoom(server: { url: string }, w: Workspace, name = "room"): Promise<Workspace> {
+  const r = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/spaces`, {
+    method: "POST",
+    token: w.person_token,
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name }),
+  });
+  if (r.status !== 201) throw new Error(`room not created: ${r.status} ${r.text}`);
+  return { ...w, space_id: r.body.id as string };
+}
+
 /** Start a run and return its id. */
 export async function startRun(server: { url: string }, ws: Workspace, fields: Record<string, unknown> = {}) {
   const runId = newId("run");

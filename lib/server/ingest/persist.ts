@@ -110,6 +110,7 @@ export async function load(run: Run, ask: BatchAsk): Promise<BatchState | "gone"
     for (const [k, v] of read.budget.spend) s.spend.set(k, v);
     // The runs a budget running out would pause; a run the batch named is the same row.
     for (const r of read.budget.running) if (!s.runs.has(r.id)) s.runs.set(r.id, runOf(r));
+    for (const [id, seq] of read.budget.runningSpaces) if (!s.spaceHeads.has(id)) s.spaceHeads.set(id, seq);
   }
   for (const d of read.decisions) s.decisions.set(decisionKey(d.spaceId, d.decisionId), decisionOf(d));
   return s;
