@@ -9,7 +9,7 @@ import { startFromRoom } from "./support/start-run";
  * failure on the panel.
  */
 test.describe("runner runs in the room (§5): the panel", () => {
-  test("[RUN1] [UI5] a queued run's field error shows beside its field; with no runner it waits and a cancel ends it at once", async ({
+  test("[RUN1] [UI5] [RUN3] a queued run's field error shows beside its field; with no runner it waits, offers only Cancel, and a cancel ends it at once", async ({
     page,
     loginAs,
   }) => {
@@ -38,6 +38,10 @@ test.describe("runner runs in the room (§5): the panel", () => {
     const panel = new RunPanelView(page, runId);
     await expect(panel.root.getByTestId("run-waiting")).toBeVisible();
     await expect(panel.root.getByTestId("run-request")).toContainText("NPM_TOKEN");
+    // [RUN3] nobody holds it yet: a steer would be refused, so the panel offers only what will happen.
+    await expect(panel.button("run-steer")).toHaveCount(0);
+    await expect(panel.button("run-pause")).toHaveCount(0);
+    await expect(panel.root.getByTestId("run-commands-note")).toHaveText("Steer once a runner takes it");
     await panel.button("run-cancel").click();
     await panel.root.getByTestId("run-cancel-confirm").click();
     await expect(panel.root).toHaveAttribute("data-run-state", "finished");
@@ -64,6 +68,10 @@ test.describe("runner runs in the room (§5): the panel", () => {
     const panel = new RunPanelView(page, runId);
     await runner.startOf(runId);
     await expect(panel.root.getByTestId("run-request")).toContainText("read-only");
+    // [RUN3] a runner holds it now ("starting"): Steer is offered, and the note is gone.
+    await expect(panel.root.getByTestId("run-assigned")).toBeVisible();
+    await expect(panel.button("run-steer")).toBeVisible();
+    await expect(panel.root.getByTestId("run-commands-note")).toHaveCount(0);
     await runner.post(runner.event(runId, "run.started", { goal: "Break something", goal_from: "chips" }));
     const before = await room.items.count();
     await runner.post(

@@ -120,6 +120,22 @@ describe("chips run", () => {
     expect(again.code).toBe(1);
   });
 
+  it("[RUN3] a steer to a queued run no runner has taken → error run_not_taken saying when it can be steered, exit 1", async () => {
+    const queued = await request(`${server.url}/api/v1/runs`, {
+      method: "POST",
+      token: ws.person_token,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ space_id: ws.space_id, prompt: "Wait", repository: "nowhere", idempotency_key: "q-1" }),
+    });
+    expect(queued.status, queued.text).toBe(201);
+    const r = await chips(["run", "steer", queued.body.run_id, "go faster", "--token", ws.person_token]);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(
+      "error run_not_taken: no runner has taken this run yet: it can be steered once a runner takes it (cancel works now)",
+    );
+    expect(r.code).toBe(1);
+  });
+
   it("the person token defaults to <data dir>/person-token; a harness token is refused (403)", async () => {
     const dataDir = path.dirname(server.chips.boot.adminTokenFile);
     const harnessToken = fs.readFileSync(path.join(dataDir, "harness-token"), "utf8").trim();

@@ -14,7 +14,8 @@ const danger = `${btn} border-red-300 bg-white text-red-700 hover:bg-red-50 dark
 /**
  * The run's buttons ([UI5]): each shown only where [RUN1] allows it, disabled while its
  * command is pending. Pause/Resume is one toggle; Steer opens a text box; Cancel asks once;
- * Force-finish only for an unresponsive harness.
+ * Force-finish only for an unresponsive harness. A queued run no runner has taken offers
+ * only Cancel, and says when Steer comes ([RUN3]).
  */
 export function RunControls({
   run,
@@ -42,12 +43,13 @@ export function RunControls({
     return err;
   };
   const live = run.state === "queued" || run.state === "running" || run.state === "paused";
+  const untaken = run.state === "queued" && !run.harness_id;
   const obeys = (c: CommandName) => !run.commands || run.commands.includes(c);
-  const absent = absentNote(run);
+  const absent = untaken ? "Steer once a runner takes it" : absentNote(run);
   return (
     <div className="mt-3">
       <div className="flex flex-wrap items-center gap-2">
-        {live && obeys("steer") && (
+        {live && !untaken && obeys("steer") && (
           <button
             type="button"
             data-testid="run-steer"

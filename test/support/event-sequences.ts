@@ -147,6 +147,8 @@ export class SequenceWorld {
       case "command": {
         if (!run) return;
         const changes = i.command !== "steer";
+        // [RUN3] a steer to a queued run waits for the runner to hold it (dispatch assigns it by itself).
+        if (i.command === "steer" && run.state === "queued") await this.runner.raw.startFor(run.id);
         const sent = await this.call("POST", `/api/v1/runs/${run.id}/commands`, this.ws.person_token, {
           command: i.command,
           ...(i.command === "steer" ? { text: "look at the README first" } : {}),

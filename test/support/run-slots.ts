@@ -44,7 +44,8 @@ export function applies(i: Intent, r: RunSlot): boolean {
       return r.state === "running";
     case "command":
       if (r.state === "finished") return false;
-      if (i.command === "steer") return true;
+      // [RUN3] a queued run takes a steer only once a runner holds it: one that will be routed.
+      if (i.command === "steer") return r.state !== "queued" || r.routed;
       if (r.pending) return false; // one state change pending at a time
       return i.command === "pause" ? r.state === "running" : i.command === "resume" ? r.state === "paused" : true;
     case "ack":

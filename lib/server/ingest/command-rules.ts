@@ -21,6 +21,8 @@ const refuse = (code: ProblemError["code"], detail: string, pointer: string) =>
 export function judgeCommand(run: Run, e: Of<"run.command">, base: string): ProblemError | null {
   const unsupported = judgeCapability(run, e, base);
   if (unsupported) return unsupported;
+  const untaken = judgeUntaken(run, e, base);
+  if (untaken) return untaken;
   const allowed =
     e.command === "pause"
       ? run.state === "running"
@@ -45,6 +47,26 @@ function judgeCapability(run: Run, e: Of<"run.command">, base: string): ProblemE
     ...refuse("command_not_supported", `this run's harness does not take ${e.command}: ${why}`, `${base}/command`),
     extensions: { commands: run.commands },
   };
+}
+
+const ONCE_TAKEN = {
+  steer: "steered once a runner takes it",
+  pause: "paused once its runner starts it",
+  resume: "resumed once its runner has started it and it was paused",
+} as const;
+
+/**
+ * [RUN3] a queued run nobody has taken has nobody to deliver a command to: a steer, pause or
+ * resume is refused until a runner holds it (after `run.assigned`), not accepted and never
+ * delivered. Cancel needs nobody: the run ends at once ({@link derivedEvents}).
+ */
+function judgeUntaken(run: Run, e: Of<"run.command">, base: string): ProblemError | null {
+  if (run.state !== "queued" || run.harness_id || e.command === "cancel") return null;
+  return refuse(
+    "run_not_taken",
+    `no runner has taken this run yet: it can be ${ONCE_TAKEN[e.command]} (cancel works now)`,
+    `${base}/command`,
+  );
 }
 
 export type AckVerdict = { kind: "ok" } | { kind: "replay"; body: string } | { kind: "refuse"; problem: ProblemError };
