@@ -2,6 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { newId } from "../lib/core/protocol";
 import { test, expect } from "./support/fixtures";
+import { RunPanelView } from "./support/run-panel";
 import { TestRun } from "./support/runs";
 
 async function panelIssues(page: Page) {
@@ -62,6 +63,48 @@ test.describe("[BUD2] the room shows spend against the harness's budget, live", 
     await harness.post(status(1000));
     await expect(chip).toHaveAttribute("data-state", "exhausted");
     await expect(chip).toContainText("1,000 / 1,000 tokens per day · exhausted");
+  });
+});
+
+test.describe("[BUD3] [DRV1] a run the budget cannot pause is named in the room", () => {
+  test("[BUD3] [DRV1] the budget running out pauses the run that obeys pause and shows a notice for the watch-only one, beside its goal", async ({
+    page,
+    request,
+    admin,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
+    const put = await request.put(`/api/v1/workspaces/${workspace.workspace_id}/budgets/${workspace.harness_id}`, {
+      headers: { authorization: `Bearer ${admin.token}` },
+      data: { tokens_per_day: 1000 },
+    });
+    expect(put.status(), await put.text()).toBe(200);
+    const room = await loginAs(page);
+    const obeys = new TestRun(harness, workspace);
+    await obeys.start({ goal: "Obeys every command" });
+    const mirrored = new TestRun(harness, workspace);
+    await mirrored.start({ goal: "Mirrored from a terminal", goal_from: "harness", commands: [] });
+    await expect(new RunPanelView(page, mirrored.id).root.getByTestId("run-commands-note")).toHaveText(
+      "Watch-only: started from a terminal",
+    );
+    // The report that runs the budget out is stored (the harness is answered 201, never 5xx).
+    await obeys.status({ verb_phrase: "Working", usage: { input_tokens: 1000, output_tokens: 0 } });
+    const paused = new RunPanelView(page, obeys.id).root;
+    await expect(paused).toHaveAttribute("data-pending", "pausing");
+    const receipt = paused.locator("[data-receipt]");
+    await expect(receipt.locator("span").first()).toHaveText("Chips");
+    await expect(receipt).toContainText("paused the run");
+    await expect(receipt.locator("q")).toHaveText(
+      `budget exhausted: ${workspace.harness_id}'s tokens per day: 1000 of 1000`,
+    );
+    const notice = room.items.and(page.locator(`[data-notice-of="${mirrored.id}"]`));
+    await expect(notice).toHaveCount(1);
+    await expect(notice).toContainText(
+      `Chips could not pause this run (budget exhausted: ${workspace.harness_id}'s tokens per day: 1000 of 1000): this run's harness does not take pause: it is watch-only`,
+    );
+    await expect(notice).toContainText("Mirrored from a terminal");
+    await expect(page.locator(`[data-notice-of="${obeys.id}"]`)).toHaveCount(0);
   });
 });
 

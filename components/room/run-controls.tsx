@@ -199,7 +199,8 @@ export function Receipts({ receipts, dir }: { receipts: Receipt[]; dir: Director
   return (
     <ul aria-label="Commands" className="mt-3 space-y-1 border-t border-zinc-100 pt-2 text-xs dark:border-zinc-800">
       {receipts.map((r) => {
-        const who = dir.persons[r.person_id] ?? "Someone";
+        // A budget's pause is Chips' own ([BUD3]): named so, with its reason as a steer's text is.
+        const who = r.person_id === "system" ? "Chips" : (dir.persons[r.person_id] ?? "Someone");
         const reached = r.receipt === "applied" || r.receipt === "rejected" ? 2 : STEPS.indexOf(r.receipt) + 1;
         return (
           <li
@@ -210,7 +211,7 @@ export function Receipts({ receipts, dir }: { receipts: Receipt[]; dir: Director
           >
             <span className="font-medium">{who}</span>
             <span>{VERB[r.command]}</span>
-            {r.command === "steer" && r.text && <q className="max-w-full truncate italic">{r.text}</q>}
+            {r.text && <q className="max-w-full truncate italic">{r.text}</q>}
             <span aria-hidden>·</span>
             <span className={reached >= 1 ? "" : "text-zinc-500"}>accepted</span>
             <span aria-hidden>·</span>
