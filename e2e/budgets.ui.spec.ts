@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { newId } from "../lib/core/protocol";
 import { test, expect } from "./support/fixtures";
 import { RunPanelView } from "./support/run-panel";
@@ -12,6 +12,20 @@ async function panelIssues(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
+/** The workspace harness's budget, set by the admin through the API. */
+async function setHarnessBudget(
+  request: APIRequestContext,
+  adminToken: string,
+  ws: { workspace_id: string; harness_id: string },
+  limits: Record<string, number>,
+) {
+  const put = await request.put(`/api/v1/workspaces/${ws.workspace_id}/budgets/${ws.harness_id}`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: limits,
+  });
+  expect(put.status(), await put.text()).toBe(200);
+}
+
 test.describe("[BUD2] the room shows spend against the harness's budget, live", () => {
   test("[BUD2] [BUD3] a budget's spend moves live in the room: amber at the warning share, red and refusing new runs at the limit", async ({
     page,
@@ -21,11 +35,7 @@ test.describe("[BUD2] the room shows spend against the harness's budget, live", 
     harness,
     loginAs,
   }) => {
-    const put = await request.put(`/api/v1/workspaces/${workspace.workspace_id}/budgets/${workspace.harness_id}`, {
-      headers: { authorization: `Bearer ${admin.token}` },
-      data: { tokens_per_day: 1000, warn_at: 0.5 },
-    });
-    expect(put.status(), await put.text()).toBe(200);
+    await setHarnessBudget(request, admin.token, workspace, { tokens_per_day: 1000, warn_at: 0.5 });
     await loginAs(page);
     const chip = page.getByTestId(`budget-${workspace.harness_id}`);
     await expect(chip).toHaveAttribute("data-state", "ok");
@@ -75,11 +85,7 @@ test.describe("[BUD3] [DRV1] a run the budget cannot pause is named in the room"
     harness,
     loginAs,
   }) => {
-    const put = await request.put(`/api/v1/workspaces/${workspace.workspace_id}/budgets/${workspace.harness_id}`, {
-      headers: { authorization: `Bearer ${admin.token}` },
-      data: { tokens_per_day: 1000 },
-    });
-    expect(put.status(), await put.text()).toBe(200);
+    await setHarnessBudget(request, admin.token, workspace, { tokens_per_day: 1000 });
     const room = await loginAs(page);
     const obeys = new TestRun(harness, workspace);
     await obeys.start({ goal: "Obeys every command" });
