@@ -84,6 +84,8 @@ export interface BatchRead {
   byId: Map<string, StoredRef>;
   /** `${run_id}:${sequence}` of runner events ([RN2]). */
   byRunnerSeq: Map<string, StoredRef>;
+  /** Run id → the highest runner event sequence stored for it, for the runs the batch's runner events name ([RN2]). */
+  runnerHeads: Map<string, number>;
   /** The runs named, in any workspace (the caller tells its own from others'). */
   runs: RunRow[];
   agents: Map<string, string>;
@@ -129,7 +131,9 @@ const READ_MODELS = `with named_runs as (
       cross join lateral (select event_id from run_events where run_id = k.run_id and sequence = k.sequence limit 1) r
       cross join lateral (select body_hash, body, workspace_id from events where id = r.event_id limit 1) e`)} as runner,
   ${list(`select k.run_id, k.call_id from unnest($8::text[], $9::text[]) as k(run_id, call_id)
-      cross join lateral (select 1 from events where run_id = k.run_id and type in ('tool.started', 'tool.finished') and ((body::jsonb) ->> 'call_id') = k.call_id limit 1) e`)} as calls`;
+      cross join lateral (select 1 from events where run_id = k.run_id and type in ('tool.started', 'tool.finished') and ((body::jsonb) ->> 'call_id') = k.call_id limit 1) e`)} as calls,
+  ${list(`select k.key as run_id, h.sequence from unnest($10::text[]) as k(key)
+      cross join lateral (select sequence from run_events where run_id = k.key order by sequence desc limit 1) h`)} as runner_heads`;
 
 // Room state (issue 14), read only for a batch that judges or changes it.
 const READ_ROOMS = `select ${HEAD},
@@ -162,6 +166,7 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
           a.runnerSeqs.map((p) => p.sequence),
           a.calls.map((c) => c.runId),
           a.calls.map((c) => c.callId),
+          [...new Set(a.runnerSeqs.map((p) => p.runId))],
         ]).then((r) => r[0])
       : null,
     a.roomSpaces.length + a.decisions.length
@@ -191,6 +196,7 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     byKey: new Map(rows(ev, "by_key").map((r) => [r.idempotency_key as string, ref(r)])),
     byId: new Map(rows(ev, "by_id").map((r) => [r.id as string, ref(r)])),
     byRunnerSeq: new Map(rows(models, "runner").map((r) => [`${r.run_id}:${num(r.sequence)}`, ref(r)])),
+    runnerHeads: new Map(rows(models, "runner_heads").map((r) => [r.run_id as string, num(r.sequence)])),
     runs: rows(models, "runs").map(runRows.decode),
     agents: new Map(rows(models, "agents").map((r) => [r.id as string, r.harness_id as string])),
     commands: rows(models, "commands").map(commandRows.decode),

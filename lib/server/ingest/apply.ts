@@ -163,7 +163,10 @@ function accept(
   }
   const known = new Accepted(e, body, hash, prevSeq);
   if (e.idempotency_key) state.set(state.byKey, e.idempotency_key, known);
-  if (e.type === "runner.event") state.set(state.byRunnerSeq, `${e.run_id}:${e.sequence}`, known);
+  if (e.type === "runner.event") {
+    state.set(state.byRunnerSeq, `${e.run_id}:${e.sequence}`, known);
+    state.set(state.runnerHeads, e.run_id!, e.sequence); // the judge let only a higher one through
+  }
   state.set(state.byId, e.id, known);
   return known;
 }

@@ -19,6 +19,8 @@ export class BatchState {
   readonly byId = new Map<string, KnownEvent>();
   /** `${run_id}:${sequence}` of runner events ([RN2]). */
   readonly byRunnerSeq = new Map<string, KnownEvent>();
+  /** Run id → its highest runner event sequence so far ([RN2]: sequences rise strictly). */
+  readonly runnerHeads = new Map<string, number>();
   /** Run id → run of this workspace, or null when the id is unknown here. */
   readonly runs = new Map<string, Run | null>();
   /** Run ids taken by another workspace. */

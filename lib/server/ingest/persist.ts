@@ -92,6 +92,7 @@ export async function load(run: Run, ask: BatchAsk): Promise<BatchState | "gone"
   for (const [k, v] of read.byKey) s.byKey.set(k, v);
   for (const [k, v] of read.byId) s.byId.set(k, v);
   for (const [k, v] of read.byRunnerSeq) s.byRunnerSeq.set(k, v);
+  for (const [k, v] of read.runnerHeads) s.runnerHeads.set(k, v);
   for (const r of read.runs) {
     if (r.workspaceId === workspaceId) s.runs.set(r.id, runOf(r));
     else s.foreignRuns.add(r.id);

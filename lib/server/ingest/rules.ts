@@ -39,8 +39,8 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     if (known.hash === hash) return { kind: "replay", body: known.body };
     return e.type === "runner.event"
       ? refuse(
-          "idempotency_key_reused",
-          "this run already has a runner event with that sequence and another body",
+          "sequence_conflict",
+          `this run already has runner event ${e.sequence} with another body`,
           `${base}/sequence`,
         )
       : refuse("idempotency_key_reused", "this idempotency key was used for another event", `${base}/idempotency_key`);
@@ -92,6 +92,15 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   if ((cred.kind === "harness" || cred.kind === "runner") && run.harness_id !== cred.subjectId) {
     return refuse("forbidden", "this run belongs to another harness", `${base}/run_id`);
   }
+  // [RN2] sequences rise strictly per run (gaps allowed): one at or below the highest stored is
+  // a replay (answered before any rule) or late — storing it would reorder what the runner said.
+  const head = e.type === "runner.event" ? s.runnerHeads.get(e.run_id!) : undefined;
+  if (e.type === "runner.event" && head !== undefined && e.sequence <= head)
+    return refuse(
+      "sequence_conflict",
+      `runner event sequences rise strictly: this run is at ${head}, so ${e.sequence} comes too late`,
+      `${base}/sequence`,
+    );
   // Review comes after the fact: an annotation is taken in any state ([ANN2], docs/REVIEW.md);
   // so is Chips' notice of what it could not append, or it could fail its cause ([DRV1]).
   if (e.type === "run.annotated" || e.type === "run.notice") return { kind: "accept", run, event };
