@@ -27,9 +27,12 @@ Usage:
       --timeout seconds, default 30). Exit 0 applied, 1 rejected or refused, 2 timed out.
   chips run start --repo NAME --prompt "TEXT" [--base BRANCH] [--agent codex|claude]
                   [--profile workspace-write|read-only] [--check "CMD"]... [--secret NAME]...
-                  [--model M] [--space SPACE] [--json] [--token TOKEN]
+                  [--model M] [--provider ID] [--instructions "TEXT"] [--space SPACE]
+                  [--json] [--token TOKEN]
       Queue a run for a runner (a person's token): it waits, "waiting for a runner", until
       a runner with NAME on its allowlist takes it. Prints the run id and the room.
+      --instructions become the agent's system prompt (Claude Code) or developer
+      instructions (Codex); --provider (Codex only) picks a provider the runner configured.
   chips people invite --role owner|member|viewer [--expires 7d] [--many-uses] [--workspace WS] [--json]
   chips people list | chips people role usr_… --role R | chips people withdraw inv_…
   chips people revoke usr_…
@@ -49,13 +52,15 @@ Usage:
       token in the server's default workspace or --workspace).
   chips runner --token T --repo NAME=PATH... [--work-dir DIR] [--capacity N] [--name N]
                [--codex-config KEY=VALUE]... [--codex-env NAME=VALUE]... [--codex-bin P]
-               [--codex-model M] [--claude-base-url URL] [--claude-env NAME=VALUE]...
-               [--claude-bin P] [--claude-model M] [--bwrap PATH]
+               [--codex-model M] [--codex-models M,M] [--claude-base-url URL]
+               [--claude-env NAME=VALUE]... [--claude-bin P] [--claude-model M]
+               [--claude-models M,M] [--bwrap PATH]
                [--secrets-file FILE] [--cleanup keep|remove] [--config FILE]
       Dial in to Chips and run agent CLIs for queued runs in their own git worktrees (under
       --work-dir, default ~/.chips-runner). --repo is the allowlist; --codex-config/-env say
       how Codex reaches its model, --claude-* the same for Claude Code (always run in a
-      bubblewrap sandbox: --bwrap); --secrets-file holds NAME=VALUE lines a run may name.
+      bubblewrap sandbox: --bwrap); --*-models list more models a run may pick (the start form
+      offers them); --secrets-file holds NAME=VALUE lines a run may name.
       Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
   chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N] [--stale-seconds N] [--token T]
       Put the Claude Code sessions you run in this project in a room: hooks added to

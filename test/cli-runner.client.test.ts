@@ -61,6 +61,51 @@ describe("chips run start / chips runner token", () => {
     });
   });
 
+  it("[RN5] run start takes --instructions, --provider and --model into the run's request; a provider for Claude Code is refused at /provider", async () => {
+    const r = await chips([
+      "run",
+      "start",
+      "--repo",
+      "web",
+      "--prompt",
+      "Fix it",
+      "--instructions",
+      "Keep the diff small.\nExplain each change.",
+      "--provider",
+      "azure",
+      "--model",
+      "gpt-test",
+      "--token",
+      ws.person_token,
+    ]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    const runId = r.out.trim().split("\n")[0];
+    const run = (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
+    expect(run.request).toMatchObject({
+      instructions: "Keep the diff small.\nExplain each change.",
+      provider: "azure",
+      model: "gpt-test",
+    });
+    const claude = await chips([
+      "run",
+      "start",
+      "--repo",
+      "web",
+      "--prompt",
+      "x",
+      "--agent",
+      "claude",
+      "--provider",
+      "bedrock",
+      "--token",
+      ws.person_token,
+    ]);
+    expect(claude.code).toBe(1);
+    expect(claude.err).toMatch(/error validation_failed: the claude agent takes no provider/);
+    expect(claude.err).toMatch(/at \/provider/);
+  });
+
   it("run start refuses a bad request with the field at fault, and needs --repo and --prompt", async () => {
     const bad = await chips([
       "run",

@@ -105,6 +105,20 @@ describe("[RN1] refusals", { timeout: 180_000 }, () => {
     );
   });
 
+  test("[RN1] [RN5] a provider the runner has not configured is refused (even when Chips signed it)", async () => {
+    const { w, r } = await setup({
+      adapters: [
+        { agent: "codex", profiles: ["read-only", "workspace-write"], version: "raw", providers: ["elsewhere"] },
+      ],
+    });
+    const runner = w.makeRunner({ leasePublicKey: r.publicKey });
+    const runId = await w.startRun({ provider: "elsewhere" });
+    const req = await r.startFor(runId);
+    expect(req.provider).toBe("elsewhere");
+    expect(await runner.handleStart(req)).toBeNull();
+    await expectRefused(w, runId, /this runner has no codex provider "elsewhere" \(it has: mock\)/, req.worktree_name);
+  });
+
   test("[RN1] a worktree name already in use is refused; the existing worktree is untouched", async () => {
     const { w, r } = await setup();
     const runner = w.makeRunner({ leasePublicKey: r.publicKey });

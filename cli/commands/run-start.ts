@@ -14,6 +14,8 @@ export type RunStartOptions = Options & {
   check?: string[];
   secret?: string[];
   model?: string;
+  provider?: string;
+  instructions?: string;
 };
 
 /**
@@ -40,6 +42,8 @@ export async function runStart({ opts, args, env, io }: CommandContext): Promise
     ...(o.agent ? { agent: o.agent } : {}),
     ...(o.profile ? { profile: o.profile } : {}),
     ...(o.model ? { model: o.model } : {}),
+    ...(o.provider ? { provider: o.provider } : {}),
+    ...(o.instructions ? { instructions: o.instructions } : {}),
     required_commands: o.check ?? [],
     secrets: o.secret ?? [],
     idempotency_key: `cli-${ulid()}`,

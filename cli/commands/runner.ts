@@ -18,10 +18,12 @@ export type RunnerCliOptions = Options & {
   "codex-config"?: string[];
   "codex-env"?: string[];
   "codex-model"?: string;
+  "codex-models"?: string;
   "claude-bin"?: string;
   "claude-base-url"?: string;
   "claude-env"?: string[];
   "claude-model"?: string;
+  "claude-models"?: string;
   bwrap?: string;
   "secrets-file"?: string;
   cleanup?: string;
@@ -40,6 +42,7 @@ interface RunnerFile {
     config?: string[];
     env?: Record<string, string>;
     model?: string;
+    models?: string[];
     profiles?: ("read-only" | "workspace-write")[];
   };
   claude?: {
@@ -48,6 +51,7 @@ interface RunnerFile {
     env?: Record<string, string>;
     args?: string[];
     model?: string;
+    models?: string[];
     bwrap?: string;
     profiles?: ("read-only" | "workspace-write")[];
   };
@@ -62,6 +66,13 @@ function pairs(list: string[] | undefined, what: string): Record<string, string>
   }
   return out;
 }
+
+/** `a, b,c` → `["a", "b", "c"]`. */
+const list = (s: string) =>
+  s
+    .split(",")
+    .map((x) => x.trim())
+    .filter(Boolean);
 
 /** KEY=VALUE lines (# comments): secrets stay in a file, never on the command line (ps shows it). */
 export function readSecretsFile(file: string): Record<string, string> {
@@ -112,6 +123,7 @@ export async function runner(ctx: CommandContext): Promise<void> {
     config: [...(file.codex?.config ?? []), ...(o["codex-config"] ?? [])],
     env: { ...(file.codex?.env ?? {}), ...pairs(o["codex-env"], "--codex-env") },
     ...(o["codex-model"] ? { model: o["codex-model"] } : {}),
+    ...(o["codex-models"] ? { models: list(o["codex-models"]) } : {}),
   });
   const { ClaudeAdapter } = await import("@/lib/agents/runner/adapters/claude");
   const claude = new ClaudeAdapter({
@@ -120,6 +132,7 @@ export async function runner(ctx: CommandContext): Promise<void> {
     ...(o["claude-base-url"] ? { baseUrl: o["claude-base-url"] } : {}),
     env: { ...(file.claude?.env ?? {}), ...pairs(o["claude-env"], "--claude-env") },
     ...(o["claude-model"] ? { model: o["claude-model"] } : {}),
+    ...(o["claude-models"] ? { models: list(o["claude-models"]) } : {}),
     ...(o.bwrap ? { bwrap: o.bwrap } : {}),
   });
   const r = new Runner({

@@ -39,6 +39,12 @@ export function RunnerLines({ run }: { run: Run }) {
               <span>{req.model}</span>
             </>
           )}
+          {req.provider && (
+            <>
+              <span aria-hidden>·</span>
+              <span title="model provider">{req.provider}</span>
+            </>
+          )}
           <span aria-hidden>·</span>
           <span>{req.profile}</span>
           {req.required_commands.length > 0 && (
@@ -46,6 +52,14 @@ export function RunnerLines({ run }: { run: Run }) {
               <span aria-hidden>·</span>
               <span title={req.required_commands.join("\n")}>
                 {req.required_commands.length} required {req.required_commands.length === 1 ? "command" : "commands"}
+              </span>
+            </>
+          )}
+          {req.instructions && (
+            <>
+              <span aria-hidden>·</span>
+              <span data-testid="run-request-instructions" title={req.instructions}>
+                with instructions
               </span>
             </>
           )}

@@ -4,8 +4,19 @@ import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/browser/api";
 import { PROFILE_DESCRIPTIONS } from "@/lib/core/protocol/runner-contract";
+import { hint, input, label, ModelChoice } from "./start-run-model";
 
-type Field = "prompt" | "repository" | "base" | "agent" | "profile" | "commands" | "secrets";
+type Field =
+  | "prompt"
+  | "repository"
+  | "base"
+  | "agent"
+  | "model"
+  | "provider"
+  | "profile"
+  | "instructions"
+  | "commands"
+  | "secrets";
 
 /** A problem's JSON pointer → the field at fault. */
 const POINTER: Record<string, Field> = {
@@ -13,17 +24,16 @@ const POINTER: Record<string, Field> = {
   repository: "repository",
   base_branch: "base",
   agent: "agent",
+  model: "model",
+  provider: "provider",
   profile: "profile",
+  instructions: "instructions",
   required_commands: "commands",
   secrets: "secrets",
 };
 
 const PROFILES = ["workspace-write", "read-only"] as const;
 
-const input =
-  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:aria-[invalid=true]:border-red-400";
-const label = "mb-1 block text-sm font-medium";
-const hint = "mt-0.5 text-xs text-zinc-600 dark:text-zinc-400";
 const button =
   "rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60";
 
@@ -61,6 +71,9 @@ export function StartRun({
   const [base, setBase] = useState("main");
   const [agent, setAgent] = useState("codex");
   const [profile, setProfile] = useState<string>("workspace-write");
+  const [model, setModel] = useState("");
+  const [provider, setProvider] = useState("");
+  const [instructions, setInstructions] = useState("");
   const [commands, setCommands] = useState("");
   const [secrets, setSecrets] = useState("");
   const [busy, setBusy] = useState(false);
@@ -97,6 +110,9 @@ export function StartRun({
       base_branch: base.trim() || "main",
       agent,
       profile,
+      ...(model ? { model } : {}),
+      ...(provider ? { provider } : {}),
+      ...(instructions.trim() ? { instructions: instructions.trim() } : {}),
       required_commands: lines(commands),
       secrets: names(secrets),
     };
@@ -112,6 +128,7 @@ export function StartRun({
       setBusy(false);
       last.current = null;
       setPrompt("");
+      setInstructions("");
       dialog.current?.close();
       if (answer?.run_id) onStarted?.(answer.run_id);
       return;
@@ -243,7 +260,11 @@ export function StartRun({
               id={fid("agent")}
               data-testid="start-run-agent"
               value={agent}
-              onChange={(e) => setAgent(e.target.value)}
+              onChange={(e) => {
+                setAgent(e.target.value);
+                setModel(""); // each agent has its own models and providers
+                setProvider("");
+              }}
               aria-invalid={!!errors.agent}
               aria-describedby={described("agent")}
               className={input}
@@ -253,6 +274,26 @@ export function StartRun({
             </select>
             {fieldError("agent")}
           </div>
+          <ModelChoice
+            agent={agent}
+            online={online}
+            model={{
+              value: model,
+              set: setModel,
+              id: fid("model"),
+              invalid: !!errors.model,
+              describedBy: described("model"),
+              error: fieldError("model"),
+            }}
+            provider={{
+              value: provider,
+              set: setProvider,
+              id: fid("provider"),
+              invalid: !!errors.provider,
+              describedBy: described("provider"),
+              error: fieldError("provider"),
+            }}
+          />
           <fieldset data-testid="start-run-profile" aria-describedby={described("profile")}>
             <legend className={label}>Permission profile</legend>
             {PROFILES.map((p) => (
@@ -275,6 +316,26 @@ export function StartRun({
             ))}
             {fieldError("profile")}
           </fieldset>
+          <div>
+            <label htmlFor={fid("instructions")} className={label}>
+              Instructions <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
+            </label>
+            <textarea
+              id={fid("instructions")}
+              data-testid="start-run-instructions"
+              rows={3}
+              value={instructions}
+              onChange={(e) => setInstructions(e.target.value)}
+              aria-invalid={!!errors.instructions}
+              aria-describedby={described("instructions", `${fid("instructions")}-hint`)}
+              className={input}
+            />
+            <p id={`${fid("instructions")}-hint`} className={hint}>
+              How the agent should work, beside the prompt: Claude Code&apos;s system prompt, Codex&apos;s developer
+              instructions.
+            </p>
+            {fieldError("instructions")}
+          </div>
           <div>
             <label htmlFor={fid("commands")} className={label}>
               Required commands <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>

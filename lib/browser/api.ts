@@ -127,7 +127,8 @@ export const forceFinish = (runId: string) => request("POST", `/api/v1/runs/${en
 export interface OnlineRunner {
   runner_id: string;
   name: string;
-  adapters: { agent: string }[];
+  /** What each agent CLI of the runner offers: the models and providers a start may pick ([RN5]). */
+  adapters: { agent: string; models?: string[]; providers?: string[] }[];
   repositories: string[];
 }
 
@@ -147,6 +148,13 @@ export const createRoom = (workspaceId: string, name: string) =>
 /** A signed, expiring URL for a run's artifact ([RN3]). */
 export const objectUrl = async (runId: string, sha256: string) =>
   (await request<{ url?: unknown } | undefined>("GET", `/api/v1/runs/${enc(runId)}/objects/${enc(sha256)}`))?.url;
+
+/**
+ * A link that opens a run's artifact whole ([RN3]): Chips answers it with a redirect to a
+ * signed URL made at that moment, so the page never holds one.
+ */
+export const objectLink = (runId: string, sha256: string) =>
+  `/api/v1/runs/${enc(runId)}/objects/${enc(sha256)}?redirect=1`;
 
 /** Download a same-origin URL as text (a signed artifact URL); refusals as ApiError. */
 export async function downloadText(url: URL): Promise<string> {

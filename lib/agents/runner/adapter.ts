@@ -54,6 +54,10 @@ export interface JobContext {
   jobDir: string;
   profile: PermissionProfile;
   model: string | null;
+  /** [RN5] the provider the start named (only an adapter whose {@link Adapter.providers} lists it gets one). */
+  provider: string | null;
+  /** [RN5] the start's instructions for the agent ("" for none): its system prompt or developer instructions. */
+  instructions: string;
   /** Repo guidance the core wrote for the agent (decisions, write scope, outcome). */
   guidance: string;
 }
@@ -64,6 +68,10 @@ export interface Adapter {
   detect(): Promise<string | null>;
   /** Profiles this adapter can enforce on this machine ([RN1]: anything else is refused). */
   profiles(): Promise<PermissionProfile[]>;
+  /** [RN5] The models a start may name (advertised in the hello; any other name is passed through all the same). */
+  models(): string[];
+  /** [RN5] The providers a start may name; a start naming another is refused. Empty: this agent takes none. */
+  providers(): string[];
   /** Why this adapter's sandbox cannot be built here, if it builds its own (null: it can). */
   sandboxProblem?(): Promise<string | null>;
   /** Get the job's directory ready (CLI home, guidance file). */

@@ -1,4 +1,5 @@
-import type { StartRequest } from "@/lib/core/protocol/runner-contract";
+import type { PermissionProfile, StartRequest } from "@/lib/core/protocol/runner-contract";
+import type { JobContext } from "./adapter";
 
 /** What a job inherits from the runner's environment: enough to run tools, nothing of Chips'. */
 const PASSED = ["PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TERM", "TZ"];
@@ -32,6 +33,19 @@ export function guidanceFor(req: StartRequest): string {
   if (req.decisions.length)
     lines.push("## Decisions in force", "", ...req.decisions.map((d) => `- ${d.title}: ${d.text}`), "");
   lines.push("## Where you may write", "", ...req.write_scope.map((g) => `- \`${g}\``), "");
-  if (req.instructions) lines.push("## Instructions", "", req.instructions, "");
   return lines.join("\n");
+}
+
+/** What an adapter is told of a job: where it runs and what the start request asked of the agent. */
+export function jobContext(req: StartRequest, worktree: string, jobDir: string): JobContext {
+  return {
+    runId: req.run_id,
+    worktree,
+    jobDir,
+    profile: req.profile as PermissionProfile,
+    model: req.model,
+    provider: req.provider,
+    instructions: req.instructions,
+    guidance: guidanceFor(req),
+  };
 }

@@ -10,6 +10,7 @@ import type { Outbox } from "./outbox";
 import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
 import { runChecks, scopeCheck } from "./checks";
 import { doing, Translator } from "./translate";
+import { jobContext } from "./environment";
 
 export type JobState = "running" | "stopping" | "paused" | "finishing" | "finished";
 
@@ -67,14 +68,7 @@ export class RunJob {
   }
 
   private get ctx(): JobContext {
-    return {
-      runId: this.s.req.run_id,
-      worktree: this.s.worktree,
-      jobDir: this.s.jobDir,
-      profile: this.s.req.profile as JobContext["profile"],
-      model: this.s.req.model,
-      guidance: "",
-    };
+    return jobContext(this.s.req, this.s.worktree, this.s.jobDir);
   }
 
   /** Launch the agent with the task's prompt. */

@@ -14,7 +14,7 @@ import {
 import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Adapter } from "./adapter";
-import { guidanceFor, jobEnv } from "./environment";
+import { jobContext, jobEnv } from "./environment";
 import { createWorktree, resolveBase } from "./git";
 import { RunJob } from "./job";
 import { verifyLease } from "../../core/protocol/runner-lease";
@@ -83,7 +83,14 @@ export class Runner {
     const adapters = [];
     for (const a of this.o.adapters) {
       const version = await a.detect();
-      if (version) adapters.push({ agent: a.agent, profiles: await a.profiles(), version });
+      if (version)
+        adapters.push({
+          agent: a.agent,
+          profiles: await a.profiles(),
+          version,
+          models: a.models(),
+          providers: a.providers(),
+        });
     }
     return {
       v: 1,
@@ -221,6 +228,14 @@ export class Runner {
         `the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"}${why ? `: ${why}` : ""})`,
       );
     }
+    if (req.provider !== null && !adapter.providers().includes(req.provider)) {
+      const has = adapter.providers();
+      return refuse(
+        has.length
+          ? `this runner has no ${req.agent} provider "${req.provider}" (it has: ${has.join(", ")})`
+          : `the ${req.agent} adapter takes no provider (asked for "${req.provider}")`,
+      );
+    }
     const missing = req.secrets.filter((s) => !(this.o.secrets ?? {})[s]);
     if (missing.length) return refuse(`this runner has no secret named ${missing.join(", ")}`);
     const worktreesDir = path.join(this.o.workDir, "worktrees");
@@ -240,15 +255,7 @@ export class Runner {
     const jobDir = path.join(this.o.workDir, "jobs", req.run_id);
     fs.mkdirSync(jobDir, { recursive: true, mode: 0o700 });
     const secrets = Object.fromEntries(req.secrets.map((s) => [s, this.o.secrets![s]]));
-    const ctx = {
-      runId: req.run_id,
-      worktree,
-      jobDir,
-      profile: req.profile as PermissionProfile,
-      model: req.model,
-      guidance: guidanceFor(req),
-    };
-    await adapter.prepare(ctx);
+    await adapter.prepare(jobContext(req, worktree, jobDir));
 
     const job = new RunJob({
       req,

@@ -1,5 +1,18 @@
 import { z } from "zod";
-import { Actor, chars, GoalFrom, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
+import {
+  Actor,
+  chars,
+  GoalFrom,
+  idOf,
+  Instructions,
+  IsoTime,
+  ModelName,
+  optionalText,
+  PlanStep,
+  ProviderId,
+  text,
+  Usage,
+} from "./fields";
 import { LIMITS } from "./limits";
 import { toolFinishedFields, toolStartedFields } from "./tool-calls";
 
@@ -171,6 +184,9 @@ export const RunRequest = z.object({
   model: text(LIMITS.name).optional(),
   /** The person's whole prompt, when it is longer than a goal may be (the goal is then its cut, [LIM1]). */
   prompt: text(LIMITS.prompt).optional(),
+  /** [RN5] the model provider (Codex) and the agent's instructions, when the start named them. */
+  provider: ProviderId.optional(),
+  instructions: Instructions.optional(),
   /** A task's run ([TSK3]): what its start request froze, so the run page and the runner see the same. */
   task: TaskSnapshot.optional(),
 });
@@ -223,6 +239,9 @@ export const TaskSaved = event("task.saved", {
   base_branch: text(LIMITS.name).optional(),
   agent: text(LIMITS.phase).optional(),
   profile: text(LIMITS.phase).optional(),
+  model: ModelName.optional(),
+  provider: ProviderId.optional(),
+  instructions: Instructions.optional(),
 });
 
 /** A person's verdict on a run ([ANN1]). */

@@ -93,6 +93,16 @@ export const chars = (max: number) =>
     .refine((v) => v.length <= max || codePoints(v) <= max, `at most ${max} characters`)
     .meta({ maxLength: max });
 
+/** A model as an agent CLI names it (`-m` / `--model`): passed through, never interpreted ([RN5]). */
+export const ModelName = text(200);
+/**
+ * A model provider a runner has configured for an agent ([RN5]): Codex's `model_provider`, an id
+ * of its `model_providers` table. Claude Code has no such choice: its endpoint is the runner's.
+ */
+export const ProviderId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, "a provider id (letters, digits, _ and -)");
+/** Instructions for the agent beside the prompt: its system prompt (Claude Code) or developer instructions (Codex) ([RN5]). */
+export const Instructions = optionalText(16_000);
+
 export const Usage = z.object({
   input_tokens: z.number().int().min(0),
   output_tokens: z.number().int().min(0),

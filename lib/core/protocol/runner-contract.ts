@@ -4,7 +4,7 @@
  * and the browser alike; zod schemas are the parse at each trust boundary.
  */
 import { z } from "zod";
-import { idOf, text } from "@/lib/core/protocol/fields";
+import { idOf, Instructions, ModelName, ProviderId, text } from "@/lib/core/protocol/fields";
 import { LIMITS } from "@/lib/core/protocol/limits";
 
 /** Permission profiles ([RN1]). `workspace-write`: writes inside the worktree only, no network. */
@@ -35,6 +35,14 @@ export const PROFILE_DESCRIPTIONS: Record<AgentName, Record<PermissionProfile, s
 
 const name = z.string().min(1).max(500);
 const command = z.string().min(1).max(4000);
+/** The agents that take a provider from a start request ([RN5]); the others refuse one. */
+export const TAKES_PROVIDER: Record<AgentName, boolean> = { codex: true, claude: false };
+
+/** [RN5] Why a start (or a task's defaults) may not name a provider for this agent; null when it may. */
+export const providerRefused = (agent: AgentName): string | null =>
+  TAKES_PROVIDER[agent]
+    ? null
+    : `the ${agent} agent takes no provider: its runner's configuration picks the endpoint; leave provider out`;
 
 /** A secret is named in a start request; its value lives with the runner ([RN4]). */
 const SecretName = z.string().regex(/^[A-Z_][A-Z0-9_]{0,99}$/, "an environment variable name (A-Z, 0-9, _)");
@@ -53,7 +61,11 @@ export const StartRunBody = z.object({
   profile: PermissionProfile.default("workspace-write"),
   required_commands: z.array(text(LIMITS.note)).max(20).default([]),
   secrets: z.array(SecretName.max(LIMITS.phase)).max(20).default([]),
-  model: text(LIMITS.name).optional(),
+  model: ModelName.optional(),
+  /** [RN5] Codex only: a provider the runner has configured (else the runner's default). */
+  provider: ProviderId.optional(),
+  /** [RN5] given to the agent as its system prompt / developer instructions. */
+  instructions: Instructions.optional(),
   idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
 });
 export type StartRunBody = z.infer<typeof StartRunBody>;
@@ -97,9 +109,9 @@ export const StartRequest = z.object({
   prerequisites: z.array(idOf("task")).max(100),
   prompt: z.object({ text: z.string().min(1).max(16_000), version: z.number().int().min(1) }),
   agent: AgentName,
-  provider: z.string().max(200).nullable(),
-  model: z.string().max(200).nullable(),
-  instructions: z.string().max(16_000),
+  provider: ProviderId.nullable(),
+  model: ModelName.nullable(),
+  instructions: Instructions,
   profile: z.string().max(100),
   required_commands: z.array(command).max(20),
   secrets: z.array(SecretName).max(20),
@@ -112,7 +124,16 @@ export const RunnerHello = z.object({
   v: z.literal(1),
   name: z.string().min(1).max(200),
   adapters: z
-    .array(z.object({ agent: AgentName, profiles: z.array(PermissionProfile).max(10), version: z.string().max(100) }))
+    .array(
+      z.object({
+        agent: AgentName,
+        profiles: z.array(PermissionProfile).max(10),
+        version: z.string().max(100),
+        /** [RN5] the models and providers a start may pick (the start form offers these); older runners send none. */
+        models: z.array(ModelName).max(50).default([]),
+        providers: z.array(ProviderId).max(50).default([]),
+      }),
+    )
     .max(10),
   repositories: z.array(name).max(500),
   capacity: z.number().int().min(1).max(100),

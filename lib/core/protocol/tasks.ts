@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
-import { idOf, text } from "./fields";
+import { idOf, Instructions, ModelName, ProviderId, text } from "./fields";
 import { StoredActor } from "./models";
 
 /**
@@ -35,6 +35,10 @@ export const Task = z.object({
   base_branch: z.string().nullable(),
   agent: z.string().nullable(),
   profile: z.string().nullable(),
+  /** [RN5] defaults of the task's runs: the model, the provider (Codex) and the agent's instructions. */
+  model: z.string().nullable(),
+  provider: z.string().nullable(),
+  instructions: z.string(),
   /** Who saved it last, when, and that event's seq; `created_seq` is its first save's. */
   actor: StoredActor,
   ts: z.string(),
@@ -57,6 +61,9 @@ export const TaskBody = z.object({
   base_branch: name.optional(),
   agent: phase.optional(),
   profile: phase.optional(),
+  model: ModelName.optional(),
+  provider: ProviderId.optional(),
+  instructions: Instructions.optional(),
   /** An edit names the prompt version it was based on; a stale one is `409 revision_conflict`. */
   prompt_version: z.number().int().min(1).optional(),
   idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),
@@ -70,7 +77,9 @@ export const StartTaskBody = z.object({
   agent: z.enum(["codex", "claude"]).optional(),
   profile: z.enum(["read-only", "workspace-write"]).optional(),
   required_commands: z.array(text(4000)).max(20).default([]),
-  model: name.optional(),
+  model: ModelName.optional(),
+  provider: ProviderId.optional(),
+  instructions: Instructions.optional(),
   /** [TSK4] start although the write scope overlaps a running task's: recorded with the run. */
   override_overlap: z.boolean().default(false),
   idempotency_key: z.string().min(1).max(LIMITS.idempotencyKey),

@@ -44,9 +44,9 @@ function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
     prerequisites: t?.prerequisites ?? [],
     prompt: t?.prompt ?? { text: req.prompt ?? run.goal, version: 1 },
     agent: req.agent as StartRequest["agent"],
-    provider: null,
+    provider: req.provider ?? null,
     model: req.model ?? null,
-    instructions: "",
+    instructions: req.instructions ?? "",
     profile: req.profile,
     required_commands: req.required_commands,
     secrets: req.secrets,
@@ -142,7 +142,8 @@ export class Dispatcher {
       (r) =>
         r.socket.connected &&
         r.hello.repositories.includes(req.repository) &&
-        r.hello.adapters.some((a) => a.agent === req.agent),
+        // [RN5] a named provider is configuration the runner must hold, like a repository.
+        r.hello.adapters.some((a) => a.agent === req.agent && (!req.provider || a.providers.includes(req.provider))),
     );
     let best: { r: ConnectedRunner; load: number } | null = null;
     for (const r of fits) {

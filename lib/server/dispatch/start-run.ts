@@ -1,5 +1,5 @@
 import { clipUtf8, LIMITS, newId, problem, type IncomingEvent, type TaskSnapshot } from "@/lib/core/protocol";
-import type { StartRunBody } from "@/lib/core/protocol/runner-contract";
+import { providerRefused, type StartRunBody } from "@/lib/core/protocol/runner-contract";
 import type { Credential } from "../credentials";
 import { canonicalJson, sha256 } from "../hash";
 import type { ChipsServices } from "../services";
@@ -21,6 +21,13 @@ export async function startRun(
 ): Promise<StartRunAnswer> {
   if (cred.kind !== "person")
     return { ok: false, problem: problem("forbidden", "runs are started by people: use a session or a person token") };
+  // [RN5] Claude Code has no provider to pick: its endpoint is the runner's own configuration.
+  const noProvider = body.provider !== undefined && providerRefused(body.agent);
+  if (noProvider)
+    return {
+      ok: false,
+      problem: problem("validation_failed", noProvider, [{ pointer: "/provider", message: noProvider }]),
+    };
   const runId = newId("run");
   const { space_id, prompt, idempotency_key, ...request } = body;
   // [LIM1] The prompt is the agent's instructions and may be long; the goal is a line of the

@@ -5,6 +5,7 @@ import { canonicalJson, sha256 } from "../hash";
 import type { IngestAnswer } from "../ingest/post-events";
 import type { ChipsServices } from "../services";
 import { roomTasks, storedByKey } from "@/lib/server/queries/tasks";
+import { AgentName, providerRefused } from "@/lib/core/protocol/runner-contract";
 
 const invalid = (detail: string, pointer: string): ProblemError =>
   problem("validation_failed", detail, [{ pointer, message: detail }]);
@@ -28,6 +29,13 @@ function prerequisiteProblem(tasks: Tasks, taskId: string, prerequisites: string
   return null;
 }
 
+/** [RN5] A provider default for an agent that takes none (the start would refuse it). */
+function providerProblem(body: TaskBody): ProblemError | null {
+  const agent = AgentName.safeParse(body.agent ?? "codex");
+  const why = body.provider !== undefined && agent.success && providerRefused(agent.data);
+  return why ? invalid(why, "/provider") : null;
+}
+
 /**
  * A person makes (`taskId` null) or edits a task of a room ([TSK1]): checked against the room's
  * tasks, then appended as `task.saved` through the one writer with that person as its actor.
@@ -47,7 +55,7 @@ export async function saveTask(
   const current = taskId ? tasks[taskId] : undefined;
   if (!known) {
     if (taskId && !current) return { ok: false, problem: problem("task_not_found", "no such task in this room") };
-    const bad = prerequisiteProblem(tasks, id, body.prerequisites);
+    const bad = prerequisiteProblem(tasks, id, body.prerequisites) ?? providerProblem(body);
     if (bad) return { ok: false, problem: bad };
     if (current && body.prompt_version !== undefined && body.prompt_version !== current.prompt_version) {
       const detail = `the task's prompt is at version ${current.prompt_version}: this edit was based on version ${body.prompt_version}`;

@@ -111,7 +111,10 @@ export function startTask(
         profile: body.profile ?? (task.profile === "read-only" ? "read-only" : "workspace-write"),
         required_commands: body.required_commands,
         secrets: [],
-        ...(body.model ? { model: body.model } : {}),
+        // [RN5] the start's own choice, else the task's default.
+        ...((body.model ?? task.model) ? { model: body.model ?? task.model! } : {}),
+        ...((body.provider ?? task.provider) ? { provider: body.provider ?? task.provider! } : {}),
+        ...((body.instructions ?? task.instructions) ? { instructions: body.instructions ?? task.instructions } : {}),
         idempotency_key: body.idempotency_key,
       },
       snapshot,

@@ -21,6 +21,8 @@ export interface ClaudeConfig {
   args?: string[];
   /** The model when the start request names none. */
   model?: string;
+  /** More models a start may pick ([RN5]: advertised in the hello, offered by the start form). */
+  models?: string[];
   /** bubblewrap (default /usr/bin/bwrap). Missing or unusable: no profile is offered, every run is refused. */
   bwrap?: string;
   /** Restrict the profiles this runner offers (default: both, when the sandbox works here). */
@@ -67,6 +69,15 @@ export class ClaudeAdapter implements Adapter {
     return this.cfg.profiles ?? ["read-only", "workspace-write"];
   }
 
+  models(): string[] {
+    return [...new Set([this.cfg.model, ...(this.cfg.models ?? [])].filter((m): m is string => !!m))];
+  }
+
+  /** [RN5] None: Claude Code's endpoint is this runner's configuration (`baseUrl`, its environment), not a start's choice. */
+  providers(): string[] {
+    return [];
+  }
+
   private configDir(job: JobContext) {
     return path.join(job.jobDir, "claude-config");
   }
@@ -94,6 +105,8 @@ export class ClaudeAdapter implements Adapter {
         "--allowedTools",
         TOOLS.join(","),
         ...(model ? ["--model", model] : []),
+        // [RN5] `=`: the value is one argument even when it starts with a dash.
+        ...(job.instructions ? [`--append-system-prompt=${job.instructions}`] : []),
         ...extra,
         ...(this.cfg.args ?? []),
       ],

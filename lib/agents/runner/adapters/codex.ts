@@ -14,6 +14,8 @@ export interface CodexConfig {
   env?: Record<string, string>;
   /** The model when the start request names none. */
   model?: string;
+  /** More models a start may pick ([RN5]: advertised in the hello, offered by the start form). */
+  models?: string[];
   /** Restrict the profiles this runner offers (default: both, when the sandbox works here). */
   profiles?: PermissionProfile[];
 }
@@ -44,6 +46,20 @@ export class CodexAdapter implements Adapter {
     return this.cfg.profiles ?? ["read-only", "workspace-write"];
   }
 
+  models(): string[] {
+    return [...new Set([this.cfg.model, ...(this.cfg.models ?? [])].filter((m): m is string => !!m))];
+  }
+
+  /** [RN5] The providers this runner's `-c` overrides name: `model_provider=<id>` and `model_providers.<id>.…`. */
+  providers(): string[] {
+    const ids = (this.cfg.config ?? []).map(
+      (kv) =>
+        /^model_provider\s*=\s*"?([A-Za-z0-9_-]+)"?\s*$/.exec(kv)?.[1] ??
+        /^model_providers\.([A-Za-z0-9_-]+)\./.exec(kv)?.[1],
+    );
+    return [...new Set(ids.filter((id): id is string => !!id))];
+  }
+
   async prepare(job: JobContext): Promise<void> {
     const home = path.join(job.jobDir, "codex-home");
     await fs.promises.mkdir(path.join(job.jobDir, "tmp"), { recursive: true, mode: 0o700 });
@@ -65,6 +81,9 @@ export class CodexAdapter implements Adapter {
       "-c",
       "sandbox_workspace_write.exclude_tmpdir_env_var=true",
       ...(this.cfg.config ?? []).flatMap((kv) => ["-c", kv]),
+      // [RN5] after the runner's own overrides: the last `-c` of a key wins.
+      ...(job.provider ? ["-c", `model_provider=${job.provider}`] : []),
+      ...(job.instructions ? ["-c", `developer_instructions=${tomlString(job.instructions)}`] : []),
       ...(model ? ["-m", model] : []),
     ];
   }
@@ -160,6 +179,23 @@ function itemEvents(item: CodexItem, phase: "started" | "completed"): AgentEvent
     default:
       return [];
   }
+}
+
+/**
+ * A TOML basic string of any text, for a `-c key=value` override (Codex parses the value as
+ * TOML): quotes, backslashes and every control character escaped; a lone surrogate, which
+ * no TOML string may hold, becomes U+FFFD.
+ */
+function tomlString(s: string): string {
+  const wellFormed = s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD");
+  let out = '"';
+  for (const ch of wellFormed) {
+    const c = ch.codePointAt(0)!;
+    if (ch === '"' || ch === "\\") out += `\\${ch}`;
+    else if (c < 0x20 || c === 0x7f) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else out += ch;
+  }
+  return `${out}"`;
 }
 
 /** `/bin/bash -lc 'npm test'` → `npm test`: what the agent asked for, as people read it. */
