@@ -34,7 +34,7 @@ export function LogSectionView({
       ) : section === "messages" ? (
         <Messages events={w.events} dir={dir} />
       ) : (
-        <RunnerLog events={w.events} />
+        <RunnerLog events={w.events} runId={runId} />
       )}
       {runId && w.next !== null && (
         <p className="mt-2 text-sm">

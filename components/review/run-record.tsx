@@ -1,6 +1,7 @@
 import type { StoredEvent } from "@/lib/core/protocol";
-import type { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
+import { ObjectRef, type ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { actorName, type Directory } from "@/lib/core/views/names";
+import { OutputSize } from "@/components/room/output-size";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { muted, when } from "./format";
 
@@ -50,20 +51,39 @@ export function Messages({ events, dir }: { events: StoredEvent[]; dir: Director
   );
 }
 
-/** The runner's own lines about the run (started, log, checkpoint, change-set, failed, completed). */
-export function RunnerLog({ events }: { events: StoredEvent[] }) {
+/** A log line's command output kept whole in the object store ([RN3]), when it has one. */
+function outputOf(l: Of<"runner.event">) {
+  const p = l.payload;
+  return p && typeof p.command === "string" ? ObjectRef.safeParse(p.output_ref).data : undefined;
+}
+
+/**
+ * The runner's own lines about the run (started, log, checkpoint, change-set, failed,
+ * completed); a command's output too long to keep inline is offered whole ("output: N KB
+ * (open)"), except in a shared view (`runId` null), which reads no objects.
+ */
+export function RunnerLog({ events, runId }: { events: StoredEvent[]; runId: string | null }) {
   const lines = events.filter((e): e is Of<"runner.event"> => e.type === "runner.event");
   if (!lines.length) return <p className={`text-sm ${muted}`}>No runner events.</p>;
   return (
     <ol className="max-h-80 space-y-0.5 overflow-y-auto font-mono text-xs" tabIndex={0} aria-label="Runner log">
-      {lines.map((l) => (
-        <li key={l.seq} className="whitespace-pre-wrap break-words">
-          <span className={muted}>
-            {when(l.occurred_at)} #{l.sequence} {l.kind}
-          </span>{" "}
-          {l.message}
-        </li>
-      ))}
+      {lines.map((l) => {
+        const output = outputOf(l);
+        return (
+          <li key={l.seq} className="whitespace-pre-wrap break-words">
+            <span className={muted}>
+              {when(l.occurred_at)} #{l.sequence} {l.kind}
+            </span>{" "}
+            {l.message}
+            {output && (
+              <>
+                {" "}
+                <OutputSize runId={runId} output={output} of={String(l.payload!.command)} />
+              </>
+            )}
+          </li>
+        );
+      })}
     </ol>
   );
 }

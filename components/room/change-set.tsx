@@ -4,6 +4,7 @@ import { useId, useMemo, useRef, useState } from "react";
 import type { ChangedFile, ChangeSetPayload, CheckResult } from "@/lib/core/protocol/runner-contract";
 import { DiffView } from "./diff-view";
 import { formatBytes, MAX_OBJECT_BYTES, ObjectError, readObject } from "./objects";
+import { OutputSize } from "./output-size";
 
 /** Check output is long: the page keeps its tail, where the failure usually is. */
 const OUTPUT_TAIL = 64 * 1024;
@@ -84,17 +85,19 @@ function CheckRow({ runId, check }: { runId: string; check: CheckResult }) {
         </span>
         <code className="min-w-0 break-all rounded bg-zinc-100 px-1 dark:bg-zinc-800">{check.command}</code>
         <span className="text-zinc-600 dark:text-zinc-400">
-          exit {check.exit_code ?? "none"} · {formatDuration(check.duration_ms)}
+          exit {check.exit_code ?? "none"} · {formatDuration(check.duration_ms)} ·
         </span>
+        <OutputSize runId={runId} output={check.output} of={check.command} />
         <button
           type="button"
           data-testid="check-output-toggle"
           className={toggle}
           aria-expanded={expanded}
           aria-controls={id}
+          aria-label={`${expanded ? "Hide" : "Show"} the output of ${check.command} here`}
           onClick={() => (expanded ? close() : void open())}
         >
-          output
+          {expanded ? "hide" : "show"}
         </button>
       </div>
       <div id={id}>

@@ -12,22 +12,23 @@ export interface CheckOptions {
 
 /**
  * The required commands, one after another in the worktree after the agent: each one's exit
- * code and whole output (to the object store) is the check's evidence. A command that runs
- * past the timeout is stopped and fails.
+ * code and whole output (to the object store, [RN3]) is the check's evidence — the bytes it
+ * printed on stdout and stderr as they came, never re-lined or decoded, masked ([RN4]) by
+ * the upload. A command that runs past the timeout is stopped and fails.
  */
 export async function runChecks(commands: string[], o: CheckOptions): Promise<CheckResult[]> {
   const results: CheckResult[] = [];
   for (const command of commands) {
     o.onStart?.(command);
     const started = Date.now();
-    const out: string[] = [];
+    const out: Buffer[] = [];
     const proc = launch({
       cmd: "/bin/sh",
       args: ["-c", command],
       cwd: o.cwd,
       env: o.env as unknown as NodeJS.ProcessEnv,
-      onLine: (l) => out.push(l),
-      onStderr: (l) => out.push(l),
+      onLine: () => {},
+      onData: (chunk) => out.push(chunk),
     });
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -37,8 +38,8 @@ export async function runChecks(commands: string[], o: CheckOptions): Promise<Ch
     const exit = await proc.exited;
     clearTimeout(timer);
     await killJobProcesses(o.env.CHIPS_JOB ?? "");
-    if (timedOut) out.push(`[chips] stopped after ${Math.round(o.timeoutMs / 1000)} s`);
-    const output = await o.upload(Buffer.from(out.join("\n") + (out.length ? "\n" : "")));
+    if (timedOut) out.push(Buffer.from(`\n[chips] stopped after ${Math.round(o.timeoutMs / 1000)} s\n`));
+    const output = await o.upload(Buffer.concat(out));
     results.push({
       command,
       exit_code: exit.code,

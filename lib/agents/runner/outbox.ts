@@ -39,21 +39,32 @@ export class Outbox {
   /** Room events (run.started, run.step, run.status, message.posted, run.finished, acks). */
   post(...events: EventInput[]): Promise<StoredEvent[] | null> {
     const masked = events.map((e) => this.maskEvent({ run_id: this.runId, ...e } as EventInput));
-    return this.enqueue(masked);
+    return this.enqueue(Promise.resolve(masked));
   }
 
-  /** A runner event; its sequence is taken now, so the order of calls is the order of sequences. */
-  runnerEvent(kind: RunnerKind, message: string, payload?: Record<string, unknown>): Promise<StoredEvent[] | null> {
-    const e = {
+  /**
+   * A runner event; its sequence is taken now, so the order of calls is the order of sequences
+   * ([RN2]). A payload still being made (an object upload) holds the queue until it is ready:
+   * what comes after waits rather than overtake it.
+   */
+  runnerEvent(
+    kind: RunnerKind,
+    message: string,
+    payload?: Record<string, unknown> | Promise<Record<string, unknown>>,
+  ): Promise<StoredEvent[] | null> {
+    const base = {
       type: "runner.event",
       run_id: this.runId,
       sequence: ++this.sequence,
       kind,
       message: clipUtf8(this.mask.text(message), LIMITS.runnerMessage), // masked first: a cut never halves a secret
-      ...(payload ? { payload: JSON.parse(this.mask.text(JSON.stringify(payload))) } : {}),
       occurred_at: new Date().toISOString(),
-    } as EventInput;
-    return this.enqueue([e]);
+    };
+    return this.enqueue(
+      Promise.resolve(payload).then((p) => [
+        (p ? { ...base, payload: JSON.parse(this.mask.text(JSON.stringify(p))) } : base) as EventInput,
+      ]),
+    );
   }
 
   /** Wait for everything queued so far. */
@@ -61,8 +72,16 @@ export class Outbox {
     return this.chain;
   }
 
-  private enqueue(events: EventInput[]): Promise<StoredEvent[] | null> {
+  private enqueue(ready: Promise<EventInput[]>): Promise<StoredEvent[] | null> {
     const next = this.chain.then(async () => {
+      let events: EventInput[];
+      try {
+        events = await ready;
+      } catch (err) {
+        // Not posted, and said: the queue goes on (a rejected link would stop every later event).
+        console.error(`[runner] ${this.runId}: an event could not be made:`, err);
+        return null;
+      }
       if (this.gone) return null;
       try {
         return await this.client.post(events.map((e) => ({ space_id: this.spaceId, ...e }) as EventInput));

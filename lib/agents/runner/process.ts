@@ -22,6 +22,8 @@ export interface LaunchOptions {
   onLine: (line: string) => void;
   /** Each stderr line, likewise. */
   onStderr?: (line: string) => void;
+  /** The raw bytes of stdout and stderr, interleaved in the order they arrived (a check's evidence, byte for byte). */
+  onData?: (chunk: Buffer) => void;
 }
 
 /** How a job's leader process ended. */
@@ -83,6 +85,10 @@ export function launch(opts: LaunchOptions): Job {
   });
   lines(child.stdout!, opts.onLine);
   lines(child.stderr!, opts.onStderr ?? (() => {}));
+  if (opts.onData) {
+    child.stdout!.on("data", opts.onData);
+    child.stderr!.on("data", opts.onData);
+  }
   return { pid: child.pid, exited, child };
 }
 

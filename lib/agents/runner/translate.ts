@@ -1,6 +1,8 @@
 import type { Usage } from "@/lib/core/protocol";
 import { clipUtf8, utf8Prefix } from "@/lib/core/protocol/clip";
+import { utf8Length } from "@/lib/core/protocol/fields";
 import { LIMITS } from "@/lib/core/protocol/limits";
+import type { ObjectRef } from "@/lib/core/protocol/runner-contract";
 import type { EventInput } from "@/lib/agents/sdk/types";
 import type { AgentEvent, PlanItem } from "./adapter";
 import { INLINE_MAX } from "./outbox";
@@ -19,7 +21,14 @@ interface Step {
  */
 export interface TranslatorSink {
   post(...events: EventInput[]): unknown;
-  runnerEvent(kind: "log", message: string, payload?: Record<string, unknown>): unknown;
+  /** A payload still being made (an upload) keeps the event's place: the sink posts it when it is ready. */
+  runnerEvent(
+    kind: "log",
+    message: string,
+    payload?: Record<string, unknown> | Promise<Record<string, unknown>>,
+  ): unknown;
+  /** Store bytes in the run's object store ([RN3]); a sink without one keeps only the inline part. */
+  upload?(bytes: Buffer): Promise<ObjectRef>;
 }
 
 /** What a Translator must remember across restarts of the process that owns it. */
@@ -116,16 +125,10 @@ export class Translator {
         return this.plan(e.items);
       case "command": {
         if (e.phase === "started") return this.status("running", this.doingNow("Running", e.command));
-        const output = clipUtf8(e.output ?? "", INLINE_MAX);
         void this.out.runnerEvent(
           "log",
           `$ ${clipUtf8(oneLine(e.command), LOGGED_BYTES)} (exit ${e.exitCode ?? "?"})`,
-          {
-            command: e.command,
-            exit_code: e.exitCode ?? null,
-            output,
-            truncated: output !== (e.output ?? ""),
-          },
+          this.commandPayload(e.command, e.exitCode ?? null, e.output ?? ""),
         );
         this.onWork?.();
         return;
@@ -160,6 +163,30 @@ export class Translator {
         void this.out.runnerEvent("log", e.message);
         return;
     }
+  }
+
+  /**
+   * A finished command's log payload ([RN3]): its output inline when it fits in
+   * {@link INLINE_MAX} bytes; else the first part inline and the whole of it in the object
+   * store as `output_ref` `{key, sha256, bytes}` — never dropped. An upload that fails for
+   * good is said in `output_error`, with the inline part kept.
+   */
+  private commandPayload(command: string, exitCode: number | null, output: string) {
+    const fits = utf8Length(output) <= INLINE_MAX;
+    const inline = {
+      command,
+      exit_code: exitCode,
+      output: fits ? output : clipUtf8(output, INLINE_MAX),
+      truncated: !fits,
+    };
+    if (fits || !this.out.upload) return inline;
+    return this.out.upload(Buffer.from(output, "utf8")).then(
+      (ref) => ({ ...inline, output_ref: ref }),
+      (err: unknown) => ({
+        ...inline,
+        output_error: `the whole output could not be stored: ${(err as Error).message}`,
+      }),
+    );
   }
 
   status(phase: string, verbPhrase: string) {

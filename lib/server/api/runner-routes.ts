@@ -54,13 +54,17 @@ export function runnerRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     return json(await svc.objects.put(run.workspace_id, run.id, body.value), 201);
   });
 
-  // A signed, expiring URL to read one object, made now ([RN3]).
+  // A signed, expiring URL to read one object, made now ([RN3]); `?redirect=1` answers a
+  // redirect to it instead, so a page's link opens the object without ever holding the URL.
   app.get("/api/v1/runs/:run/objects/:sha", async (c) => {
     const run = await runOf(c);
     if (run instanceof Response) return run;
     const key = ObjectStore.keyOf(run.workspace_id, run.id, c.req.param("sha"));
     if (!(await svc.objects.exists(key))) return fail("not_found", "no such object in this run");
-    return json(svc.objects.sign(key, svc.config.objectUrlTtlSeconds));
+    const signed = svc.objects.sign(key, svc.config.objectUrlTtlSeconds);
+    if (c.req.query("redirect") === "1")
+      return new Response(null, { status: 302, headers: { location: signed.url, "cache-control": "no-store" } });
+    return json(signed);
   });
 
   // The signed URL itself: the signature is the credential. Served as inert bytes.
