@@ -5,7 +5,16 @@ import { expect, type Locator, type Page } from "@playwright/test";
 /** Open "Start a run", fill it, submit; answers the POST's status and body. */
 export async function startFromRoom(
   page: Page,
-  f: { prompt: string; repository: string; commands?: string; secrets?: string; profile?: string },
+  f: {
+    prompt: string;
+    repository: string;
+    commands?: string;
+    secrets?: string;
+    profile?: string;
+    model?: string;
+    provider?: string;
+    instructions?: string;
+  },
 ) {
   await page.getByTestId("start-run-open").click();
   const form = page.getByTestId("start-run-form");
@@ -20,6 +29,9 @@ export async function startFromRoom(
     .getByTestId("start-run-profile")
     .getByLabel(new RegExp(`^${f.profile ?? "workspace-write"}`))
     .check();
+  if (f.model) await page.getByTestId("start-run-model").selectOption(f.model);
+  if (f.provider) await page.getByTestId("start-run-provider").selectOption(f.provider);
+  if (f.instructions) await page.getByTestId("start-run-instructions").fill(f.instructions);
   if (f.commands) await page.getByTestId("start-run-commands").fill(f.commands);
   if (f.secrets) await page.getByTestId("start-run-secrets").fill(f.secrets);
   const answer = page.waitForResponse(

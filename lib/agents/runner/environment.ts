@@ -19,7 +19,7 @@ export function jobEnv(secrets: Record<string, string>): Record<string, string> 
  * diff stays the agent's work): the room's intent and outcome at the request's revision, the
  * active decisions, the claimed write scope — §6, frozen in the start request.
  */
-export function guidanceFor(req: StartRequest): string {
+function guidanceFor(req: StartRequest): string {
   const lines = [
     "# Working in a Chips run",
     "",
