@@ -3,8 +3,7 @@
 import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/browser/api";
-import { PROFILE_DESCRIPTIONS } from "@/lib/core/protocol/runner-contract";
-import { hint, input, label, ModelChoice } from "./start-run-model";
+import { hint, input, label, ModelChoice, OptionalField, ProfileChoice } from "./start-run-fields";
 
 type Field =
   | "prompt"
@@ -31,8 +30,6 @@ const POINTER: Record<string, Field> = {
   required_commands: "commands",
   secrets: "secrets",
 };
-
-const PROFILES = ["workspace-write", "read-only"] as const;
 
 const button =
   "rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60";
@@ -101,6 +98,14 @@ export function StartRun({
         {errors[f]}
       </p>
     ) : null;
+
+  /** What a field component needs of the form: its id, its error and what describes it. */
+  const optional = (f: Field) => ({
+    id: fid(f),
+    invalid: !!errors[f],
+    describedBy: described(f),
+    error: fieldError(f),
+  });
 
   async function submit() {
     const request = {
@@ -277,105 +282,47 @@ export function StartRun({
           <ModelChoice
             agent={agent}
             online={online}
-            model={{
-              value: model,
-              set: setModel,
-              id: fid("model"),
-              invalid: !!errors.model,
-              describedBy: described("model"),
-              error: fieldError("model"),
-            }}
-            provider={{
-              value: provider,
-              set: setProvider,
-              id: fid("provider"),
-              invalid: !!errors.provider,
-              describedBy: described("provider"),
-              error: fieldError("provider"),
-            }}
+            model={{ ...optional("model"), value: model, set: setModel }}
+            provider={{ ...optional("provider"), value: provider, set: setProvider }}
           />
-          <fieldset data-testid="start-run-profile" aria-describedby={described("profile")}>
-            <legend className={label}>Permission profile</legend>
-            {PROFILES.map((p) => (
-              <label key={p} className="flex items-start gap-2 py-0.5 text-sm">
-                <input
-                  type="radio"
-                  name={`${id}-profile`}
-                  value={p}
-                  checked={profile === p}
-                  onChange={() => setProfile(p)}
-                  className="mt-1 focus-visible:outline-2 focus-visible:outline-blue-600"
-                />
-                <span>
-                  <span className="font-medium">{p}</span>{" "}
-                  <span data-testid="start-run-profile-text" className="text-zinc-600 dark:text-zinc-400">
-                    — {PROFILE_DESCRIPTIONS[agent === "claude" ? "claude" : "codex"][p]}
-                  </span>
-                </span>
-              </label>
-            ))}
-            {fieldError("profile")}
-          </fieldset>
-          <div>
-            <label htmlFor={fid("instructions")} className={label}>
-              Instructions <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
-            </label>
-            <textarea
-              id={fid("instructions")}
-              data-testid="start-run-instructions"
-              rows={3}
-              value={instructions}
-              onChange={(e) => setInstructions(e.target.value)}
-              aria-invalid={!!errors.instructions}
-              aria-describedby={described("instructions", `${fid("instructions")}-hint`)}
-              className={input}
-            />
-            <p id={`${fid("instructions")}-hint`} className={hint}>
-              How the agent should work, beside the prompt: Claude Code&apos;s system prompt, Codex&apos;s developer
-              instructions.
-            </p>
-            {fieldError("instructions")}
-          </div>
-          <div>
-            <label htmlFor={fid("commands")} className={label}>
-              Required commands <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
-            </label>
-            <textarea
-              id={fid("commands")}
-              data-testid="start-run-commands"
-              rows={2}
-              value={commands}
-              onChange={(e) => setCommands(e.target.value)}
-              aria-invalid={!!errors.commands}
-              aria-describedby={described("commands", `${fid("commands")}-hint`)}
-              placeholder="npm test"
-              className={`${input} font-mono`}
-            />
-            <p id={`${fid("commands")}-hint`} className={hint}>
-              One per line; each must pass for the run's change-set to be green.
-            </p>
-            {fieldError("commands")}
-          </div>
-          <div>
-            <label htmlFor={fid("secrets")} className={label}>
-              Secrets <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
-            </label>
-            <input
-              id={fid("secrets")}
-              data-testid="start-run-secrets"
-              autoComplete="off"
-              value={secrets}
-              onChange={(e) => setSecrets(e.target.value)}
-              aria-invalid={!!errors.secrets}
-              aria-describedby={described("secrets", `${fid("secrets")}-hint`)}
-              placeholder="NPM_TOKEN, SENTRY_DSN"
-              className={`${input} font-mono`}
-            />
-            <p id={`${fid("secrets")}-hint`} className={hint}>
-              Names, comma separated. Their values stay with the runner.
-            </p>
-            {fieldError("secrets")}
-          </div>
+          <ProfileChoice
+            agent={agent}
+            value={profile}
+            set={setProfile}
+            name={`${id}-profile`}
+            describedBy={described("profile")}
+            error={fieldError("profile")}
+          />
+          <OptionalField
+            {...optional("instructions")}
+            testId="start-run-instructions"
+            title="Instructions"
+            value={instructions}
+            set={setInstructions}
+            rows={3}
+            hint="How the agent should work, beside the prompt: Claude Code's system prompt, Codex's developer instructions."
+          />
+          <OptionalField
+            {...optional("commands")}
+            testId="start-run-commands"
+            title="Required commands"
+            value={commands}
+            set={setCommands}
+            rows={2}
+            mono
+            placeholder="npm test"
+            hint="One per line; each must pass for the run's change-set to be green."
+          />
+          <OptionalField
+            {...optional("secrets")}
+            testId="start-run-secrets"
+            title="Secrets"
+            value={secrets}
+            set={setSecrets}
+            mono
+            placeholder="NPM_TOKEN, SENTRY_DSN"
+            hint="Names, comma separated. Their values stay with the runner."
+          />
           {general && (
             <p role="alert" data-testid="start-run-error" className="text-sm text-red-700 dark:text-red-400">
               {general}
