@@ -140,7 +140,13 @@ describe("the runner's sandbox around Claude Code", { timeout: 180_000 }, () => 
     const w = world;
     const hello = await w.runner.hello();
     expect(hello.adapters).toEqual([
-      { agent: "claude", profiles: [], version: expect.stringMatching(/^\d+\.\d+\.\d+$/) },
+      {
+        agent: "claude",
+        profiles: [],
+        version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+        models: [],
+        providers: [],
+      },
     ]);
 
     const runId = await w.startRun({ agent: "claude", prompt: "Run anyway", profile: "workspace-write" });
