@@ -125,62 +125,66 @@ export function ModelChoice({
   model: Choice;
   provider: Choice;
 }) {
-  const models = offered(online, agent, "models");
-  const providers = offered(online, agent, "providers");
   const takesProvider = TAKES_PROVIDER[agent as AgentName] ?? false;
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <div>
-        <label htmlFor={model.id} className={label}>
-          Model
-        </label>
-        <select
-          id={model.id}
-          data-testid="start-run-model"
-          value={model.value}
-          onChange={(e) => model.set(e.target.value)}
-          aria-invalid={model.invalid}
-          aria-describedby={model.describedBy}
-          className={input}
-        >
-          <option value="">The runner&apos;s default</option>
-          {models.map((m) => (
-            <option key={m} value={m}>
-              {m}
-            </option>
-          ))}
-        </select>
-        {model.error}
-      </div>
-      <div>
-        <label htmlFor={provider.id} className={label}>
-          Provider
-        </label>
-        <select
-          id={provider.id}
-          data-testid="start-run-provider"
-          value={takesProvider ? provider.value : ""}
-          disabled={!takesProvider}
-          onChange={(e) => provider.set(e.target.value)}
-          aria-invalid={provider.invalid}
-          aria-describedby={[provider.describedBy, `${provider.id}-hint`].filter(Boolean).join(" ")}
-          className={input}
-        >
-          <option value="">The runner&apos;s default</option>
-          {takesProvider &&
-            providers.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-        </select>
-        <p id={`${provider.id}-hint`} className={hint}>
-          {takesProvider
+      <DefaultOr choice={model} title="Model" testId="start-run-model" options={offered(online, agent, "models")} />
+      <DefaultOr
+        choice={takesProvider ? provider : { ...provider, value: "" }}
+        title="Provider"
+        testId="start-run-provider"
+        options={takesProvider ? offered(online, agent, "providers") : []}
+        disabled={!takesProvider}
+        hint={
+          takesProvider
             ? "A model provider the runner has configured."
-            : "Claude Code takes no provider: its runner's configuration picks the endpoint."}
+            : "Claude Code takes no provider: its runner's configuration picks the endpoint."
+        }
+      />
+    </div>
+  );
+}
+
+/** A select of "the runner's default" and the options offered, with its label, hint and error. */
+function DefaultOr(f: {
+  choice: Choice;
+  title: string;
+  testId: string;
+  options: string[];
+  disabled?: boolean;
+  hint?: string;
+}) {
+  const { choice } = f;
+  return (
+    <div>
+      <label htmlFor={choice.id} className={label}>
+        {f.title}
+      </label>
+      <select
+        id={choice.id}
+        data-testid={f.testId}
+        value={choice.value}
+        disabled={f.disabled}
+        onChange={(e) => choice.set(e.target.value)}
+        aria-invalid={choice.invalid}
+        aria-describedby={
+          [choice.describedBy, f.hint ? `${choice.id}-hint` : ""].filter(Boolean).join(" ") || undefined
+        }
+        className={input}
+      >
+        <option value="">The runner&apos;s default</option>
+        {f.options.map((o) => (
+          <option key={o} value={o}>
+            {o}
+          </option>
+        ))}
+      </select>
+      {f.hint && (
+        <p id={`${choice.id}-hint`} className={hint}>
+          {f.hint}
         </p>
-        {provider.error}
-      </div>
+      )}
+      {choice.error}
     </div>
   );
 }
