@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import fs from "node:fs";
 import { test, expect } from "./support/fixtures";
 import { RawRunner } from "./support/raw-runner";
@@ -43,6 +44,8 @@ test.describe("the runner contract in the room (§5)", () => {
     await expect.poll(() => optionValues(page, "start-run-model")).toEqual(["", "sonnet"]);
     await expect(page.getByTestId("start-run-provider")).toBeDisabled();
     await expect(page.getByTestId("start-run-form")).toContainText("Claude Code takes no provider");
+    const axe = await new AxeBuilder({ page }).include('[data-testid="start-run-form"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
     await page.getByTestId("start-run-agent").selectOption("codex");
     await page.getByRole("button", { name: "Cancel" }).click();
 
