@@ -5,6 +5,7 @@ import { runDrainer } from "../lib/agents/connect/claude/drainer";
 import { newWorkspace, readEvents, type Workspace } from "./support/api";
 import { callHook, connectClaude, runEvents, waitForRun, type Connected } from "./support/claude-connect";
 import { until } from "./support/feed";
+import { run as runCli } from "../cli/main";
 import { tcpProxy } from "./support/proxies";
 import { startTestServer, type TestServer } from "./support/server";
 
@@ -151,12 +152,15 @@ describe("[CON2] a drainer that cannot reach Chips leaves after its stale time",
     await until(() => fs.existsSync(drainerPid(c!)), "the hook to start a drainer");
     const first = Number(fs.readFileSync(drainerPid(c), "utf8"));
     const t0 = performance.now();
-    // The session goes on while Chips is away: one tool call after another until that drainer has left.
+    // The session goes on while Chips is away: one tool call after another until that drainer
+    // has left, each once the drainer has taken the one before (a session's tempo: a flood of
+    // calls as fast as a shell can start grew the outbox to thousands and the test past its time).
     const commands: string[] = [];
     while (alive(first) && performance.now() - t0 < 30_000) {
       const command = `step ${commands.length}`;
       await callHook(c, "PreToolUse", { session_id: S, tool_name: "Bash", tool_input: { command } });
       commands.push(command);
+      await until(() => spool(c!).length === 0 || !alive(first), "the drainer to take the tool call");
     }
     expect(alive(first)).toBe(false);
     const log = fs.readFileSync(path.join(c.root, "drainer.log"), "utf8");
@@ -172,5 +176,24 @@ describe("[CON2] a drainer that cannot reach Chips leaves after its stale time",
     );
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.idempotency_key)).size).toBe(all.length);
+  });
+});
+
+describe("chips disconnect claude while its drainer still idles", () => {
+  it("stops the drainer, then removes the token and queue: no race with its writes (ENOTEMPTY)", async () => {
+    c = await connectClaude(server.url, ws);
+    await callHook(c, "UserPromptSubmit", { session_id: S, prompt: "Then disconnect" });
+    await callHook(c, "Stop", { session_id: S, stop_hook_active: false, last_assistant_message: "Done." });
+    const runId = await waitForRun(server.url, ws, "Then disconnect");
+    await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
+    const pid = Number(fs.readFileSync(drainerPid(c), "utf8"));
+    expect(alive(pid)).toBe(true); // idling: it leaves only after its idle time
+    let out = "";
+    const io = { out: (s: string) => void (out += s), err: (s: string) => void (out += s) };
+    const code = await runCli(["disconnect", "claude", "--settings", c.settings], { env: c.env, io });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/are removed/);
+    expect(fs.existsSync(c.root)).toBe(false);
+    await until(() => !alive(pid), "the drainer to have stopped");
   });
 });

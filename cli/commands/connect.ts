@@ -124,6 +124,32 @@ export async function disconnect(ctx: CommandContext): Promise<void> {
     );
     return;
   }
-  fs.rmSync(root, { recursive: true, force: true });
+  // A drainer still idling there writes its pid and log into the directory: stop it and hold
+  // its lock first, or removing the directory races with its writes (ENOTEMPTY).
+  const release = await stopDrainer(root);
+  try {
+    fs.rmSync(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 });
+  } finally {
+    release();
+  }
   ctx.io.out(`The token and queue in ${root} are removed.\n`);
+}
+
+/** Stop the connection's drainer (nothing is left for it to send) and hold its lock, so none starts. */
+async function stopDrainer(root: string): Promise<() => void> {
+  const { takeLock } = await import("@/lib/agents/connect/lock");
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const release = await takeLock(root);
+    if (release) return release;
+    if (Date.now() > deadline)
+      throw new CliError([`error: the drainer of ${root} did not stop within 10 s`], EXIT.failed);
+    try {
+      const pid = Number(fs.readFileSync(path.join(root, "drainer.pid"), "utf8"));
+      if (Number.isInteger(pid) && pid > 1) process.kill(pid, "SIGTERM");
+    } catch {
+      // no pid written yet, or the process is gone: the lock says when it is free
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
