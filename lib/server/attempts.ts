@@ -22,6 +22,16 @@ export class AttemptLimiter {
     this.told = new RateLimiter(1 / 60, 1, now);
   }
 
+  /** Addresses whose attempts filled up again are forgotten ([SCL1]). */
+  release(): void {
+    this.buckets.release();
+    this.told.release();
+  }
+
+  held() {
+    return { attemptBuckets: this.buckets.size };
+  }
+
   /**
    * A failed attempt from this address (`what` failed, for the log): null to answer it as
    * any failure, or the seconds to ask it to wait (429) when its attempts are spent.

@@ -84,14 +84,18 @@ export async function personRole(db: Db, personId: string): Promise<Role | null>
  * once. Misses are not cached (a token minted on another node appears).
  */
 export class CredentialStore {
-  private cache = new Map<string, { cred: Credential; until: number }>();
+  private cache = new Map<string, { cred: Credential; until: number; used: number }>();
   constructor(private db: Db) {}
 
   async resolve(token: string | undefined | null): Promise<Credential | null> {
     if (!token || token.length > 200) return null;
     const h = hashToken(token);
     const hit = this.cache.get(h);
-    if (hit && hit.until > Date.now()) return hit.cred;
+    const now = Date.now();
+    if (hit && hit.until > now) {
+      hit.used = now;
+      return hit.cred;
+    }
     const [row] = await this.db
       .select()
       .from(credentials)
@@ -108,12 +112,21 @@ export class CredentialStore {
       if (!role) return null;
       c.role = role;
     }
-    this.cache.set(h, { cred: c, until: Date.now() + CACHE_MS });
+    this.cache.set(h, { cred: c, until: Date.now() + CACHE_MS, used: Date.now() });
     if (touchedLongAgo(row.lastUsedAt))
       touchLater(row.id, () =>
         this.db.update(credentials).set({ lastUsedAt: new Date().toISOString() }).where(eq(credentials.tokenHash, h)),
       );
     return c;
+  }
+
+  /** Drop the hits past their cache time or unused since `cutoff` ([SCL1]): the next use reads again. */
+  release(cutoff: number, now: number): void {
+    for (const [h, e] of this.cache) if (e.until <= now || e.used < cutoff) this.cache.delete(h);
+  }
+
+  held() {
+    return { credentials: this.cache.size };
   }
 
   /** A subject (person, harness, runner) or one token (tok_…) was revoked or changed: not trusted from memory. */

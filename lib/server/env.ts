@@ -57,6 +57,11 @@ export interface ChipsConfig {
    */
   shutdownTimeoutSeconds: number;
   /**
+   * A workspace with no request, commit or socket on this node for this long has what the
+   * node kept for it between requests released ([SCL1]); 0 keeps everything.
+   */
+  workspaceIdleSeconds: number;
+  /**
    * A secret every node shares (CHIPS_SECRET): the lease signing key and the object-URL key
    * are derived from it, so any node verifies what another signed. Unset: key files in the data dir.
    */
@@ -92,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     socketPingIntervalSeconds: num(env.CHIPS_SOCKET_PING_INTERVAL, 10),
     socketPingTimeoutSeconds: num(env.CHIPS_SOCKET_PING_TIMEOUT, 8),
     shutdownTimeoutSeconds: num(env.CHIPS_SHUTDOWN_TIMEOUT, 10),
+    workspaceIdleSeconds: num(env.CHIPS_WORKSPACE_IDLE, 300),
     secret: env.CHIPS_SECRET || undefined,
     ...overrides,
   };

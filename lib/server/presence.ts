@@ -79,6 +79,27 @@ export class Presence {
     return { harness_id: harnessId, workspace_id, online: false, since };
   }
 
+  /**
+   * Forget harnesses gone quiet since before `cutoff` and offline past the grace ([SCL1]): no
+   * socket, no timer. One forgotten reads as offline since this node started — unresponsive,
+   * as it was — until it connects, polls or posts again.
+   */
+  release(cutoff: number): void {
+    const now = this.now();
+    for (const [id, seen] of this.lastSeen) {
+      if (this.sockets.get(id) || this.timers.has(id) || seen >= cutoff) continue;
+      const since = this.offlineSince.get(id) ?? seen;
+      if (since >= cutoff || now - since < this.graceMs) continue;
+      this.lastSeen.delete(id);
+      this.offlineSince.delete(id);
+      this.workspaceOf.delete(id);
+    }
+  }
+
+  held() {
+    return { presence: this.workspaceOf.size, presenceTimers: this.timers.size };
+  }
+
   close() {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();

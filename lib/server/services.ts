@@ -16,6 +16,7 @@ import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
 import { clientAddress, parseTrustedProxies } from "./client-address";
 import { ReviewIndexer } from "./review/indexer";
+import { IdleRelease } from "./idle";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -50,6 +51,11 @@ export interface ChipsServices {
   objects: ObjectStore;
   /** The review index of runs (the runs page, search), kept after commit (docs/REVIEW.md). */
   review: ReviewIndexer;
+  /**
+   * Lets go of what idle workspaces held (heads, cached credentials, presence, fan-out state)
+   * after CHIPS_WORKSPACE_IDLE seconds quiet ([SCL1]); `held()` counts what is kept now.
+   */
+  idle: IdleRelease;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
   /**
@@ -92,6 +98,12 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const credentialStore = new CredentialStore(database.db);
   const proxies = parseTrustedProxies(config.trustedProxies);
   const sessionStore = new SessionStore(database.db);
+  const limiter = new RateLimiter(config.rateLimit, config.rateBurst);
+  const attempts = new AttemptLimiter(config.authAttemptsPerMinute);
+  const presence = new Presence(config.presenceGraceSeconds * 1000);
+  const idle = new IdleRelease(config.workspaceIdleSeconds * 1000);
+  for (const part of [writer, review, presence, credentialStore, sessionStore, attempts]) idle.add(part);
+  idle.add({ release: () => limiter.release(), held: () => ({ rateBuckets: limiter.size }) });
   const svc: ChipsServices = {
     revocations,
     revokedHere(id, change = "revoked") {
@@ -106,10 +118,11 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     credentials: credentialStore,
     sessions: sessionStore,
     writer,
-    limiter: new RateLimiter(config.rateLimit, config.rateBurst),
-    attempts: new AttemptLimiter(config.authAttemptsPerMinute),
+    limiter,
+    attempts,
     clientAddress: (peer, forwardedFor) => clientAddress(peer, forwardedFor, proxies),
-    presence: new Presence(config.presenceGraceSeconds * 1000),
+    presence,
+    idle,
     storage,
     stopping: false,
     keys,

@@ -66,14 +66,18 @@ export async function newSession(db: Db, workspaceId: string, personId: string) 
 
 /** Session cookies → the person they stand for; hits cached until the session expires. */
 export class SessionStore {
-  private cache = new Map<string, { cred: Credential; expires: number; until: number }>();
+  private cache = new Map<string, { cred: Credential; expires: number; until: number; used: number }>();
   constructor(private db: Db) {}
 
   async resolve(cookie: string | null | undefined): Promise<Credential | null> {
     if (!cookie || cookie.length > 100) return null;
     const h = sha256(cookie);
     const hit = this.cache.get(h);
-    if (hit && hit.expires > Date.now() && hit.until > Date.now()) return hit.cred;
+    const now = Date.now();
+    if (hit && hit.expires > now && hit.until > now) {
+      hit.used = now;
+      return hit.cred;
+    }
     const [row] = await this.db
       .select()
       .from(sessions)
@@ -83,12 +87,21 @@ export class SessionStore {
     const role = await personRole(this.db, row.personId);
     if (!role) return null;
     const cred: Credential = { kind: "person", workspaceId: row.workspaceId, subjectId: row.personId, role };
-    this.cache.set(h, { cred, expires: Date.parse(row.expiresAt), until: Date.now() + CACHE_MS });
+    this.cache.set(h, { cred, expires: Date.parse(row.expiresAt), until: Date.now() + CACHE_MS, used: Date.now() });
     if (touchedLongAgo(row.lastUsedAt))
       touchLater("session", () =>
         this.db.update(sessions).set({ lastUsedAt: new Date().toISOString() }).where(eq(sessions.tokenHash, h)),
       );
     return cred;
+  }
+
+  /** Drop the hits past their cache time or their session's end, or unused since `cutoff` ([SCL1]). */
+  release(cutoff: number, now: number): void {
+    for (const [h, e] of this.cache) if (e.until <= now || e.expires <= now || e.used < cutoff) this.cache.delete(h);
+  }
+
+  held() {
+    return { sessions: this.cache.size };
   }
 
   /** A person was revoked or their role changed: their sessions are not trusted from memory any more. */

@@ -136,6 +136,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       server.listen(config.port, config.host, () => resolve());
     });
     const port = (server.address() as AddressInfo).port;
+    services.idle.start();
     let step = "serving";
     const stopTakingWork = () => {
       if (services.stopping) return;
@@ -156,6 +157,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       const reserve = Math.min(3000, (config.shutdownTimeoutSeconds * 1000) / 2);
       step = "closing sockets, finishing requests in flight";
       services.storage.close();
+      services.idle.stop();
       const [, settled] = await Promise.all([realtime.close(), drain.settled(end - reserve - performance.now())]);
       if (!settled)
         log.warn(

@@ -18,6 +18,13 @@ export class RateLimiter {
     return this.buckets.size;
   }
 
+  /** Forget every bucket that has filled up again: it is the same as none ([SCL1]). */
+  release(): void {
+    const t = this.now();
+    for (const [k, x] of this.buckets)
+      if (x.tokens + ((t - x.at) / 1000) * this.rate >= this.burst) this.buckets.delete(k);
+  }
+
   /** Take `n` tokens; answer the seconds to wait when there are not enough. */
   take(key: string, n: number): { ok: true } | { ok: false; retryAfter: number } {
     if (this.rate <= 0) return { ok: true };
@@ -51,9 +58,7 @@ export class RateLimiter {
     this.buckets.delete(key);
     this.buckets.set(key, b);
     if (this.buckets.size <= this.maxKeys) return;
-    const t = this.now();
-    for (const [k, x] of this.buckets)
-      if (x.tokens + ((t - x.at) / 1000) * this.rate >= this.burst) this.buckets.delete(k);
+    this.release();
     // Down to 90%: the next sweep is ~maxKeys/10 new keys away, not at the very next one.
     for (const k of this.buckets.keys()) {
       if (this.buckets.size <= this.maxKeys * 0.9) break;

@@ -63,7 +63,7 @@ export class IngestWriter {
    * certain, dropped on any failure; a commit from another node moves the head, which the
    * guarded write sees.
    */
-  private known = new Map<string, KnownHeads>();
+  private known = new Map<string, { heads: KnownHeads; at: number }>();
 
   constructor(
     private database: Database,
@@ -184,7 +184,7 @@ export class IngestWriter {
       workspaceId,
       batch.map((p) => p.req),
     );
-    const known = this.known.get(workspaceId);
+    const known = this.known.get(workspaceId)?.heads;
     const guessed = known ? assumed(known, ask) : null;
     if (guessed) {
       const fast = await this.attempt(this.database.run, workspaceId, batch, guessed, { keys: ask.keys, ids: ask.ids });
@@ -210,8 +210,24 @@ export class IngestWriter {
   private remember(workspaceId: string, heads: KnownHeads | null) {
     if (!heads) return;
     this.known.delete(workspaceId); // set again last: the map's order is least recently committed first
-    this.known.set(workspaceId, heads);
+    this.known.set(workspaceId, { heads, at: Date.now() });
     if (this.known.size > KNOWN_WORKSPACES) this.known.delete(this.known.keys().next().value!);
+  }
+
+  /**
+   * Forget the heads of workspaces with no commit here since `cutoff` ([SCL1]): the next
+   * batch reads them (one round trip more, once). Queues go as they empty.
+   */
+  release(cutoff: number): void {
+    for (const [ws, k] of this.known) {
+      if (k.at >= cutoff) break; // least recently committed first: the rest are newer
+      if (!this.queues.has(ws)) this.known.delete(ws);
+    }
+  }
+
+  /** What this writer keeps now: queues being written, workspaces whose heads it remembers. */
+  held() {
+    return { writerQueues: this.queues.size, writerHeads: this.known.size };
   }
 
   /**
@@ -265,7 +281,7 @@ export class IngestWriter {
       absent ?? { keys: [], ids: [] },
     );
     if (!stored) return null;
-    const known = this.known.get(workspaceId);
+    const known = this.known.get(workspaceId)?.heads;
     // What this commit read (or assumed) of the space heads, now past it; the spaces known
     // before stay right only if this commit came straight after the one that left them.
     const spaces = known && known.head === readHead ? new Map(known.spaces) : new Map<string, number>();

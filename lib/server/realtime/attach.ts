@@ -63,6 +63,8 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     },
     emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
     emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
+    // People's sockets join their workspace's room on connecting, harnesses' and runners' theirs on /harness.
+    inUse: (ws) => io.sockets.adapter.rooms.has(workspaceRoom(ws)) || harness.nsp.adapter.rooms.has(workspaceRoom(ws)),
   });
   // Presence changes reach every room of the harness's workspace.
   const stopPresence = svc.presence.onChange((p) => {
@@ -172,6 +174,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     });
 
   io.on("connection", (socket) => personSocket(socket, { svc, hub, people }));
+  const unregister = svc.idle.add({
+    release: (cutoff) => hub.release(cutoff),
+    held: () => ({ ...hub.held(), ...people.held() }),
+  });
 
   return {
     io,
@@ -185,6 +191,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
      */
     async close() {
       harness.close();
+      unregister();
       svc.committed.delete(onCommit);
       stopPresence();
       stopStorage();

@@ -8,6 +8,7 @@ import type { OutFrame } from "./raw";
 import { RunnerHello, type RunnerHelloAck } from "@/lib/core/protocol/runner-contract";
 import { Dispatcher } from "../dispatch/dispatch";
 import { failedHandshake } from "./authenticate";
+import { workspaceRoom } from "./person-socket";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;
@@ -52,6 +53,8 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
   nsp.on("connection", async (socket) => {
     const cred = socket.data.cred as WorkspaceCredential;
     socket.join(harnessRoom(cred.subjectId));
+    // This node fans its workspace's commits out while it is here (RoomHub's inUse).
+    socket.join(workspaceRoom(cred.workspaceId));
     svc.presence.connected(cred.subjectId, cred.workspaceId);
     socket.on("disconnect", () => {
       svc.presence.disconnected(cred.subjectId);

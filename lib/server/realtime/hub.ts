@@ -11,6 +11,8 @@ export interface RoomSink {
   emitToSocket(socketId: string, frames: OutFrame[]): void;
   /** Every frame this node fans out, local or remote, in seq order (command routing). */
   emitted?(frames: OutFrame[]): void;
+  /** Whether a socket of the workspace (a person's, a harness's, a runner's) is on this node. */
+  inUse?(workspaceId: string): boolean;
 }
 
 /** A socket catching up on a space: live frames wait here until its catch-up is sent. */
@@ -27,6 +29,8 @@ export interface CatchUp {
  */
 export class RoomHub {
   private emitted = new Map<string, number>();
+  /** When each workspace last had a commit fanned out here (ms since epoch). */
+  private lastAt = new Map<string, number>();
   private chains = new Map<string, Promise<void>>();
   private catching = new Map<string, Set<CatchUp>>();
   /**
@@ -87,12 +91,42 @@ export class RoomHub {
     return [...this.emitted.keys()];
   }
 
-  /** Another node committed (from, to] in a workspace. */
+  /**
+   * Forget the last seq of workspaces with no commit since `cutoff` and no socket on this
+   * node ([SCL1]). Nothing was waiting on it: the next commit is fanned out from
+   * its own `from` on, and a socket that joins later catches up from the store. A workspace
+   * with a socket keeps it — a missed NOTIFY is repaired from it, and a LISTEN that
+   * reconnected re-reads the heads of the workspaces kept.
+   */
+  release(cutoff: number): void {
+    for (const [ws, at] of this.lastAt) {
+      if (at >= cutoff || this.chains.has(ws) || this.sink.inUse?.(ws) !== false) continue;
+      this.lastAt.delete(ws);
+      this.emitted.delete(ws);
+    }
+  }
+
+  held() {
+    return { hubHeads: this.emitted.size, hubChains: this.chains.size, hubCatchUps: this.catching.size };
+  }
+
+  /**
+   * Another node committed (from, to] in a workspace. With no socket of the workspace here
+   * nobody on this node is told, so its rows are not read: N nodes do not each read every
+   * commit of every workspace. A socket that comes catches up from the store.
+   */
   remoteCommitted(workspaceId: string, from: number, to: number): void {
+    if (this.sink.inUse?.(workspaceId) === false && !this.chains.has(workspaceId)) {
+      this.emitted.delete(workspaceId);
+      this.lastAt.delete(workspaceId);
+      return;
+    }
     this.enqueue(workspaceId, from, to, async () => []);
   }
 
   private enqueue(workspaceId: string, from: number, to: number, local: () => Promise<OutFrame[]>) {
+    this.lastAt.delete(workspaceId); // set again last: least recently committed first
+    this.lastAt.set(workspaceId, Date.now());
     const prev = this.chains.get(workspaceId) ?? Promise.resolve();
     const next = prev
       .then(async () => {

@@ -132,6 +132,11 @@ export class RoomPeople {
     this.changed(spaceId, r);
   }
 
+  /** Rooms held: only while someone has one open here or on another node, or a change waits to be told. */
+  held() {
+    return { peopleRooms: this.rooms.size };
+  }
+
   /** Everyone with the room open on any node, each person once. */
   list(spaceId: string): Here[] {
     return [...(this.rooms.get(spaceId)?.present.values() ?? [])];

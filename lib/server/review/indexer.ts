@@ -52,6 +52,13 @@ export class ReviewIndexer {
     return next;
   }
 
+  /** Nothing outlives its round here: a timer lasts until its round starts, a chain until it ends ([SCL1]). */
+  release(): void {}
+
+  held() {
+    return { indexTimers: this.timers.size, indexRounds: this.chains.size };
+  }
+
   /** Stop scheduling rounds and wait for the ones under way, so none outlives the database. */
   async close(): Promise<void> {
     this.closed = true;
