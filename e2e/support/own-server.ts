@@ -11,6 +11,8 @@ export interface OwnServer {
   baseURL: string;
   adminToken: string;
   stop(): Promise<void>;
+  /** SIGKILL: gone at once, no shutdown — as a node that crashed or lost its machine. */
+  kill(): Promise<void>;
 }
 
 const freePort = () =>
@@ -60,9 +62,13 @@ export async function startOwnServer(env: Record<string, string>): Promise<OwnSe
     baseURL,
     adminToken: fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim(),
     async stop() {
-      proc.kill("SIGTERM");
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
       await exited;
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+    async kill() {
+      proc.kill("SIGKILL");
+      await exited;
     },
   };
 }

@@ -30,6 +30,8 @@ export interface RoomFeedOptions {
   token?: string;
   /** Extra headers for the handshake (Node clients: a session cookie). */
   headers?: Record<string, string>;
+  /** Socket.IO transports, WebSocket alone unless told (a client behind a proxy that only polls: ["polling"]). */
+  transports?: ("websocket" | "polling")[];
   /** Called with new events, in seq order, each once. */
   onEvents?: (events: FeedEvent[]) => void;
   /** Called when the server sent the room's state instead of a long catch-up: start over from it. */
@@ -62,7 +64,7 @@ export class RoomFeed {
     this.last = opts.afterSeq ?? 0;
     const common = {
       path: "/socket.io",
-      transports: ["websocket"],
+      transports: opts.transports ?? ["websocket"],
       reconnectionDelay: 250,
       reconnectionDelayMax: 2000,
       auth: opts.token ? { token: opts.token } : undefined,
