@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only ingest|realtime|room|connect|review|soak] [SUITE FLAGS…] [-- VERBATIM…]`:
+ * `npm run bench [-- --only ingest|realtime|room|connect|review|soak|scale] [SUITE FLAGS…] [-- VERBATIM…]`:
  * each suite as its own process, one after another (they each start their own servers and
  * must not share the 2 cores). Never run in CI. `npm run bench -- --help` prints every suite's flags.
  *
@@ -53,6 +53,24 @@ const SUITES: Record<string, Suite> = {
     script: "bench/soak/main.ts",
     values: ["--db", "--rate", "--seconds", "--warm", "--idle", "--grow", "--step", "--quiet-wait"],
     bools: [],
+  },
+  scale: {
+    script: "bench/scale/main.ts",
+    values: [
+      "--db",
+      "--shape",
+      "--rate",
+      "--busy",
+      "--busy-rate",
+      "--seconds",
+      "--growth",
+      "--growth-rooms",
+      "--growth-rate",
+      "--idle",
+      "--client-procs",
+      "--quiet-wait",
+    ],
+    bools: ["--skip-growth", "--skip-headline"],
   },
   review: {
     script: "bench/review/main.ts",

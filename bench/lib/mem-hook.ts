@@ -11,6 +11,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (file) {
   if (!gc) throw new Error("mem-hook needs node --expose-gc");
   setInterval(() => {
+    if (fs.existsSync(file + ".pause")) return;
     gc();
     fs.writeFileSync(file + ".tmp", JSON.stringify({ at: Date.now(), ...process.memoryUsage() }));
     fs.renameSync(file + ".tmp", file);

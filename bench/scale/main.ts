@@ -1,0 +1,295 @@
+/**
+ * Scale bench: many teams on one node. W workspaces × R rooms × S sockets a room, a harness
+ * per workspace posting single events open-loop — a few busy rooms at `--busy-rate` each, the
+ * rest sharing what is left of `--rate` — beside a bare Socket.IO relay (bench/scale/relay.ts)
+ * with the same shape, clients and poster in the same run. Never run in CI.
+ *
+ *   node --import tsx bench/scale/main.ts [--db postgres|pglite] [--shape 200x5x10]
+ *        [--rate 1000] [--busy 20] [--busy-rate 40] [--seconds 10] [--growth 100,200,400,800]
+ *        [--growth-rooms 5] [--growth-rate 500] [--idle 5] [--client-procs 4] [--skip-growth] [--skip-headline]
+ *        [--quiet-wait S]
+ *
+ * --quiet-wait S: before each load window, wait up to S seconds for the machine to be < 30 % busy.
+ *
+ * The headline run (`--shape`, W×R×S = 10,000 sockets in 1,000 rooms by default) prints
+ * delivery p50/p99 per room class on Chips and on the relay and their ratio, loss / reorder /
+ * duplicates, server CPU per event, memory per socket, join (with catch-up) times and the
+ * catch-up of a busy room from seq 0.
+ *
+ * The growth table (`--growth`, one socket per room) starts a fresh server per W and prints,
+ * per W: memory per workspace while hot and once idle past CHIPS_WORKSPACE_IDLE (`--idle` s)
+ * and per idle room, memory per joined room, the first request's p99 after the release beside
+ * a warm request's, join p99, delivery p99 per class and CPU per event under `--growth-rate`.
+ */
+import path from "node:path";
+import { flags, machine, num, one } from "../lib/args";
+import { startPg, type PgCluster } from "../lib/pg";
+import fs from "node:fs";
+import { rmrf, sleep, spawnResumed, tmpDir, waitQuiet } from "../lib/proc";
+import type { Assignment } from "./clients";
+import {
+  catchUps,
+  collect,
+  connectClients,
+  deliveries,
+  expectedDeliveries,
+  log,
+  makeTenants,
+  postEach,
+  postLoad,
+  settled,
+  type Tenant,
+} from "./run";
+
+const f = flags();
+const db = one(f, "db") ?? "postgres";
+const [W, R, S] = (one(f, "shape") ?? "200x5x10").split("x").map(Number);
+const rate = num(f, "rate", 1000);
+const busyN = num(f, "busy", 20);
+const busyRate = num(f, "busy-rate", 40);
+const seconds = num(f, "seconds", 10);
+const idleS = num(f, "idle", 5);
+const procs = num(f, "client-procs", 4);
+const growth = (one(f, "growth") ?? "100,200,400,800").split(",").map(Number);
+const growthRooms = num(f, "growth-rooms", 5);
+const growthRate = num(f, "growth-rate", 500);
+const quietWait = Number(one(f, "quiet-wait") ?? 0);
+const kib = (mib: number) => (mib * 1024).toFixed(1);
+const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
+
+async function server(kind: "chips" | "relay", pg: PgCluster | null, tag: string) {
+  const memFile = path.join(tmpDir("chips-scale-mem-"), "mem.json");
+  const env: Record<string, string> = {
+    CHIPS_BENCH_MEM_FILE: memFile,
+    CHIPS_WORKSPACE_IDLE: String(idleS),
+    CHIPS_LOG_LEVEL: "warn",
+  };
+  if (kind === "chips" && pg) env.DATABASE_URL = await pg.createDb(`scale_${tag}`);
+  const srv = await spawnResumed({
+    script: kind === "chips" ? "server.ts" : "bench/scale/relay.ts",
+    env,
+    nodeArgs: ["--expose-gc"],
+    hooks: [path.join(import.meta.dirname, "../lib/mem-hook.ts")],
+  });
+  return {
+    srv,
+    memFile,
+    async stop() {
+      await srv.stop();
+      rmrf(srv.dataDir);
+      rmrf(path.dirname(memFile));
+    },
+  };
+}
+
+/** Rooms by class: the first room of every (W / busy)-th workspace is busy. */
+function classes(tenants: Tenant[], busy: number) {
+  const all = tenants.flatMap((t) => t.rooms.map((room) => ({ ws: t.ws, room })));
+  const stride = Math.max(1, Math.floor(tenants.length / busy));
+  const busyRooms = new Set(
+    tenants
+      .filter((_, i) => i % stride === 0)
+      .slice(0, busy)
+      .map((t) => t.rooms[0]),
+  );
+  return { busy: all.filter((x) => busyRooms.has(x.room)), quiet: all.filter((x) => !busyRooms.has(x.room)) };
+}
+
+/** One load window against a server whose clients are connected: delivery figures and CPU. */
+async function window(
+  url: string,
+  cpuMs: () => number,
+  tenants: Tenant[],
+  sockets: Assignment[],
+  total: number,
+  children: Awaited<ReturnType<typeof connectClients>>["children"],
+  memFile: string,
+) {
+  const { busy, quiet } = classes(tenants, busyN);
+  const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
+  fs.writeFileSync(memFile + ".pause", "");
+  const cpu0 = cpuMs();
+  const load = await postLoad(url, { busy, quiet, busyRate, total, seconds });
+  const reports = await collect(children, expectedDeliveries(sockets, load.perRoom));
+  const serverCpu = cpuMs() - cpu0;
+  fs.rmSync(memFile + ".pause");
+  log(`window at ${total}/s: machine ${machineBusy.toFixed(0)} % busy before it`);
+  return { load, d: deliveries(reports, load.perRoom), cpuPerEvent: serverCpu / Math.max(1, load.ok) };
+}
+
+async function headline(pg: PgCluster | null) {
+  console.log(
+    `\n=== headline: ${W} workspaces × ${R} rooms × ${S} sockets = ${W * R * S} sockets in ${W * R} rooms; ${rate} events/s (${busyN} busy rooms at ${busyRate}/s), ${seconds} s`,
+  );
+  const rows: string[][] = [];
+  const out: Record<string, { p99b: number; p99q: number }> = {};
+  for (const kind of ["chips", "relay"] as const) {
+    const s = await server(kind, pg, `head_${W}`);
+    try {
+      const tenants: Tenant[] =
+        kind === "chips"
+          ? await makeTenants(s.srv.url, s.srv.dataDir, W, R)
+          : Array.from({ length: W }, (_, i) => ({
+              ws: {
+                workspace_id: `ws_${i}`,
+                space_id: `ws_${i}_r0`,
+                harness_id: `h_${i}`,
+                token: "",
+                person_token: "",
+              } as never,
+              rooms: Array.from({ length: R }, (_, k) => `ws_${i}_r${k}`),
+            }));
+      // A message in every room first: joins catch up on it, and every workspace has a writer and caches.
+      if (kind === "chips")
+        await postEach(
+          s.srv.url,
+          tenants.flatMap((t) => t.rooms.map((room) => ({ ws: t.ws, room }))),
+          "hello",
+        );
+      const before = await settled(s.memFile);
+      const sockets: Assignment[] = tenants.flatMap((t) =>
+        t.rooms.flatMap((room) =>
+          Array.from({ length: S }, () => ({ token: kind === "chips" ? t.ws.person_token : null, spaceId: room })),
+        ),
+      );
+      log(`${kind}: connecting ${sockets.length} sockets in ${procs} processes`);
+      const c = await connectClients(s.srv.url, sockets, procs);
+      const after = await settled(s.memFile);
+      log(`${kind}: ${c.connectS.toFixed(0)} s to connect; load`);
+      const w = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, rate, c.children, s.memFile);
+      const { busy } = classes(tenants, busyN);
+      const cu =
+        kind === "chips"
+          ? await catchUps(
+              s.srv.url,
+              busy.slice(0, 10).map((b) => ({ token: b.ws.person_token, room: b.room })),
+            )
+          : null;
+      for (const ch of c.children) ch.kill();
+      out[kind] = { p99b: w.d.busy.pct(99), p99q: w.d.quiet.pct(99) };
+      rows.push([
+        kind === "chips" ? "Chips" : "bare relay",
+        `${w.load.ok}/${w.load.sent} (${w.load.rate.toFixed(0)}/s)${w.load.failed ? ` ${w.load.failed} failed: ${w.load.firstError}` : ""}`,
+        `${p(w.d.busy, 50)} / ${p(w.d.busy, 99)}`,
+        `${p(w.d.quiet, 50)} / ${p(w.d.quiet, 99)}`,
+        `${w.d.lost} / ${w.d.reorder} / ${w.d.dup} / ${w.d.breaks}`,
+        w.cpuPerEvent.toFixed(3),
+        `${kib((after.heap - before.heap) / sockets.length)} / ${kib((after.rss - before.rss) / sockets.length)}`,
+        `${p(c.joins, 50)} / ${p(c.joins, 99)} (${c.connectS.toFixed(0)} s)`,
+        cu ? `${p(cu, 50)} / ${p(cu, 99)}` : "–",
+      ]);
+    } finally {
+      await s.stop();
+    }
+  }
+  console.log(
+    table(
+      [
+        "server",
+        "events stored",
+        "busy p50/p99 ms",
+        "quiet p50/p99 ms",
+        "lost/reorder/dup/holes",
+        "CPU ms/event",
+        "KiB/socket heap/RSS",
+        "join p50/p99 ms",
+        "busy room from 0 p50/p99 ms",
+      ],
+      rows,
+    ),
+  );
+  console.log(
+    `Chips / relay delivery p99: busy ${(out.chips.p99b / out.relay.p99b).toFixed(2)}×, quiet ${(out.chips.p99q / out.relay.p99q).toFixed(2)}× (aim ≤ 2×)`,
+  );
+}
+
+async function growthTable(pg: PgCluster | null) {
+  console.log(
+    `\n=== growth: W workspaces × ${growthRooms} rooms, 1 socket a room, ${growthRate} events/s for ${seconds} s, idle after ${idleS} s`,
+  );
+  const rows: string[][] = [];
+  for (const w of growth) {
+    const s = await server("chips", pg, `grow_${w}`);
+    try {
+      const tenants = await makeTenants(s.srv.url, s.srv.dataDir, w, growthRooms);
+      const m0 = await settled(s.memFile);
+      const rooms = tenants.flatMap((t) => t.rooms.map((room) => ({ ws: t.ws, room })));
+      await postEach(s.srv.url, rooms, "touch");
+      const m1 = await settled(s.memFile);
+      await sleep(idleS * 1500 + 1000); // past the quiet period and the sweep after it
+      const m2 = await settled(s.memFile);
+      const firsts = tenants.map((t) => ({ ws: t.ws, room: t.rooms[0] }));
+      const first = await postEach(s.srv.url, firsts, "first after idle");
+      const warm = await postEach(s.srv.url, firsts, "warm");
+      await sleep(idleS * 1500 + 1000);
+      const m3 = await settled(s.memFile);
+      const sockets = rooms.map((r) => ({ token: r.ws.person_token, spaceId: r.room }));
+      const c = await connectClients(s.srv.url, sockets, procs);
+      const m4 = await settled(s.memFile);
+      const x = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, growthRate, c.children, s.memFile);
+      for (const ch of c.children) ch.kill();
+      rows.push([
+        String(w),
+        String(rooms.length),
+        kib((m1.heap - m0.heap) / w),
+        kib((m2.heap - m0.heap) / w),
+        ((((m2.heap - m0.heap) * 2 ** 20) / rooms.length) | 0).toString(),
+        kib((m4.heap - m3.heap) / rooms.length),
+        kib((m4.rss - m3.rss) / rooms.length),
+        `${p(first, 99)} / ${p(warm, 99)}`,
+        p(c.joins, 99),
+        `${p(x.d.busy, 99)} / ${p(x.d.quiet, 99)}`,
+        x.cpuPerEvent.toFixed(3),
+        `${x.d.lost}/${x.d.reorder}/${x.d.dup}`,
+      ]);
+      log(`growth ${w}: ${JSON.stringify(rows.at(-1))}`);
+    } finally {
+      await s.stop();
+    }
+  }
+  console.log(
+    table(
+      [
+        "W",
+        "rooms",
+        "KiB/ws hot",
+        "KiB/ws idle",
+        "B/room idle",
+        "KiB/joined room heap",
+        "RSS",
+        "first / warm post p99 ms",
+        "join p99 ms",
+        "busy / quiet p99 ms",
+        "CPU ms/event",
+        "lost/reorder/dup",
+      ],
+      rows,
+    ),
+  );
+}
+
+function table(head: string[], rows: string[][]): string {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(w[i])).join("  ");
+  return [line(head), ...rows.map(line)].join("\n");
+}
+
+async function main() {
+  console.log(machine());
+  const pg = db === "postgres" ? await startPg() : null;
+  if (pg) console.log(`PostgreSQL ${pg.version}`);
+  try {
+    if (!f.has("skip-headline")) await headline(pg);
+    if (!f.has("skip-growth")) await growthTable(pg);
+  } finally {
+    await pg?.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
