@@ -69,6 +69,7 @@ const SUITES: Record<string, Suite> = {
       "--idle",
       "--client-procs",
       "--quiet-wait",
+      "--ceiling",
     ],
     bools: ["--skip-growth", "--skip-headline"],
   },

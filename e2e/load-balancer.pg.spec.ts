@@ -20,7 +20,9 @@ import { freePort, startHaproxy, type ReverseProxy } from "../test/support/rever
  *
  * Clients are pinned to a node by sending the cookie HAProxy would have set (`SERVERID=n1`),
  * so the test knows whom the kill hits; one polling client gets its cookie from HAProxy itself.
+ * `CHIPS_LB_NODES=3` runs it with three nodes (n1's clients then spread over n2 and n3).
  */
+const NODES = Number(process.env.CHIPS_LB_NODES || 2);
 let nodes: OwnServer[] = [];
 let proxy: ReverseProxy;
 let publicUrl: string;
@@ -29,7 +31,7 @@ test.beforeAll(async () => {
   const port = await freePort();
   publicUrl = `http://localhost:${port}`;
   const env = { CHIPS_PUBLIC_URL: publicUrl, CHIPS_TRUSTED_PROXIES: "127.0.0.1/32" };
-  nodes = [await startOwnServer(env), await startOwnServer(env)];
+  for (let i = 0; i < NODES; i++) nodes.push(await startOwnServer(env));
   proxy = await startHaproxy(
     nodes.map((n) => n.baseURL),
     { port, balance: true },
@@ -80,7 +82,7 @@ async function postThrough(ws: Workspace, body: Record<string, unknown>): Promis
   }
 }
 
-test("[SCL2] two nodes behind HAProxy: a node killed mid-stream — its browser room, WebSocket and polling clients and its harness reconnect through HAProxy to the other node, nothing lost or repeated, and the Pause button still reaches the harness", async ({
+test(`[SCL2] ${NODES} nodes behind HAProxy: a node killed mid-stream — its browser room, WebSocket and polling clients and its harness reconnect through HAProxy to the other node, nothing lost or repeated, and the Pause button still reaches the harness`, async ({
   page,
   context,
 }) => {
@@ -130,7 +132,7 @@ test("[SCL2] two nodes behind HAProxy: a node killed mid-stream — its browser 
   // HAProxy's readiness checks took n1 out of rotation.
   await expect
     .poll(async () => (await proxy.states()).map((n) => `${n.name} ${n.status}`))
-    .toEqual(["n1 DOWN", "n2 UP"]);
+    .toEqual(nodes.map((_, i) => `n${i + 1} ${i === 0 ? "DOWN" : "UP"}`));
 
   // The log: each of the 300 once, seqs 1..300 with no hole.
   const stored = await writer.events();
@@ -144,7 +146,7 @@ test("[SCL2] two nodes behind HAProxy: a node killed mid-stream — its browser 
     expect(f.statuses.includes("reconnecting"), `${f.name} reconnected`).toBe(f.node === "n1");
   await room.expectSeqs(seqs, 60_000);
 
-  // The harness's socket moved to n2; a run's Pause, clicked in the browser (now on n2), reaches it.
+  // The harness's socket moved to another node; a run's Pause, clicked in the browser (moved too), reaches it.
   await expect.poll(() => connects, { message: "the harness reconnected through HAProxy" }).toBe(2);
   const run = new TestRun(new Harness(api, ws), ws);
   await run.start({ goal: "Keep going across nodes", commands: ["pause", "resume", "cancel"] });

@@ -57,7 +57,7 @@ async function connectOne(url: string, a: Assignment) {
     count: { spaceId: a.spaceId, got: 0, outOfOrder: 0, duplicates: 0, prevBreaks: 0, disconnects: 0 },
   };
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("connect timeout")), 120_000);
+    const timer = setTimeout(() => reject(new Error("connect timeout")), 600_000);
     socket.once("connect", () => (clearTimeout(timer), resolve()));
     socket.once("connect_error", (e) => (clearTimeout(timer), reject(e)));
   });
@@ -82,7 +82,7 @@ async function connectOne(url: string, a: Assignment) {
     }
   });
   socket.on("disconnect", () => c.count.disconnects++);
-  const ack = (await socket.timeout(120_000).emitWithAck("join", { v: 1, space_id: a.spaceId, after_seq: 0 })) as {
+  const ack = (await socket.timeout(600_000).emitWithAck("join", { v: 1, space_id: a.spaceId, after_seq: 0 })) as {
     ok?: boolean;
     head_seq?: number;
     error?: string;
@@ -96,22 +96,28 @@ async function connectOne(url: string, a: Assignment) {
 
 async function start(s: ClientsStart) {
   // In waves, so thousands of handshakes do not all land at once.
-  for (let i = 0; i < s.sockets.length; i += 50)
-    await Promise.all(s.sockets.slice(i, i + 50).map((a) => connectOne(s.url, a)));
+  for (let i = 0; i < s.sockets.length; i += 20)
+    await Promise.all(s.sockets.slice(i, i + 20).map((a) => connectOne(s.url, a)));
 }
 
+/** What arrived since the last report; the counts start again from zero (the next window). */
 function report(): ClientsReport {
   const cpu = process.cpuUsage();
-  return {
+  const r: ClientsReport = {
     op: "report",
     busy: hists.b.toJSON(),
     quiet: hists.q.toJSON(),
-    sockets: clients.map((c) => c.count),
+    sockets: clients.map((c) => ({ ...c.count })),
     cpuMs: (cpu.user + cpu.system) / 1000,
   };
+  hists.b = new Hist();
+  hists.q = new Hist();
+  for (const c of clients)
+    Object.assign(c.count, { got: 0, outOfOrder: 0, duplicates: 0, prevBreaks: 0, disconnects: 0 });
+  return r;
 }
 
-type FromParent = ClientsStart | { op: "progress" } | { op: "report" };
+type FromParent = ClientsStart | { op: "progress" } | { op: "report" } | { op: "stop" };
 
 process.on("message", (m: FromParent) => {
   if (m.op === "start")
@@ -120,10 +126,10 @@ process.on("message", (m: FromParent) => {
       (e) => process.send!({ op: "error", message: String(e) }),
     );
   else if (m.op === "progress") process.send!({ op: "progress", got: clients.reduce((a, c) => a + c.count.got, 0) });
-  else if (m.op === "report") {
-    const r = report();
+  else if (m.op === "report") process.send!(report());
+  else if (m.op === "stop") {
     for (const c of clients) c.socket.disconnect();
-    process.send!(r, () => process.exit(0));
+    process.exit(0);
   }
 });
 // Never outlive the bench: a parent gone means stop.

@@ -7,7 +7,10 @@
  *   node --import tsx bench/scale/main.ts [--db postgres|pglite] [--shape 200x5x10]
  *        [--rate 1000] [--busy 20] [--busy-rate 40] [--seconds 10] [--growth 100,200,400,800]
  *        [--growth-rooms 5] [--growth-rate 500] [--idle 5] [--client-procs 4] [--skip-growth] [--skip-headline]
- *        [--quiet-wait S]
+ *        [--quiet-wait S] [--ceiling 2000,3000]
+ *
+ * --ceiling R1,R2: after the aim's window, more windows at these rates on the same clients,
+ * Chips and relay alike: the highest rate each holds is this machine's ceiling for the shape.
  *
  * --quiet-wait S: before each load window, wait up to S seconds for the machine to be < 30 % busy.
  *
@@ -53,6 +56,14 @@ const procs = num(f, "client-procs", 4);
 const growth = (one(f, "growth") ?? "100,200,400,800").split(",").map(Number);
 const growthRooms = num(f, "growth-rooms", 5);
 const growthRate = num(f, "growth-rate", 500);
+/** Rates offered after the aim's, on the same connected clients: where the node stops keeping up. */
+const ceiling = (one(f, "ceiling") ?? "").split(",").filter(Boolean).map(Number);
+const stopClients = (children: { send(m: object): boolean; kill(): boolean }[]) => {
+  for (const ch of children) {
+    ch.send({ op: "stop" });
+    ch.kill();
+  }
+};
 const quietWait = Number(one(f, "quiet-wait") ?? 0);
 const kib = (mib: number) => (mib * 1024).toFixed(1);
 const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
@@ -156,28 +167,35 @@ async function headline(pg: PgCluster | null) {
       const c = await connectClients(s.srv.url, sockets, procs);
       const after = await settled(s.memFile);
       log(`${kind}: ${c.connectS.toFixed(0)} s to connect; load`);
-      const w = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, rate, c.children, s.memFile);
       const { busy } = classes(tenants, busyN);
-      const cu =
-        kind === "chips"
-          ? await catchUps(
-              s.srv.url,
-              busy.slice(0, 10).map((b) => ({ token: b.ws.person_token, room: b.room })),
-            )
-          : null;
-      for (const ch of c.children) ch.kill();
-      out[kind] = { p99b: w.d.busy.pct(99), p99q: w.d.quiet.pct(99) };
-      rows.push([
-        kind === "chips" ? "Chips" : "bare relay",
-        `${w.load.ok}/${w.load.sent} (${w.load.rate.toFixed(0)}/s)${w.load.failed ? ` ${w.load.failed} failed: ${w.load.firstError}` : ""}`,
-        `${p(w.d.busy, 50)} / ${p(w.d.busy, 99)}`,
-        `${p(w.d.quiet, 50)} / ${p(w.d.quiet, 99)}`,
-        `${w.d.lost} / ${w.d.reorder} / ${w.d.dup} / ${w.d.breaks}`,
-        w.cpuPerEvent.toFixed(3),
-        `${kib((after.heap - before.heap) / sockets.length)} / ${kib((after.rss - before.rss) / sockets.length)}`,
-        `${p(c.joins, 50)} / ${p(c.joins, 99)} (${c.connectS.toFixed(0)} s)`,
-        cu ? `${p(cu, 50)} / ${p(cu, 99)}` : "–",
-      ]);
+      try {
+        for (const r of [rate, ...ceiling]) {
+          const w = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, r, c.children, s.memFile);
+          const cu =
+            kind === "chips" && r === rate
+              ? await catchUps(
+                  s.srv.url,
+                  busy.slice(0, 10).map((b) => ({ token: b.ws.person_token, room: b.room })),
+                )
+              : null;
+          if (r === rate) out[kind] = { p99b: w.d.busy.pct(99), p99q: w.d.quiet.pct(99) };
+          rows.push([
+            kind === "chips" ? "Chips" : "bare relay",
+            String(r),
+            `${w.load.ok}/${w.load.sent} (${w.load.rate.toFixed(0)}/s)${w.load.failed ? ` ${w.load.failed} failed: ${w.load.firstError}` : ""}`,
+            `${p(w.d.busy, 50)} / ${p(w.d.busy, 99)}`,
+            `${p(w.d.quiet, 50)} / ${p(w.d.quiet, 99)}`,
+            `${w.d.lost} / ${w.d.reorder} / ${w.d.dup} / ${w.d.breaks}`,
+            w.cpuPerEvent.toFixed(3),
+            `${kib((after.heap - before.heap) / sockets.length)} / ${kib((after.rss - before.rss) / sockets.length)}`,
+            `${p(c.joins, 50)} / ${p(c.joins, 99)} (${c.connectS.toFixed(0)} s)`,
+            cu ? `${p(cu, 50)} / ${p(cu, 99)}` : "–",
+          ]);
+          log(`${kind} at ${r}/s: ${JSON.stringify(rows.at(-1))}`);
+        }
+      } finally {
+        stopClients(c.children);
+      }
     } finally {
       await s.stop();
     }
@@ -186,6 +204,7 @@ async function headline(pg: PgCluster | null) {
     table(
       [
         "server",
+        "offered/s",
         "events stored",
         "busy p50/p99 ms",
         "quiet p50/p99 ms",
@@ -226,8 +245,15 @@ async function growthTable(pg: PgCluster | null) {
       const sockets = rooms.map((r) => ({ token: r.ws.person_token, spaceId: r.room }));
       const c = await connectClients(s.srv.url, sockets, procs);
       const m4 = await settled(s.memFile);
-      const x = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, growthRate, c.children, s.memFile);
-      for (const ch of c.children) ch.kill();
+      const x = await window(
+        s.srv.url,
+        () => s.srv.cpuMs(),
+        tenants,
+        sockets,
+        growthRate,
+        c.children,
+        s.memFile,
+      ).finally(() => stopClients(c.children));
       rows.push([
         String(w),
         String(rooms.length),
