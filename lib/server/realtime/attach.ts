@@ -13,7 +13,7 @@ import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { authenticate } from "./authenticate";
 import { personSocket, room, workspaceRoom } from "./person-socket";
 import { log } from "../log";
-import { notify } from "../notify";
+import { coalescedNotify } from "../notify";
 import { API_CSP, baseHeaders } from "../http-policy";
 import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
 
@@ -158,7 +158,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       const frame: PeopleFrame = { space_id: spaceId, people };
       io.to(socketId).emit("people", frame);
     },
-    publish: svc.database.listen ? (payload) => notify(svc.database, PEOPLE_CHANNEL, payload) : undefined,
+    publish: svc.database.listen ? coalescedNotify(svc.database, PEOPLE_CHANNEL) : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
     onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
   });
