@@ -23,7 +23,7 @@ import { freePort, startHaproxy, type ReverseProxy } from "../test/support/rever
  * `CHIPS_LB_NODES=3` runs it with three nodes (n1's clients then spread over n2 and n3).
  */
 const NODES = Number(process.env.CHIPS_LB_NODES || 2);
-let nodes: OwnServer[] = [];
+const nodes: OwnServer[] = [];
 let proxy: ReverseProxy;
 let publicUrl: string;
 let api: APIRequestContext;
