@@ -48,6 +48,8 @@ async function connectOne(url: string, a: Assignment) {
     transports: ["websocket"],
     forceNew: true,
     reconnection: false,
+    // A busy machine answers thousands of handshakes slowly: the default 20 s is not a failure here.
+    timeout: 600_000,
     auth: a.token ? { token: a.token } : undefined,
   });
   const c = {

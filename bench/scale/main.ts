@@ -93,8 +93,12 @@ async function server(kind: "chips" | "relay", pg: PgCluster | null, tag: string
   };
 }
 
-/** Rooms by class: the first room of every (W / busy)-th workspace is busy. */
-function classes(tenants: Tenant[], busy: number) {
+/**
+ * Rooms by class: the first room of every (W / busy)-th workspace is busy. At most as many
+ * busy rooms as take 80 % of `total` at `busyRate` each: the quiet rooms always get the rest.
+ */
+function classes(tenants: Tenant[], wanted: number, total = rate) {
+  const busy = Math.max(1, Math.min(wanted, Math.floor((0.8 * total) / busyRate)));
   const all = tenants.flatMap((t) => t.rooms.map((room) => ({ ws: t.ws, room })));
   const stride = Math.max(1, Math.floor(tenants.length / busy));
   const busyRooms = new Set(
@@ -116,7 +120,7 @@ async function window(
   children: Awaited<ReturnType<typeof connectClients>>["children"],
   memFile: string,
 ) {
-  const { busy, quiet } = classes(tenants, busyN);
+  const { busy, quiet } = classes(tenants, busyN, total);
   const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
   fs.writeFileSync(memFile + ".pause", "");
   const cpu0 = cpuMs();
