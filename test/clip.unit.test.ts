@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clipUtf8, utf8Prefix } from "@/lib/core/protocol/clip";
+import { clipUtf8, clipUtf8Tail, utf8Prefix } from "@/lib/core/protocol/clip";
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");
 // Strings of every width: ASCII, 2- and 3-byte BMP, astral pairs, and lone surrogates.
@@ -46,6 +46,31 @@ describe("[LIM1] text is cut on UTF-8 byte boundaries", () => {
         else if (max >= bytes("…")) {
           expect(c.endsWith("…")).toBe(true);
           expect(s.startsWith(c.slice(0, -1))).toBe(true);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("clipUtf8Tail: the input when it fits, else the mark and the longest suffix that fits, never half a pair", () => {
+    const high = (c: number) => c >= 0xd800 && c <= 0xdbff;
+    const low = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+    fc.assert(
+      fc.property(anyText, limit, (s, max) => {
+        const c = clipUtf8Tail(s, max);
+        expect(bytes(c)).toBeLessThanOrEqual(max);
+        if (bytes(s) <= max) expect(c).toBe(s);
+        else if (max >= bytes("…")) {
+          expect(c.startsWith("…")).toBe(true);
+          const tail = c.slice(1);
+          expect(s.endsWith(tail)).toBe(true);
+          const at = s.length - tail.length;
+          // No half of a surrogate pair is left at the cut.
+          expect(low(s.charCodeAt(at)) && high(s.charCodeAt(at - 1))).toBe(false);
+          // The longest: one more code point from the end would not fit.
+          const width = at >= 2 && low(s.charCodeAt(at - 1)) && high(s.charCodeAt(at - 2)) ? 2 : 1;
+          expect(bytes(s.slice(at - width)) + bytes("…")).toBeGreaterThan(max);
+          if (wellFormed(s)) expect(wellFormed(c)).toBe(true);
         }
       }),
       { numRuns: 2000 },

@@ -20,7 +20,7 @@ afterAll(async () => {
   for (const f of cleanup.reverse()) await f();
 });
 
-it("with the server stopped mid-turn the terminal session goes on; queued events arrive in order, once, when it returns", async () => {
+it("[TOOL3] with the server stopped mid-turn the terminal session goes on; queued events — each tool call's start and end among them — arrive in order, once, when it returns", async () => {
   const db = await freshDatabase();
   cleanup.push(() => db.drop());
   const port = await freePort();
@@ -85,7 +85,7 @@ it("with the server stopped mid-turn the terminal session goes on; queued events
     () =>
       owed() > 0 &&
       fs.readdirSync(path.join(c.root, "spool")).filter((f) => !f.startsWith(".")).length === 0 &&
-      owed() >= 3,
+      owed() >= 7,
     "the turn queued on disk",
     30_000,
   );
@@ -98,14 +98,25 @@ it("with the server stopped mid-turn the terminal session goes on; queued events
     90_000,
   );
   const events = await runEvents(srv.url, ws, runId);
+  // Each Bash call: its start ([TOOL3]), the typing indicator, its end.
+  const call = ["tool.started", "run.status", "tool.finished"];
   expect(events.map((e: any) => e.type)).toEqual([
     "run.started",
-    "run.status",
-    "run.status",
-    "run.status",
+    ...call,
+    ...call,
+    ...call,
     "message.posted",
     "run.finished",
   ]);
+  const ends = events.filter((e: any) => e.type === "tool.finished");
+  expect(events.filter((e: any) => e.type === "tool.started").map((e: any) => [e.tool, e.summary])).toEqual([
+    ["Bash", "echo one >> log.txt"],
+    ["Bash", "echo two >> log.txt"],
+    ["Bash", "echo three >> log.txt"],
+  ]);
+  // The real CLI's PostToolUse carries the tool_use_id and its own time.
+  for (const e of ends) expect(e).toMatchObject({ outcome: "ok", exit_code: 0, duration_ms: expect.any(Number) });
+  expect(new Set(ends.map((e: any) => e.call_id)).size).toBe(3);
   expect(events.filter((e: any) => e.type === "run.status").map((e: any) => e.verb_phrase)).toEqual([
     "Running echo one >> log.txt…",
     "Running echo two >> log.txt…",

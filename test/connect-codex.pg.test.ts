@@ -72,7 +72,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, the answer, usage; its run is watch-only: commands are refused", async () => {
+it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, each tool call's start and end, the answer, usage; its run is watch-only: commands are refused", async () => {
   const project = path.join(tmp, "project");
   const codexHome = path.join(tmp, "codex-home");
   fs.mkdirSync(project, { recursive: true });
@@ -172,6 +172,16 @@ it("[UI1] [UI3] [RUN2] a turn typed into the real Codex CLI is mirrored into the
     expect(events.filter((e: any) => e.type === "message.posted").map((e: any) => e.text)).toEqual([
       "Counted to **two**.",
     ]);
+    // [TOOL3] every function call of the rollout, started and ended: the plan tool twice, the command once.
+    const started = events.filter((e: any) => e.type === "tool.started");
+    expect(started.map((e: any) => e.tool)).toEqual(["update_plan", "exec_command", "update_plan"]);
+    const ran = started[1];
+    expect(ran.summary).toBe("echo one >> count.txt");
+    const end = events.find((e: any) => e.type === "tool.finished" && e.call_id === ran.call_id);
+    // Codex's own report of it: its exit code (here its sandbox may refuse to start the command), its time.
+    expect(end).toMatchObject({ exit_code: expect.any(Number), duration_ms: expect.any(Number) });
+    expect(end.outcome).toBe(end.exit_code === 0 ? "ok" : "failed");
+    expect(events.filter((e: any) => e.type === "tool.finished")).toHaveLength(3);
     expect(events.at(-1)).toMatchObject({
       type: "run.finished",
       outcome: "succeeded",

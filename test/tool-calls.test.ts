@@ -215,4 +215,21 @@ describe("[TOOL4] the one fold: a run's calls and each step's count and time", (
     expect(c6.duration_ms).toBeGreaterThanOrEqual(0);
     expect(c6.duration_ms).toBe(Date.parse(model.updated_at) - Date.parse(c6.ts));
   });
+
+  it("[TOOL4] a call still open when its run finishes ends with it, cancelled, untimed", async () => {
+    const runId = await startRun(server, ws);
+    expect(
+      (await post(server, ws.token, { events: [started(runId, "a"), started(runId, "b"), finished(runId, "a")] }))
+        .status,
+    ).toBe(201);
+    expect((await post(server, ws.token, ev(ws, "run.finished", { run_id: runId, outcome: "succeeded" }))).status).toBe(
+      201,
+    );
+    const model = await run(runId);
+    expect(model.tools).toMatchObject({ count: 2, running: 0, open: [] });
+    expect(model.tools.last.map((c: any) => [c.call_id, c.outcome, c.duration_ms === null])).toEqual([
+      ["a", "ok", false],
+      ["b", "cancelled", true],
+    ]);
+  });
 });

@@ -63,11 +63,24 @@ function planFromState(state: unknown): PlanItem[] | null {
   return null;
 }
 
+/** An AG-UI tool call as its start: the tool's name and its arguments (JSON, as streamed). */
+function agUiCall(id: string, c: { name: string; args: string; at: number }) {
+  return {
+    type: "call_started" as const,
+    id,
+    tool: c.name || "tool",
+    summary: `${c.name} ${c.args}`,
+    input: c.args,
+    at: c.at,
+  };
+}
+
 /**
  * Point an AG-UI agent at a Chips room: runs it on the prompt and maps its event stream —
  * RUN_STARTED/FINISHED/ERROR to the run's life, STEP_STARTED/FINISHED to dots, a plan in
  * STATE_SNAPSHOT/STATE_DELTA to dots (the runner's translation), TEXT_MESSAGE_* to
- * messages, TOOL_CALL_START to the typing indicator. Commands map to what AG-UI has: a
+ * messages, TOOL_CALL_START to the typing indicator, each tool call (TOOL_CALL_END with its
+ * arguments, TOOL_CALL_RESULT) to tool.started / tool.finished ([TOOL3]). Commands map to what AG-UI has: a
  * cancel aborts the run (`abortRun`); a steer aborts it and runs the agent again on the same
  * thread with the guidance as the next user message (acked applied when that run starts);
  * a pause is refused (AG_UI_NO_PAUSE). Answers the outcome once the run is finished.
@@ -116,6 +129,8 @@ export async function bridgeAgUi(
   );
 
   const texts = new Map<string, string>();
+  /** Tool calls under way: name, arguments so far, when they began ([TOOL3]). */
+  const calls = new Map<string, { name: string; args: string; at: number }>();
   let error: string | null = null;
   const subscriber: AgentSubscriber = {
     onEvent: ({ event }) => {
@@ -147,6 +162,7 @@ export async function bridgeAgUi(
           break;
         }
         case "TOOL_CALL_START":
+          calls.set(str(e.toolCallId), { name: str(e.toolCallName), args: "", at: Date.now() });
           translator.handle({
             type: "tool",
             id: str(e.toolCallId),
@@ -154,6 +170,21 @@ export async function bridgeAgUi(
             verb: "Using",
             target: str(e.toolCallName),
           });
+          break;
+        case "TOOL_CALL_ARGS": {
+          const c = calls.get(str(e.toolCallId));
+          if (c) c.args += str(e.delta);
+          break;
+        }
+        case "TOOL_CALL_END": {
+          // The call is on the record once its arguments are whole: they are its summary.
+          const c = calls.get(str(e.toolCallId));
+          if (c) translator.handle(agUiCall(str(e.toolCallId), c));
+          break;
+        }
+        case "TOOL_CALL_RESULT":
+          translator.handle({ type: "call_finished", id: str(e.toolCallId), outcome: "ok", output: str(e.content) });
+          calls.delete(str(e.toolCallId));
           break;
         case "RUN_ERROR":
           error = str(e.message) || "the agent reported an error";

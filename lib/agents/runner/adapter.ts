@@ -4,7 +4,7 @@
  * output into {@link AgentEvent}s; everything else (worktrees, checkpoints, process
  * control, room events, change-sets, checks) is the core's (lib/agents/runner/job.ts).
  */
-import type { Usage } from "@/lib/core/protocol";
+import type { ToolOutcome, Usage } from "@/lib/core/protocol";
 import type { AgentName, PermissionProfile } from "@/lib/core/protocol/runner-contract";
 
 /** One item of an agent's todo list. */
@@ -31,6 +31,40 @@ export type AgentEvent =
   | { type: "file_change"; id: string; phase: "started" | "completed"; paths: string[] }
   /** Any other tool (read, search, fetch…): `verb` and `target` make the typing indicator ("Reading" "a.ts"). */
   | { type: "tool"; id: string; phase: "started" | "completed"; verb: string; target: string }
+  /**
+   * A tool call begins ([TOOL3]): what becomes `tool.started`. `summary` is the call in the
+   * agent's words (the command; `Edit a.ts`); the translation redacts and clips it. `at` is
+   * the source's clock (ms), when it has one; `perLaunch`: the id is unique only within one
+   * launch of the CLI (Codex's `item_3`), so a resume's calls get ids of their own.
+   */
+  | {
+      type: "call_started";
+      id: string;
+      tool: string;
+      summary: string;
+      input?: string;
+      paths?: string[];
+      at?: number;
+      perLaunch?: boolean;
+    }
+  /** A tool call ends — or, with `tool` and `summary`, a whole call seen only at its end. */
+  | {
+      type: "call_finished";
+      id: string;
+      outcome: ToolOutcome;
+      exitCode?: number | null;
+      /** The whole output, as the agent saw it (the translation keeps its tail inline, the rest in the object store). */
+      output?: string;
+      files?: string[];
+      error?: string;
+      durationMs?: number;
+      at?: number;
+      perLaunch?: boolean;
+      tool?: string;
+      summary?: string;
+      input?: string;
+      paths?: string[];
+    }
   | { type: "message"; text: string }
   | { type: "reasoning"; text: string }
   | { type: "usage"; usage: Usage }

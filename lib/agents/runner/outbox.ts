@@ -67,6 +67,28 @@ export class Outbox {
     );
   }
 
+  /** A text with the job's secrets masked ([RN4]): what a tool call's texts pass through before they are clipped. */
+  maskText(text: string): string {
+    return this.mask.text(text);
+  }
+
+  /**
+   * A tool call's end whose output is over the inline limit ([TOOL3], [RN3]): in its place in
+   * the queue, the whole output (masked) goes to the object store, then the event with its
+   * reference. An upload that fails leaves the event its tail and size, and says so.
+   */
+  postWithOutput(output: Buffer, event: EventInput): Promise<StoredEvent[] | null> {
+    const ref = this.upload(output).catch((err: unknown) => {
+      console.error(`[runner] ${this.runId}: a tool call's output was not stored:`, err);
+      return null;
+    });
+    return this.enqueue(
+      ref.then((r) => [
+        this.maskEvent({ run_id: this.runId, ...event, ...(r ? { output_ref: r } : {}) } as EventInput),
+      ]),
+    );
+  }
+
   /** Wait for everything queued so far. */
   flush(): Promise<unknown> {
     return this.chain;

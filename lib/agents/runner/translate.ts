@@ -6,6 +6,7 @@ import type { ObjectRef } from "@/lib/core/protocol/runner-contract";
 import type { EventInput } from "@/lib/agents/sdk/types";
 import type { AgentEvent, PlanItem } from "./adapter";
 import { INLINE_MAX } from "./outbox";
+import { CallTracker, type CallSink, type CallsState } from "./calls";
 
 type StepState = "pending" | "active" | "done" | "skipped";
 interface Step {
@@ -19,7 +20,7 @@ interface Step {
  * `space_id`), and log lines (a runner's `runner.event`; a harness without a runner
  * identity keeps them local). The runner's Outbox is one; `chips connect`'s spool is another.
  */
-export interface TranslatorSink {
+export interface TranslatorSink extends CallSink {
   post(...events: EventInput[]): unknown;
   /** A payload still being made (an upload) keeps the event's place: the sink posts it when it is ready. */
   runnerEvent(
@@ -38,6 +39,8 @@ export interface TranslatorState {
   lastMessage: string | null;
   steps: Step[];
   progress: number;
+  /** Tool calls open, and the launch count (left out by states saved before tool calls were tracked). */
+  calls?: CallsState;
 }
 
 export interface TranslatorOptions {
@@ -76,6 +79,7 @@ export class Translator {
   private progress = 0;
   /** Called after the agent changed files or ran a command: the core checkpoints. */
   onWork: (() => void) | null = null;
+  private calls: CallTracker;
 
   constructor(
     private out: TranslatorSink,
@@ -83,6 +87,7 @@ export class Translator {
     private options: TranslatorOptions = {},
     saved?: TranslatorState,
   ) {
+    this.calls = new CallTracker(out, actor, saved?.calls);
     if (saved) {
       this.sessionId = saved.sessionId;
       this.usage = saved.usage;
@@ -100,6 +105,7 @@ export class Translator {
       lastMessage: this.lastMessage,
       steps: this.steps,
       progress: this.progress,
+      calls: this.calls.state(),
     };
   }
 
@@ -113,6 +119,7 @@ export class Translator {
   relaunched() {
     this.turnCompleted = false;
     this.failure = null;
+    this.calls.relaunched();
   }
 
   handle(e: AgentEvent): void {
@@ -143,6 +150,10 @@ export class Translator {
       case "tool":
         if (e.phase === "started") this.status("working", this.doingNow(e.verb, e.target));
         return;
+      case "call_started":
+        return this.calls.started(e);
+      case "call_finished":
+        return this.calls.finished(e);
       case "message":
         this.lastMessage = e.text;
         void this.out.post({ type: "message.posted", text: clipUtf8(e.text, LIMITS.text), actor: this.actor });

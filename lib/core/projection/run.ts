@@ -1,5 +1,5 @@
 import type { IncomingEvent, Run, Step, StoredActor, StoredEvent } from "@/lib/core/protocol";
-import { callFinished, callStarted } from "./tool-calls";
+import { callFinished, callStarted, callsEnded } from "./tool-calls";
 
 /** A stored event of one type. */
 export type Stored<T extends IncomingEvent["type"]> = Extract<StoredEvent, { type: T }>;
@@ -173,6 +173,7 @@ function finished(run: Run, e: Stored<"run.finished">): Run {
     finished_at: e.ts,
     ...(e.usage ? { usage: e.usage } : {}),
     plan: run.plan.map((s) => (s.state === "active" ? { ...s, state: ended, finished_at: e.ts } : s)),
+    tools: callsEnded(run.tools, e),
   });
 }
 

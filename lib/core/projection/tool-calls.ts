@@ -136,3 +136,20 @@ export function callFinished(run: Run, e: Finished): Pick<Run, "tools" | "plan">
     plan: tallyStep(run.plan, step, 1, failed, ms),
   };
 }
+
+/**
+ * The run ends: a call still open never reported its end — it ends with the run, cancelled
+ * (no time: nobody measured it), as an active step ends with the run.
+ */
+export function callsEnded(tools: RunTools | null, e: StoredEvent): RunTools | null {
+  if (!tools || !tools.open.length) return tools;
+  const open = new Set(tools.open.map((o) => o.call_id));
+  return {
+    ...tools,
+    running: 0,
+    open: [],
+    last: tools.last.map((c) =>
+      open.has(c.call_id) && c.outcome === null ? { ...c, outcome: "cancelled", finished_seq: e.seq } : c,
+    ),
+  };
+}

@@ -43,3 +43,29 @@ export function clipUtf8(s: string, maxBytes: number, mark = "…"): string {
   const room = maxBytes - utf8Length(mark);
   return room <= 0 ? utf8Prefix(mark, maxBytes) : utf8Prefix(s, room) + mark;
 }
+
+/** The longest suffix of `s` that takes at most `maxBytes` bytes as UTF-8, never splitting a code point. */
+function utf8Suffix(s: string, maxBytes: number): string {
+  let bytes = 0;
+  let i = s.length;
+  while (i > 0) {
+    const low = s.charCodeAt(i - 1);
+    const pair = i > 1 && low >= 0xdc00 && low <= 0xdfff && (s.charCodeAt(i - 2) & 0xfc00) === 0xd800;
+    const at = pair ? i - 2 : i - 1;
+    const [b] = step(s, at);
+    if (bytes + b > maxBytes) break;
+    bytes += b;
+    i = at;
+  }
+  return s.slice(i);
+}
+
+/**
+ * `s` whole when it fits in `maxBytes` UTF-8 bytes; else `mark` and its longest tail that
+ * fits: what a producer keeps of an output, whose end says most (the error, the exit).
+ */
+export function clipUtf8Tail(s: string, maxBytes: number, mark = "…"): string {
+  if (s.length * 3 <= maxBytes || utf8Length(s) <= maxBytes) return s;
+  const room = maxBytes - utf8Length(mark);
+  return room <= 0 ? utf8Prefix(mark, maxBytes) : mark + utf8Suffix(s, room);
+}

@@ -5,7 +5,19 @@ import { Translator, type TranslatorState } from "@/lib/agents/runner/translate"
 import type { Command, EventInput } from "@/lib/agents/sdk/types";
 import type { Durable } from "../outbox";
 import type { ControlFiles } from "./control";
-import { applyTaskTool, isPlanTool, taskItems, todoWriteItems, toolStarted, transcriptUsage, type Task } from "./tools";
+import {
+  applyTaskTool,
+  callDenied,
+  callFinished,
+  callStarted,
+  isPlanTool,
+  queuedAt,
+  taskItems,
+  todoWriteItems,
+  toolStarted,
+  transcriptUsage,
+  type Task,
+} from "./tools";
 
 type CommandKind = Command["command"];
 
@@ -22,6 +34,8 @@ export interface RunState {
   stop_blocked: boolean;
   /** Pause commands a gate holds a tool call for right now. */
   holding: string[];
+  /** Why the gate denied the tool call whose PreToolUse comes next (a steer first, a pause held too long). */
+  deny?: string;
 }
 
 export interface SessionState {
@@ -147,13 +161,24 @@ export class ClaudeSession {
       case "UserPromptSubmit":
         return this.begin(name, str(rec.prompt));
       case "PreToolUse": {
+        if (live?.deny) {
+          // [TOOL3] the gate refused it before it ran: on the record as a denied call.
+          this.tr(live).handle(callDenied(rec, live.deny));
+          delete live.deny;
+          return;
+        }
         if (!live || live.state === "paused") return; // paused: a call that gets here was denied
         const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+        this.tr(live).handle(callStarted(rec, queuedAt(name)));
         for (const e of toolStarted(str(rec.tool_name), input, str(rec.tool_use_id))) this.tr(live).handle(e);
         return;
       }
+      case "PostToolUseFailure":
+        if (live) this.tr(live).handle(callFinished(rec, queuedAt(name)));
+        return;
       case "PostToolUse": {
         const tool = str(rec.tool_name);
+        if (live) this.tr(live).handle(callFinished(rec, queuedAt(name)));
         if (!live || !isPlanTool(tool)) return;
         const input = (rec.tool_input ?? {}) as Record<string, unknown>;
         if (tool === "TodoWrite") return this.tr(live).handle({ type: "plan", items: todoWriteItems(input) });
@@ -244,6 +269,7 @@ export class ClaudeSession {
         return;
       case "hold_expired":
         run.holding = run.holding.filter((id) => id !== g.command_id);
+        run.deny = "Held while the run was paused, as long as a pause may hold a call; not run.";
         this.ctx.log(
           `${run.id}: a pause held a tool call as long as it may; the call was denied, the run stays paused`,
         );
@@ -258,6 +284,7 @@ export class ClaudeSession {
       case "steer":
         for (const id of g.command_ids ?? []) if (isOpen(id)) this.ack(id, run.id, "applied");
         if (g.at === "Stop") run.stop_blocked = true;
+        if (g.at === "PreToolUse") run.deny = "Not run: the room's guidance came first.";
         return;
       case "cancel":
         if (isOpen(g.command_id)) {

@@ -4,7 +4,14 @@ import path from "node:path";
 import { writeAtomic } from "../home";
 
 /** The Claude Code hook events Chips listens to, and how long Claude Code lets each hook run (seconds). */
-export const HOOK_EVENTS = ["UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"] as const;
+export const HOOK_EVENTS = [
+  "UserPromptSubmit",
+  "PreToolUse",
+  "PostToolUse",
+  "PostToolUseFailure",
+  "Stop",
+  "SessionEnd",
+] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 interface HookCommand {
@@ -82,7 +89,7 @@ export function withChipsHooks(text: string | null, file: string, script: string
     // A pause holds PreToolUse up to holdSeconds; the hook itself gives up a little before Claude Code would kill it.
     const timeout = event === "PreToolUse" ? holdSeconds + 30 : 30;
     const group: MatcherGroup = {
-      ...(event === "PreToolUse" || event === "PostToolUse" ? { matcher: "*" } : {}),
+      ...(event.includes("ToolUse") ? { matcher: "*" } : {}),
       hooks: [{ type: "command", command: hookCommand(script, event), timeout }],
     };
     hooks[event] = [...(Array.isArray(hooks[event]) ? hooks[event] : []), group];

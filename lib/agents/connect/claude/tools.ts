@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { Usage } from "@/lib/core/protocol";
 import type { AgentEvent, PlanItem } from "@/lib/agents/runner/adapter";
-import { editedFile } from "@/lib/agents/runner/adapters/claude";
+import { claudeCall, editedFile, exitCodeOf, failedOutcome } from "@/lib/agents/runner/adapters/claude-calls";
 
 /**
  * What Claude Code's hooks say about a tool call, as the runner's AgentEvents
@@ -160,4 +160,62 @@ export function transcriptUsage(file: string, since: string): Usage | null {
     total.cached_input_tokens! += u.cache_read_input_tokens ?? 0;
   }
   return any ? total : null;
+}
+
+/** When a queue record was written (its name is the hook's `date +%s%N`, then its pid), in ms. */
+export const queuedAt = (name: string): number | undefined => {
+  const ns = Number(name.split("-")[0]);
+  return Number.isFinite(ns) && ns > 0 ? ns / 1e6 : undefined;
+};
+
+/** PreToolUse as a call's start ([TOOL3]). */
+export function callStarted(rec: Record<string, unknown>, at: number | undefined): AgentEvent {
+  const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+  return { type: "call_started", id: str(rec.tool_use_id), ...claudeCall(str(rec.tool_name), input), at };
+}
+
+/** A call the room's gate denied before it ran (a steer first, a pause held too long): a whole call. */
+export function callDenied(rec: Record<string, unknown>, why: string): AgentEvent {
+  const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+  return {
+    type: "call_finished",
+    id: str(rec.tool_use_id),
+    outcome: "denied",
+    error: why,
+    ...claudeCall(str(rec.tool_name), input),
+  };
+}
+
+/** PostToolUse (it ran) or PostToolUseFailure (it failed, was refused or interrupted) as a call's end ([TOOL3]). */
+export function callFinished(rec: Record<string, unknown>, at: number | undefined): AgentEvent {
+  const tool = str(rec.tool_name);
+  const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+  const duration = typeof rec.duration_ms === "number" && rec.duration_ms >= 0 ? { durationMs: rec.duration_ms } : {};
+  const whole = { ...claudeCall(tool, input), id: str(rec.tool_use_id), at, ...duration };
+  if (rec.hook_event_name === "PostToolUseFailure") {
+    const error = typeof rec.error === "string" ? rec.error : JSON.stringify(rec.error ?? "failed");
+    return {
+      type: "call_finished",
+      ...whole,
+      outcome: failedOutcome(error, rec.is_interrupt === true),
+      ...(tool === "Bash" ? { exitCode: exitCodeOf(error) } : {}),
+      error,
+    };
+  }
+  const r = rec.tool_response as { stdout?: unknown; stderr?: unknown; interrupted?: unknown } | string | null;
+  const bash = tool === "Bash" && r && typeof r === "object";
+  const output = bash
+    ? [str(r.stdout), str(r.stderr)].filter(Boolean).join("\n")
+    : typeof r === "string"
+      ? r
+      : JSON.stringify(r ?? "");
+  const file = editedFile(tool, input);
+  return {
+    type: "call_finished",
+    ...whole,
+    outcome: bash && r.interrupted === true ? "cancelled" : "ok",
+    ...(bash && r.interrupted !== true ? { exitCode: 0 } : {}),
+    output,
+    ...(file ? { files: [file] } : {}),
+  };
 }

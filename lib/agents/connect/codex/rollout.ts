@@ -1,5 +1,6 @@
 import type { Usage } from "@/lib/core/protocol";
 import type { AgentEvent } from "@/lib/agents/runner/adapter";
+import { rolloutCall, rolloutOutput } from "./rollout-calls";
 
 /**
  * One line of a Codex rollout file (`$CODEX_HOME/sessions/YYYY/MM/DD/rollout-….jsonl`,
@@ -9,8 +10,9 @@ import type { AgentEvent } from "@/lib/agents/runner/adapter";
  * - `session_meta` {payload: {id, cwd}} opens the file;
  * - `event_msg` `task_started` {turn_id} starts a turn, then `item_completed` with an
  *   item `UserMessage` {content: [{type: "text", text}]} carries the prompt;
- * - `response_item` `function_call` {name, arguments}: `update_plan` (the plan),
- *   `exec_command` {cmd} (a command);
+ * - `response_item` `function_call` {name, arguments, call_id}: `update_plan` (the plan),
+ *   `exec_command` {cmd} (a command) — and every call's start; `function_call_output`
+ *   {call_id, output} its end (rollout-calls.ts);
  * - `event_msg` `item_completed` `AgentMessage` {content: [{text}]} — the agent's words;
  * - `token_usage_record` {turn_token_usage} — the turn's usage so far;
  * - `event_msg` `task_complete` ends the turn; `turn_aborted` ends it interrupted.
@@ -65,8 +67,10 @@ export function readRolloutLine(line: string): RolloutSignal[] {
       const u = usageOf(p.turn_token_usage);
       return u ? [{ kind: "usage", usage: u }] : [];
     }
-    case "response_item":
-      return responseItem(p);
+    case "response_item": {
+      const at = Date.parse(str(e.timestamp));
+      return responseItem(p, Number.isFinite(at) ? at : undefined);
+    }
     case "event_msg":
       return eventMsg(p);
     default:
@@ -74,10 +78,27 @@ export function readRolloutLine(line: string): RolloutSignal[] {
   }
 }
 
-function responseItem(p: J): RolloutSignal[] {
+function responseItem(p: J, at: number | undefined): RolloutSignal[] {
+  if (p.type === "function_call_output" || p.type === "custom_tool_call_output") {
+    const end = rolloutOutput(p, at);
+    return end ? [{ kind: "agent", event: end }] : [];
+  }
+  if (p.type === "custom_tool_call") {
+    const id = str(p.call_id) || str(p.id);
+    return [{ kind: "agent", event: rolloutCall(str(p.name), {}, str(p.input), id, at) }];
+  }
   if (p.type !== "function_call") return [];
   const a = args(p.arguments);
   const id = str(p.call_id) || str(p.id);
+  const call: RolloutSignal = {
+    kind: "agent",
+    event: rolloutCall(str(p.name), a, typeof p.arguments === "string" ? p.arguments : JSON.stringify(a), id, at),
+  };
+  return [call, ...callShown(p, a, id)];
+}
+
+/** What a call's start shows besides the call itself: the plan, the typing indicator. */
+function callShown(p: J, a: J, id: string): RolloutSignal[] {
   if (p.name === "update_plan" && Array.isArray(a.plan)) {
     return [
       {

@@ -5,6 +5,7 @@ import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
+import { claudeCall, editedFile, exitCodeOf, failedOutcome, resultText } from "./claude-calls";
 
 /** How much of a failed tool's output or of Claude's error a notice or a failure quotes, in UTF-8 bytes. */
 const QUOTED_BYTES = 2000;
@@ -172,7 +173,13 @@ export class ClaudeAdapter implements Adapter {
     const input = (c.input ?? {}) as Record<string, unknown>;
     this.calls.set(c.id, { name: c.name, input });
     if (this.calls.size > 1000) this.calls.delete(this.calls.keys().next().value!); // results that never came
-    if (c.name === "TodoWrite") {
+    const call: AgentEvent = { type: "call_started", id: c.id, ...claudeCall(c.name, input) };
+    return [call, ...this.startedBlock(c.id, c.name, input)];
+  }
+
+  /** What a call's start shows besides the call itself: the plan (TodoWrite), the typing indicator. */
+  private startedBlock(id: string, name: string, input: Record<string, unknown>): AgentEvent[] {
+    if (name === "TodoWrite") {
       const todos = Array.isArray(input.todos) ? (input.todos as Array<{ content?: string; status?: string }>) : [];
       return [
         {
@@ -185,18 +192,38 @@ export class ClaudeAdapter implements Adapter {
         },
       ];
     }
-    const file = editedFile(c.name, input);
-    if (file !== null) return [{ type: "file_change", id: c.id, phase: "started", paths: [file] }];
-    if (c.name === "Bash")
-      return [{ type: "command", id: c.id, phase: "started", command: String(input.command ?? "") }];
+    const file = editedFile(name, input);
+    if (file !== null) return [{ type: "file_change", id, phase: "started", paths: [file] }];
+    if (name === "Bash") return [{ type: "command", id, phase: "started", command: String(input.command ?? "") }];
     return []; // Read, Grep, Glob…: nothing to show until they fail
   }
 
   private toolResult(c: ContentBlock): AgentEvent[] {
     const call = c.tool_use_id ? this.calls.get(c.tool_use_id) : undefined;
-    if (!call || call.name === "TodoWrite") return [];
+    if (!call) return [];
     this.calls.delete(c.tool_use_id!);
     const output = resultText(c.content);
+    const edited = editedFile(call.name, call.input);
+    const ended: AgentEvent = {
+      type: "call_finished",
+      id: c.tool_use_id!,
+      outcome: c.is_error ? failedOutcome(output) : "ok",
+      ...(call.name === "Bash" ? { exitCode: exitCodeOf(output) ?? (c.is_error ? null : 0) } : {}),
+      output,
+      ...(edited !== null && !c.is_error ? { files: [edited] } : {}),
+      // A failed command's output says why (its exit code and stderr); another tool's result is its error.
+      ...(c.is_error && call.name !== "Bash" ? { error: output } : {}),
+    };
+    return [ended, ...this.resultBlock(c, call, output)];
+  }
+
+  /** What a call's end shows besides the call itself: a failure's log line, the file changed, the command's log. */
+  private resultBlock(
+    c: ContentBlock,
+    call: { name: string; input: Record<string, unknown> },
+    output: string,
+  ): AgentEvent[] {
+    if (call.name === "TodoWrite") return [];
     const file = editedFile(call.name, call.input);
     const failed: AgentEvent[] = c.is_error
       ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${clipUtf8(output, QUOTED_BYTES)}` }]
@@ -204,8 +231,7 @@ export class ClaudeAdapter implements Adapter {
     if (file !== null)
       return [...failed, { type: "file_change", id: c.tool_use_id!, phase: "completed", paths: [file] }];
     if (call.name !== "Bash") return failed;
-    // A failed Bash command's result starts "Exit code <n>".
-    const code = /^Exit code (\d+)/.exec(output);
+    const code = exitCodeOf(output);
     const command = String(call.input.command ?? "");
     return [
       {
@@ -214,24 +240,10 @@ export class ClaudeAdapter implements Adapter {
         phase: "completed",
         command,
         output,
-        exitCode: code ? Number(code[1]) : c.is_error ? 1 : 0,
+        exitCode: code ?? (c.is_error ? 1 : 0),
       },
     ];
   }
-}
-
-const EDITS = new Set(["Edit", "Write", "MultiEdit", "NotebookEdit"]);
-
-/** The file an editing tool changes; null for every other tool (Read names a file too, and changes none). */
-export function editedFile(tool: string, input: Record<string, unknown>): string | null {
-  const p = input.file_path ?? input.notebook_path;
-  return EDITS.has(tool) && typeof p === "string" ? p : null;
-}
-
-function resultText(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((c: { text?: unknown }) => (typeof c?.text === "string" ? c.text : "")).join("");
 }
 
 /** `result`: usage and cost, then finished — or failed with the reason (error subtypes, `is_error`, denials). */

@@ -125,7 +125,11 @@ export class CodexAdapter implements Adapter {
       case "item.started":
       case "item.updated":
       case "item.completed":
-        return e.item ? itemEvents(e.item, e.type === "item.completed" ? "completed" : "started") : [];
+        if (!e.item) return [];
+        return [
+          ...itemEvents(e.item, e.type === "item.completed" ? "completed" : "started"),
+          ...(e.type === "item.updated" ? [] : callEvents(e.item, e.type === "item.completed")),
+        ];
       default:
         return [];
     }
@@ -142,6 +146,13 @@ interface CodexItem {
   exit_code?: number | null;
   changes?: Array<{ path: string; kind: string }>;
   items?: Array<{ text: string; completed: boolean }>;
+  status?: string;
+  server?: string;
+  tool?: string;
+  arguments?: unknown;
+  result?: unknown;
+  error?: { message?: string } | string | null;
+  query?: string;
 }
 interface CodexLine {
   type: string;
@@ -196,6 +207,55 @@ function tomlString(s: string): string {
     else out += ch;
   }
   return `${out}"`;
+}
+
+/**
+ * A Codex item as a tool call ([TOOL3]): commands, patches, MCP tools, web searches. Item ids
+ * (`item_3`) are unique only within one `codex exec` (a resume starts over), so they are
+ * marked per launch. Every end says what the call was too: a patch is reported only done.
+ */
+function callEvents(item: CodexItem, done: boolean): AgentEvent[] {
+  const what = callOf(item);
+  if (!what) return [];
+  const base = { id: item.id, perLaunch: true, ...what };
+  if (!done) return [{ type: "call_started", ...base }];
+  const failed = item.status === "failed" || (typeof item.exit_code === "number" && item.exit_code !== 0);
+  const error = typeof item.error === "string" ? item.error : item.error?.message;
+  return [
+    {
+      type: "call_finished",
+      ...base,
+      outcome: item.status === "declined" ? "denied" : failed || error ? "failed" : "ok",
+      ...(item.type === "command_execution"
+        ? { exitCode: item.exit_code ?? null, output: item.aggregated_output ?? "" }
+        : {}),
+      ...(item.type === "file_change" ? { files: what.paths ?? [] } : {}),
+      ...(item.type === "mcp_tool_call" && item.result !== undefined ? { output: JSON.stringify(item.result) } : {}),
+      ...(error ? { error } : {}),
+    },
+  ];
+}
+
+function callOf(item: CodexItem): { tool: string; summary: string; input?: string; paths?: string[] } | null {
+  switch (item.type) {
+    case "command_execution": {
+      const command = unwrapShell(item.command ?? "");
+      return { tool: "exec_command", summary: command, input: command };
+    }
+    case "file_change": {
+      const paths = (item.changes ?? []).map((c) => c.path);
+      return { tool: "apply_patch", summary: `apply_patch ${paths.join(", ")}`, paths };
+    }
+    case "mcp_tool_call": {
+      const args = item.arguments === undefined ? "" : JSON.stringify(item.arguments);
+      const tool = `${item.server ?? "mcp"}.${item.tool ?? "tool"}`;
+      return { tool, summary: `${tool} ${args}`, ...(args ? { input: args } : {}) };
+    }
+    case "web_search":
+      return { tool: "web_search", summary: item.query ?? "web search" };
+    default:
+      return null;
+  }
 }
 
 /** `/bin/bash -lc 'npm test'` → `npm test`: what the agent asked for, as people read it. */
