@@ -48,6 +48,18 @@ export async function runsById(run: Statement, ids: string[]): Promise<RunRow[]>
   return rows.map((row) => runRows.decode(typeof row.r === "string" ? JSON.parse(row.r) : row.r));
 }
 
+/** One tool call's index row ([TOOL6]): what a round's events said of it (a start, an end, or both). */
+export interface CallRow {
+  run_id: string;
+  call_id: string;
+  workspace_id: string;
+  tool: string | null;
+  outcome: string | null;
+  duration_ms: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
 /** One run's index row as the indexer writes it: the list's row (its id as `run_id`), plus the words to add to its document. */
 export type IndexRow = Omit<RunListItem, "id"> & {
   run_id: string;
@@ -97,6 +109,21 @@ const WRITE = `with cur as (
       person_id = coalesce(run_index.person_id, excluded.person_id),
       doc = run_index.doc || excluded.doc
     returning 1
+  ), calls as (
+    -- A call's start and end may come in different rounds: each fills in what it knows; an
+    -- end without its own duration is timed from the start already indexed (the fold's rule).
+    insert into tool_call_index
+    select * from json_populate_recordset(null::tool_call_index, $5::text::json) where exists (select from cur)
+    on conflict (run_id, call_id) do update set
+      tool = coalesce(tool_call_index.tool, excluded.tool),
+      started_at = coalesce(tool_call_index.started_at, excluded.started_at),
+      outcome = coalesce(excluded.outcome, tool_call_index.outcome),
+      finished_at = coalesce(excluded.finished_at, tool_call_index.finished_at),
+      duration_ms = coalesce(excluded.duration_ms,
+        case when excluded.finished_at is not null and tool_call_index.started_at is not null
+          then greatest(0, round(extract(epoch from excluded.finished_at - tool_call_index.started_at) * 1000))::bigint end,
+        tool_call_index.duration_ms)
+    returning 1
   )
   select (select count(*) from cur)::int as moved`;
 
@@ -107,7 +134,14 @@ export async function writeIndex(
   from: number,
   to: number,
   rows: IndexRow[],
+  calls: CallRow[],
 ): Promise<boolean> {
-  const [r] = await run<{ moved: unknown }>(WRITE, [workspaceId, from, to, JSON.stringify(rows)]);
+  const [r] = await run<{ moved: unknown }>(WRITE, [
+    workspaceId,
+    from,
+    to,
+    JSON.stringify(rows),
+    JSON.stringify(calls),
+  ]);
   return num(r.moved) === 1;
 }

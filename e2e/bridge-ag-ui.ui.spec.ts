@@ -49,7 +49,7 @@ async function runOf(harness: Harness, goal: string): Promise<string> {
   return id;
 }
 
-test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its state, steps, tool calls, messages, the end", async ({
+test("[UI1] [UI2] [UI3] [TOOL6] an AG-UI agent streams into the room: plan dots from its state, steps, tool calls (on the panel and the run page, under their step), messages, the end", async ({
   page,
   workspace,
   harness,
@@ -73,6 +73,13 @@ test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its
     yield { type: EventType.TOOL_CALL_ARGS, toolCallId: "tc1", delta: '{"q":"4471"}' } as BaseEvent;
     await seen.p; // until the test has seen the dots and the typing indicator
     yield { type: EventType.TOOL_CALL_END, toolCallId: "tc1" } as BaseEvent;
+    yield {
+      type: EventType.TOOL_CALL_RESULT,
+      toolCallId: "tc1",
+      messageId: "r1",
+      role: "tool",
+      content: '{"status":"confirmed"}',
+    } as BaseEvent;
     yield { type: EventType.STEP_FINISHED, stepName: "Lookup" } as BaseEvent;
     yield {
       type: EventType.STATE_DELTA,
@@ -112,6 +119,12 @@ test("[UI1] [UI2] [UI3] an AG-UI agent streams into the room: plan dots from its
   expect(r.code, r.out).toBe(0);
   expect(r.out).toContain(`${runId} succeeded`);
   expect(agent.inputs[0].messages.map((m) => [m.role, m.content])).toEqual([["user", "Confirm PO 4471"]]);
+  // [TOOL6] its tool call: on the panel, and on the run page under the step it ran in.
+  await expect(panel.root.getByTestId("tool-calls")).toHaveAttribute("data-count", "1");
+  await page.goto(`/w/${harness.ws.workspace_id}/runs/${runId}`);
+  const lookup = page.locator('[data-testid="calls-step"][data-step-id="step-lookup"]');
+  await expect(lookup.locator('[data-call-id="tc1"]')).toHaveAttribute("data-outcome", "ok");
+  await expect(lookup).toContainText('search_orders {"q":"4471"}');
 });
 
 test("[UI5] [RUN2] AG-UI commands: no Pause (AG-UI has none, the panel says so), Steer reruns the agent with the guidance, Cancel aborts it", async ({

@@ -99,7 +99,7 @@ async function runOf(harness: Harness, goal: string): Promise<string> {
   return id;
 }
 
-test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: prompt, dots, typing, answer, end; Pause holds the next tool call until Resume; Steer reaches the model; Cancel ends the turn", async ({
+test("[UI1] [UI2] [UI3] [UI5] [TOOL6] Claude Code in a terminal after chips connect: prompt, dots, typing, answer, end, its tool calls under their steps; Pause holds the next tool call until Resume; Steer reaches the model; Cancel ends the turn", async ({
   page,
   workspace,
   harness,
@@ -232,4 +232,11 @@ test("[UI1] [UI2] [UI3] [UI5] Claude Code in a terminal after chips connect: pro
   });
   expect(gone.status, gone.stderr).toBe(0);
   expect(fs.readFileSync(settings, "utf8")).toBe(original);
+
+  // [TOOL6] The first turn's tool calls, from the hooks: on the run page, the `ls` under the task it ran in.
+  await page.goto(`/w/${workspace.workspace_id}/runs/${run1}`);
+  const listing = page.locator('[data-testid="calls-step"][data-step-id="todo-0"]');
+  await expect(listing).toContainText("sleep 1; ls > files.txt");
+  await expect(listing.locator('[data-call-id][data-outcome="ok"]').filter({ hasText: "Bash" })).toHaveCount(1);
+  await expect(page.locator('[data-call-id][data-outcome="failed"]')).toHaveCount(0);
 });

@@ -18,7 +18,7 @@ import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
  */
 const kit = codexTestKit();
 
-test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff; pause and resume reach the process", async ({
+test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff, its tool calls under their steps; pause and resume reach the process", async ({
   page,
   request,
   admin,
@@ -112,4 +112,15 @@ test("[UI1] [UI2] [RN3] a run started in the room runs the real Codex CLI: dots,
   const diff = changeSet.getByTestId("diff-file");
   await expect(diff).toHaveAttribute("data-path", "hello.md");
   await expect(diff).toContainText("after the pause");
+
+  // [TOOL6] The agent's tool calls: on the panel, and on the run page under the step each ran in.
+  await expect(panel.root.getByTestId("tool-calls")).not.toHaveAttribute("data-count", "0");
+  await page.goto(`/w/${workspace.workspace_id}/runs/${runId}`);
+  const written = page.locator('[data-testid="calls-step"][data-step-id="todo-0"]');
+  await expect(written.locator('[data-call-id][data-outcome="ok"]')).toHaveCount(1);
+  await expect(written).toContainText("printf '# Hello\\n' > hello.md");
+  await expect(written.getByTestId("calls-step-tally")).toHaveAttribute("data-count", "1");
+  const waited = page.locator('[data-testid="calls-step"][data-step-id="todo-1"]');
+  await expect(waited).toContainText("sleep 60");
+  await expect(waited).toContainText("after the pause");
 });

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RoomFeed, type FeedStatus } from "../lib/browser/room-feed";
 import { applyEvents, emptyRoom, type RoomState } from "../lib/browser/room-state";
 import { taskViews } from "../lib/core/projection/tasks";
+import { runLogOf } from "../lib/core/review/run-log";
+import { loadRunLog } from "../lib/server/queries/run-log";
 import { newHarness, newWorkspace, readEvents, request, type Workspace } from "./support/api";
 import { SequenceWorld } from "./support/event-sequences";
 import { Sequence, type Intent } from "./support/intents";
@@ -45,11 +47,17 @@ async function threeViews(intents: Intent[]) {
     for (const id of world.runIds) {
       const run = (await request(`${server.url}/api/v1/runs/${id}`, { token: ws.token })).body;
       const receipts = (await request(`${server.url}/api/v1/runs/${id}/commands`, { token: ws.token })).body.commands;
+      // [TOOL4] The run page's calls: folded from the log's windows (as the page reads them) and from the whole log.
+      const own = log.filter((e) => e.run_id === id);
       views.push({
         id,
         stored: { run, receipts },
         live: { run: live.runs[id], receipts: live.receipts[id] ?? [] },
         replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [] },
+        page: {
+          windowed: (await loadRunLog(server.chips.services.db, id, receipts)).calls,
+          whole: runLogOf(own, receipts).calls,
+        },
       });
     }
     const room = (await request(`${server.url}/api/v1/spaces/${ws.space_id}/room`, { token: ws.token })).body.room;
@@ -116,6 +124,18 @@ describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4] one projec
           expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
           expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);
           expect(v.live.receipts, `live room vs GET /api/v1/runs/${v.id}/commands`).toEqual(v.stored.receipts);
+          // [TOOL4] the run page lists each call under the step whose count, failures and time the read model keeps.
+          expect(v.page.windowed, `run page's calls, windowed vs whole log, run ${v.id}`).toEqual(v.page.whole);
+          const run = v.stored.run;
+          const calls = v.page.whole.list;
+          for (const s of run.plan) {
+            const mine = calls.filter((c: any) => c.step_id === s.step_id);
+            expect(mine.length, `calls under ${s.step_id}`).toBe(s.tools?.count ?? 0);
+            expect(mine.filter((c: any) => c.outcome === "failed").length).toBe(s.tools?.failed ?? 0);
+            expect(mine.reduce((n: number, c: any) => n + (c.duration_ms ?? 0), 0)).toBe(s.tools?.ms ?? 0);
+          }
+          expect(calls.length).toBe(run.tools?.count ?? 0);
+          expect(calls.filter((c: any) => c.outcome === "failed").length).toBe(run.tools?.failed ?? 0);
         }
       }),
       { numRuns: 25 },

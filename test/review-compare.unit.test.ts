@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Run, Step } from "../lib/core/protocol";
-import { alignSteps, compareChangeSets } from "../lib/core/review/compare";
+import { alignSteps, alignTools, compareChangeSets } from "../lib/core/review/compare";
 
 const step = (
   step_id: string,
@@ -60,5 +60,34 @@ describe("[CMP1] compare", () => {
       ["b.ts", false, ["added", "added"]],
       ["c.ts", false, [null, "deleted"]],
     ]);
+  });
+
+  it("[TOOL6] aligns the runs' tool calls by tool, and each step's calls with its step", () => {
+    const tools = (by: [string, number, number, number][]) =>
+      ({
+        count: 0,
+        failed: 0,
+        running: 0,
+        ms: 0,
+        last: [],
+        open: [],
+        by_tool: by.map(([tool, count, failed, ms]) => ({ tool, count, failed, ms })),
+      }) as Run["tools"];
+    const a = {
+      ...run([{ ...step("t", "Test"), tools: { count: 2, failed: 1, ms: 900 } }]),
+      tools: tools([["Bash", 2, 1, 900]]),
+    };
+    const b = {
+      ...run([step("t", "Test")]),
+      tools: tools([
+        ["exec_command", 3, 0, 120],
+        ["Bash", 1, 0, 10],
+      ]),
+    };
+    expect(alignTools([a, b, run([])])).toEqual([
+      { tool: "Bash", cells: [{ count: 2, failed: 1, ms: 900 }, { count: 1, failed: 0, ms: 10 }, null] },
+      { tool: "exec_command", cells: [null, { count: 3, failed: 0, ms: 120 }, null] },
+    ]);
+    expect(alignSteps([a, b])[0].cells.map((c) => c?.tools ?? null)).toEqual([{ count: 2, failed: 1, ms: 900 }, null]);
   });
 });

@@ -14,6 +14,18 @@ export function took(ms: number | null): string {
   return `${Math.floor(m / 60)} h ${m % 60} min`;
 }
 
+/** A tool call's time, finer than a run's ([TOOL5]): "340 ms", "1.2 s", "2 m 5 s". */
+export function callTime(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+  return `${Math.floor(ms / 60_000)} m ${Math.round((ms % 60_000) / 1000)} s`;
+}
+
+/** A tally of calls: "3 calls · 1 failed · 2.4 s". */
+export function callTally(t: { count: number; failed: number; ms: number }): string {
+  return `${t.count} ${t.count === 1 ? "call" : "calls"}${t.failed ? ` · ${t.failed} failed` : ""}${t.ms ? ` · ${callTime(t.ms)}` : ""}`;
+}
+
 export const tokens = (n: number | null) => (n === null ? "—" : n.toLocaleString("en-US"));
 export const usd = (n: number | null) => (n === null ? "—" : `$${n.toFixed(4)}`);
 

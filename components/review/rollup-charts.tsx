@@ -43,10 +43,17 @@ const CHARTS: { title: string; unit: string; series: Series[] }[] = [
  * style attributes are allowed by our CSP's style-src). Hovering a bar shows its numbers;
  * the table under the charts has them all for keyboards and screen readers.
  */
-export function RollupCharts({ points }: { points: ChartPoint[] }) {
+export function RollupCharts({ points, calls = false }: { points: ChartPoint[]; calls?: boolean }) {
+  // By tool ([TOOL6]) the groups count calls, and calls have no tokens or cost of their own.
+  const charts = calls
+    ? [
+        { title: "Calls", unit: "", series: [{ key: "runs" as const, name: "calls", color: "#2563eb" }] },
+        ...CHARTS.slice(1, 3),
+      ]
+    : CHARTS;
   return (
     <div className="grid gap-6 md:grid-cols-2">
-      {CHARTS.map((c) => (
+      {charts.map((c) => (
         <figure key={c.title} data-testid="rollup-chart" data-chart={c.title} className="min-w-0">
           <figcaption className="mb-1 text-sm font-semibold">{c.title}</figcaption>
           <div className="h-56 w-full text-xs">

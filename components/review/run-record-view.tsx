@@ -11,6 +11,7 @@ import { CommandAuditTable } from "./command-audit";
 import { Annotations } from "./annotations";
 import { ChangeSetSummary } from "./run-record";
 import { LogSectionView } from "./log-section";
+import { ToolCallsSection } from "./tool-calls-section";
 import { muted, STATUS_TONE, statusText, took, tokens, usd, when } from "./format";
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
@@ -128,6 +129,9 @@ export function RunRecord({ run, log, receipts, names, now, canAct, shared = fal
       </Section>
       <Section title="Plan timeline" id="gantt">
         <StepGantt bars={bars} from={from} to={to} />
+      </Section>
+      <Section title="Tool calls" id="calls">
+        <ToolCallsSection run={run} calls={log.calls} runId={more} />
       </Section>
       <Section title="Plan vs what happened" id="plan">
         <PlanVsActual lines={planVsActual(run, log.head)} />

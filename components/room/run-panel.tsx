@@ -5,6 +5,7 @@ import { useRoomActions } from "./room-context";
 import { Receipts, RunControls } from "./run-controls";
 import { runHarnessName, type Directory } from "../../lib/core/views/names";
 import { PlanDots } from "./plan-dots";
+import { ToolCalls } from "./tool-calls";
 import { ChangeSet } from "./change-set";
 import { RunnerLines } from "./run-request";
 import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
@@ -111,6 +112,7 @@ export function RunPanel({ run, dir }: { run: Run; dir: Directory }) {
       )}
       <RunnerLines run={run} />
       <PlanDots plan={run.plan} />
+      <ToolCalls tools={run.tools} />
       {changeSet && <ChangeSet runId={run.id} cs={changeSet} />}
       {actions?.canAct && (
         <RunControls

@@ -6,6 +6,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -54,6 +55,31 @@ export const runIndex = pgTable(
   (t) => [
     index("run_index_recent_idx").on(t.workspaceId, t.createdAt.desc(), t.runId.desc()),
     index("run_index_doc_idx").using("gin", t.doc),
+  ],
+);
+
+/**
+ * The tool calls of the review index ([TOOL6]): one row per call, what rollups by tool group
+ * (count, failures, percentiles of time). Kept by the same indexer rounds as `run_index`, from
+ * the calls' events: the start says the tool and time, the end the outcome and duration.
+ */
+export const toolCallIndex = pgTable(
+  "tool_call_index",
+  {
+    runId: text("run_id").notNull(),
+    callId: text("call_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    /** Null until the event that names it is indexed. */
+    tool: text("tool"),
+    /** Null while it runs (or its end was never reported). */
+    outcome: text("outcome"),
+    durationMs: bigint("duration_ms", { mode: "number" }),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "string" }),
+    finishedAt: timestamp("finished_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.runId, t.callId] }),
+    index("tool_call_index_tool_idx").on(t.workspaceId, t.tool, t.startedAt),
   ],
 );
 

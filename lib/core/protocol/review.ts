@@ -200,8 +200,11 @@ export interface ShareLink {
   opens: ShareOpen[];
 }
 
-/** What a rollup groups runs by ([ROL1]): a day or week (UTC), or a harness, agent, person or room. */
-export const RollupBy = z.enum(["day", "week", "harness", "agent", "person", "room"]);
+/**
+ * What a rollup groups runs by ([ROL1]): a day or week (UTC), or a harness, agent, person or
+ * room — or the runs' tool calls by tool ([TOOL6]).
+ */
+export const RollupBy = z.enum(["day", "week", "harness", "agent", "person", "room", "tool"]);
 export type RollupBy = z.infer<typeof RollupBy>;
 
 /** The rollups page's and `GET …/review/rollups`'s query: a grouping and an optional span of days. */
@@ -216,6 +219,11 @@ export const RollupQuery = z.object({
 export interface RollupRow {
   key: string | null;
   runs: number;
+  /**
+   * By tool only ([TOOL6]): the group's calls. Then `finished`, `failed`, `failure_rate` and
+   * the percentiles are of the calls (their ends and times), and `runs` the runs that made them.
+   */
+  calls?: number;
   finished: number;
   failed: number;
   /** failed ÷ finished; null when none finished. */

@@ -1,4 +1,4 @@
-import type { Run } from "@/lib/core/protocol";
+import type { CallTally, Run } from "@/lib/core/protocol";
 import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { durationMs } from "./facets";
 
@@ -11,8 +11,8 @@ export interface AlignedStep {
   /** The step_id (or title) the runs share. */
   key: string;
   title: string;
-  /** Per run, in the order given: its step's state and duration, or null when it had no such step. */
-  cells: ({ state: string; duration_ms: number | null } | null)[];
+  /** Per run, in the order given: its step's state, duration and tool calls ([TOOL6]), or null when it had no such step. */
+  cells: ({ state: string; duration_ms: number | null; tools: CallTally | null } | null)[];
 }
 
 export function alignSteps(runs: Run[]): AlignedStep[] {
@@ -37,10 +37,29 @@ export function alignSteps(runs: Run[]): AlignedStep[] {
       row.cells[i] = {
         state: s.state,
         duration_ms: s.started_at && s.finished_at ? Date.parse(s.finished_at) - Date.parse(s.started_at) : null,
+        tools: s.tools ?? null,
       };
     }
   });
   return rows;
+}
+
+/** One tool across the runs ([TOOL6]): each run's calls of it (count, failed, time), or null where it made none. */
+export interface ToolAcross {
+  tool: string;
+  cells: (CallTally | null)[];
+}
+
+/** The runs' tool calls aligned by tool, in the order the runs first used them. */
+export function alignTools(runs: Run[]): ToolAcross[] {
+  const tools = [...new Set(runs.flatMap((r) => r.tools?.by_tool.map((t) => t.tool) ?? []))];
+  return tools.map((tool) => ({
+    tool,
+    cells: runs.map((r) => {
+      const t = r.tools?.by_tool.find((x) => x.tool === tool);
+      return t ? { count: t.count, failed: t.failed, ms: t.ms } : null;
+    }),
+  }));
 }
 
 export interface RunSide {

@@ -9,7 +9,7 @@ interface Names {
 
 /** What a group is called: a day or week as is, an id by its name, no key as "none". */
 export function rollupLabel(by: RollupBy, key: string | null, names: Names): string {
-  if (key === null) return by === "person" ? "at the harness" : "none";
+  if (key === null) return by === "person" ? "at the harness" : by === "tool" ? "unnamed" : "none";
   if (by === "harness") return names.harnesses[key] ?? key;
   if (by === "person") return names.persons[key] ?? key;
   if (by === "room") return names.rooms[key] ?? key;
@@ -26,12 +26,27 @@ function field(v: string | number | null): string {
 
 /** A rollup as CSV (RFC 4180, CRLF): one header line, one line per group. */
 export function rollupCsv(by: RollupBy, rows: RollupRow[], names: Names): string {
-  const head = [by, "key", "runs", "finished", "failed", "failure_rate", "p50_ms", "p90_ms", "tokens", "cost_usd"];
+  // By tool the groups are calls ([TOOL6]): their count comes after the runs that made them.
+  const calls = by === "tool";
+  const head = [
+    by,
+    "key",
+    "runs",
+    ...(calls ? ["calls"] : []),
+    "finished",
+    "failed",
+    "failure_rate",
+    "p50_ms",
+    "p90_ms",
+    "tokens",
+    "cost_usd",
+  ];
   const lines = rows.map((r) =>
     [
       rollupLabel(by, r.key, names),
       r.key,
       r.runs,
+      ...(calls ? [r.calls ?? 0] : []),
       r.finished,
       r.failed,
       r.failure_rate,

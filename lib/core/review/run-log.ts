@@ -1,4 +1,5 @@
 import type { Receipt, StoredEvent } from "@/lib/core/protocol";
+import { CALL_EVENTS, callsOf, type RunCall } from "./tool-calls";
 
 /**
  * What the run page reads of a run's log, in windows: a long run (10,000 events) is not
@@ -38,6 +39,17 @@ export interface RunLog {
   sections: Record<LogSection, LogWindow>;
   /** By command_id. */
   between: Record<string, Between>;
+  /** The run's tool calls ([TOOL6]): those of its first CALL_EVENTS tool events, each under its step. */
+  calls: { list: RunCall[]; more: boolean };
+}
+
+/** What the calls are folded with: the run's start and steps (a run has few), and its first tool events. */
+export const STEP_EVENTS = 5000;
+export const TOOL_TYPES = ["tool.started", "tool.finished"] as const;
+
+/** The calls of a run from its head, step and tool events (each ascending; the windows the page reads). */
+export function callsFrom(head: readonly StoredEvent[], steps: readonly StoredEvent[], tools: readonly StoredEvent[]) {
+  return callsOf([...head, ...steps, ...tools].sort((a, b) => a.seq - b.seq));
 }
 
 /** The window a section starts with, from events at hand (ascending). */
@@ -59,7 +71,9 @@ export function runLogOf(events: readonly StoredEvent[], receipts: readonly Rece
     const inside = events.filter((e) => e.seq > r.seq && e.seq < until);
     between[r.command_id] = { count: inside.length, events: inside.slice(0, BETWEEN_SHOWN).map(labelled) };
   }
-  return { head, sections, between };
+  const steps = events.filter((e) => e.type === "run.step").slice(0, STEP_EVENTS);
+  const tools = events.filter((e) => (TOOL_TYPES as readonly string[]).includes(e.type)).slice(0, CALL_EVENTS);
+  return { head, sections, between, calls: callsFrom(head, steps, tools) };
 }
 
 /** An event as the audit lists it. */

@@ -1,4 +1,4 @@
-import type { StoredEvent } from "@/lib/core/protocol";
+import type { Run, StoredEvent } from "@/lib/core/protocol";
 
 /**
  * The words of full-text search ([REV2]), made here rather than by PostgreSQL's parser: its
@@ -65,18 +65,77 @@ export function searchTextOf(e: StoredEvent): string | null {
       return e.kind === "failed" ? e.message : null;
     case "run.annotated":
       return e.comment ?? null;
+    case "tool.started":
+      return e.summary;
+    case "tool.finished":
+      return [e.summary ?? "", e.error ?? ""].join("\n").trim() || null;
     default:
       return null;
   }
 }
 
-/** A search box's text as a tsquery: every word must occur, the last may be the start of one. Null when it has no words. */
-export function searchQuery(text: string): string | null {
+/**
+ * Tool calls in search ([TOOL6]): words of their own, apart from the run's text, so "runs that
+ * ran `npm publish`" finds exactly those and not a run whose goal only mentions it. A call adds
+ * `tool:<name>`, `ran:<word>` for each word of its command (summary and input) and
+ * `ran:<word>~<next word>` for each pair in a row (a phrase finds its words in order); a run
+ * whose calls failed has `failed:tool` and `failed:<name>` (from its read model's tally).
+ */
+const toolKey = (name: string) => `tool:${fold(name).replace(/[^\p{L}\p{N}_.:/-]+/gu, "")}`;
+
+function ranWords(text: string): string[] {
+  const ws = words(text);
+  return [...ws.map((w) => `ran:${w}`), ...ws.slice(1).map((w, i) => `ran:${ws[i]}~${w}`)];
+}
+
+/** The tool words a call's event adds to its run. */
+export function toolWords(e: StoredEvent): string[] {
+  if (e.type !== "tool.started" && e.type !== "tool.finished") return [];
+  if (!e.tool || !e.summary) return []; // a finish of a started call: its start said what it was
+  return [toolKey(e.tool), ...ranWords(`${e.summary}\n${e.input ?? ""}`)];
+}
+
+/** The failure words of a run's calls, from its tally (failures only grow, so words added stay true). */
+export function failureWords(run: Run): string[] {
+  if (!run.tools?.failed) return [];
+  return [
+    "failed:tool",
+    ...run.tools.by_tool.filter((t) => t.failed > 0).map((t) => `failed:${toolKey(t.tool).slice(5)}`),
+  ];
+}
+
+/**
+ * The operators of a query: `tool:NAME` (a call of that tool), `ran:WORD` or `ran:"A B"` (a
+ * call whose command holds the words, a phrase in order), `failed:tool` (a failed call) and
+ * `failed:NAME` (a failed call of that tool). Answers their words and the text left over.
+ */
+function operators(text: string): { lexemes: string[]; rest: string } {
+  const lexemes: string[] = [];
+  const rest = text.replace(/(?:^|\s)(tool|ran|failed):("[^"]*"|\S+)/gi, (_, op: string, arg: string) => {
+    const value = arg.replace(/^"|"$/g, "");
+    const kind = op.toLowerCase();
+    if (kind === "ran") lexemes.push(...ranWords(value));
+    else if (kind === "tool") lexemes.push(toolKey(value));
+    else lexemes.push(fold(value) === "tool" ? "failed:tool" : `failed:${toolKey(value).slice(5)}`);
+    return " ";
+  });
+  return { lexemes: lexemes.filter((l) => !/:$|:~/.test(l)), rest };
+}
+
+const quoted = (w: string) => `'${w.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+
+/**
+ * A search box's text as a tsquery: every word must occur, the last may be the start of one;
+ * operators (`tool:`, `ran:`, `failed:`) must match exactly. Null when it has no words.
+ */
+export function searchQuery(input: string): string | null {
+  const { lexemes, rest: text } = operators(input);
   const ws = [...new Set(words(text))];
-  if (!ws.length) return null;
+  const exact = [...new Set(lexemes)].map(quoted);
+  if (!ws.length) return exact.length ? exact.join(" & ") : null;
   const last = fold(text).trimEnd();
   const tail = ws[ws.length - 1];
   // A whole word may go on ("deplo" finds "deploy"); so may one character of a spaceless script (its pairs start with it).
   const prefix = /[\p{L}\p{N}]$/u.test(last) && (!IS_SPACELESS.test(tail) || [...tail].length === 1);
-  return ws.map((w, i) => `'${w}'${prefix && i === ws.length - 1 ? ":*" : ""}`).join(" & ");
+  return [...exact, ...ws.map((w, i) => `'${w}'${prefix && i === ws.length - 1 ? ":*" : ""}`)].join(" & ");
 }

@@ -154,7 +154,7 @@ export function reviewRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
     return exported(c, ws, ids.slice(0, EXPORT_RUNS), `${ws}-runs`);
   });
 
-  // Rollups ([ROL1]): per day/week or harness, agent, person, room; JSON or a CSV download.
+  // Rollups ([ROL1]): per day/week or harness, agent, person, room, or tool calls per tool ([TOOL6]); JSON or a CSV download.
   app.get("/api/v1/workspaces/:ws/review/rollups", async (c) => {
     const ws = workspaceScope(c);
     if (ws instanceof Response) return ws;

@@ -1,6 +1,6 @@
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { runIndex } from "@/db/schema";
+import { runIndex, toolCallIndex } from "@/db/schema";
 import { resultRows } from "@/db/rows";
 import type { RollupBy, RollupRow } from "@/lib/core/protocol";
 
@@ -15,7 +15,7 @@ import type { RollupBy, RollupRow } from "@/lib/core/protocol";
 /** Most groups one rollup answers (a year of days; the busiest harnesses, people…). */
 const MAX_GROUPS = 400;
 
-function keyOf(by: RollupBy): SQL {
+function keyOf(by: Exclude<RollupBy, "tool">): SQL {
   switch (by) {
     case "day":
       return sql`to_char(${runIndex.createdAt} at time zone 'UTC', 'YYYY-MM-DD')`;
@@ -40,6 +40,7 @@ export async function rollup(
   ws: string,
   q: { by: RollupBy; from?: string; to?: string },
 ): Promise<RollupRow[]> {
+  if (q.by === "tool") return toolRollup(db, ws, q);
   const key = keyOf(q.by);
   const where = and(
     eq(runIndex.workspaceId, ws),
@@ -79,5 +80,49 @@ export async function rollup(
     p90_ms: r.p90 === null ? null : Math.round(Number(r.p90)),
     tokens: r.tokens === null ? null : Number(r.tokens),
     cost_usd: r.cost === null ? null : Number(r.cost),
+  }));
+}
+
+/**
+ * Rollups of a workspace's tool calls by tool ([TOOL6], `tool_call_index`), by when each call
+ * started: calls and the runs that made them, calls failed of those that ended and the
+ * failure rate, the median and 90th percentile of the ended calls' times.
+ */
+async function toolRollup(db: Db, ws: string, q: { from?: string; to?: string }): Promise<RollupRow[]> {
+  const t = toolCallIndex;
+  const where = and(
+    eq(t.workspaceId, ws),
+    q.from ? gte(t.startedAt, dayStart(q.from)) : undefined,
+    q.to ? lt(t.startedAt, nextDay(q.to)) : undefined,
+  );
+  const rows = resultRows<{
+    key: string | null;
+    calls: number;
+    runs: number;
+    finished: number;
+    failed: number;
+    p50: number | null;
+    p90: number | null;
+  }>(
+    await db.execute(sql`
+      select ${t.tool} as key, count(*)::int as calls, count(distinct ${t.runId})::int as runs,
+        count(${t.outcome})::int as finished,
+        count(*) filter (where ${t.outcome} = 'failed')::int as failed,
+        percentile_cont(0.5) within group (order by ${t.durationMs}) filter (where ${t.outcome} is not null) as p50,
+        percentile_cont(0.9) within group (order by ${t.durationMs}) filter (where ${t.outcome} is not null) as p90
+      from ${t} where ${where}
+      group by 1 order by 2 desc, 1 asc limit ${MAX_GROUPS}`),
+  );
+  return rows.map((r) => ({
+    key: r.key,
+    runs: Number(r.runs),
+    calls: Number(r.calls),
+    finished: Number(r.finished),
+    failed: Number(r.failed),
+    failure_rate: Number(r.finished) ? Number(r.failed) / Number(r.finished) : null,
+    p50_ms: r.p50 === null ? null : Math.round(Number(r.p50)),
+    p90_ms: r.p90 === null ? null : Math.round(Number(r.p90)),
+    tokens: null,
+    cost_usd: null,
   }));
 }

@@ -2,9 +2,13 @@ import { and, asc, count, eq, gt, inArray, lt, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events } from "@/db/schema";
 import type { Receipt, StoredEvent } from "@/lib/core/protocol";
+import { CALL_EVENTS } from "@/lib/core/review/tool-calls";
 import {
   BETWEEN_SHOWN,
+  callsFrom,
   HEAD_TYPES,
+  STEP_EVENTS,
+  TOOL_TYPES,
   labelled,
   LOG_PAGE,
   LOG_SECTIONS,
@@ -86,7 +90,7 @@ const parse = (bodies: string[]) => bodies.map((b) => JSON.parse(b) as StoredEve
  */
 export async function loadRunLog(db: Db, runId: string, receipts: readonly Receipt[]): Promise<RunLog> {
   const entries = Object.entries(LOG_SECTIONS) as [LogSection, string][];
-  const [head, windows, between] = await Promise.all([
+  const [head, windows, between, steps, tools] = await Promise.all([
     runEventWindow(db, runId, { types: HEAD_TYPES, limit: 10_000 }),
     Promise.all(entries.map(([, type]) => runEventWindow(db, runId, { types: [type], limit: LOG_PAGE }))),
     Promise.all(
@@ -99,9 +103,13 @@ export async function loadRunLog(db: Db, runId: string, receipts: readonly Recei
         return [r.command_id, { count: n, events: parse(w.bodies).map(labelled) }] as const;
       }),
     ),
+    runEventWindow(db, runId, { types: ["run.step"], limit: STEP_EVENTS }),
+    runEventWindow(db, runId, { types: TOOL_TYPES, limit: CALL_EVENTS }),
   ]);
+  const first = parse(head.bodies);
   return {
-    head: parse(head.bodies),
+    head: first,
+    calls: callsFrom(first, parse(steps.bodies), parse(tools.bodies)),
     sections: Object.fromEntries(
       entries.map(([k], i) => [k, { events: parse(windows[i].bodies), next: windows[i].next }]),
     ) as RunLog["sections"],

@@ -3,8 +3,9 @@ import { eventsAfter, indexPosition, runsById, startIndex, writeIndex, type Inde
 import { runOf } from "@/db/run-rows";
 import type { Run, StoredEvent } from "@/lib/core/protocol";
 import { facetsOf } from "@/lib/core/review/facets";
-import { searchTextOf, words } from "@/lib/core/review/search-text";
+import { failureWords, searchTextOf, toolWords, words } from "@/lib/core/review/search-text";
 import { log } from "../log";
+import { CallRows } from "./call-rows";
 
 /** Events read per round. */
 const ROUND = 2000;
@@ -86,6 +87,7 @@ export class ReviewIndexer {
       if (!events.length) return;
       const to = events[events.length - 1].seq;
       const touched = new Map<string, { words: Set<string>; person: string | null }>();
+      const calls = new CallRows();
       for (const row of events) {
         if (!row.runId) continue;
         const e = JSON.parse(row.body) as StoredEvent;
@@ -93,11 +95,14 @@ export class ReviewIndexer {
         if (!t) touched.set(row.runId, (t = { words: new Set(), person: null }));
         const text = searchTextOf(e);
         if (text) for (const w of words(text)) t.words.add(w);
+        for (const w of toolWords(e)) t.words.add(w);
+        calls.add(e);
         if (e.type === "run.queued" && e.actor.kind === "person") t.person = e.actor.id;
       }
       const models = (await runsById(run, [...touched.keys()])).map(runOf);
+      for (const m of models) for (const w of failureWords(m)) touched.get(m.id)!.words.add(w);
       const rows = models.map((m) => indexRow(m, touched.get(m.id)!));
-      if (!(await writeIndex(run, workspaceId, cursor, to, rows))) {
+      if (!(await writeIndex(run, workspaceId, cursor, to, rows, calls.list()))) {
         // Someone else indexed from here: go on from where they left it.
         pos = await indexPosition(run, workspaceId);
         cursor = pos.cursor ?? 0;

@@ -3,14 +3,15 @@ import { comparePage } from "@/lib/server/pages/review";
 import { alignSteps, compareChangeSets, sideOf } from "@/lib/core/review/compare";
 import { runHarnessName } from "@/lib/core/views/names";
 import { ReviewNav } from "@/components/review/review-nav";
-import { link, muted, took, tokens, usd } from "@/components/review/format";
+import { CompareTools } from "@/components/review/compare-tools";
+import { callTally, link, muted, took, tokens, usd } from "@/components/review/format";
 
 export const dynamic = "force-dynamic";
 
 const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 const td = "px-2 py-1.5 align-top";
 
-/** Runs side by side ([CMP1]): steps aligned by step_id (else title), outcome, usage, checks, diff stats, and the change-sets file by file. */
+/** Runs side by side ([CMP1]): steps aligned by step_id (else title) with their calls, outcome, usage, checks, diff stats, tool calls by tool ([TOOL6]), and the change-sets file by file. */
 export default async function ComparePage({
   params,
   searchParams,
@@ -126,8 +127,16 @@ export default async function ComparePage({
                         className={`${td} tabular-nums`}
                         data-state={c?.state ?? "absent"}
                         data-duration-ms={c?.duration_ms ?? ""}
+                        data-calls={c?.tools?.count ?? 0}
                       >
-                        {c ? `${c.state} · ${took(c.duration_ms)}` : <span className={muted}>not in this run</span>}
+                        {c ? (
+                          <>
+                            {c.state} · {took(c.duration_ms)}
+                            {c.tools && <span className={`block text-xs ${muted}`}>{callTally(c.tools)}</span>}
+                          </>
+                        ) : (
+                          <span className={muted}>not in this run</span>
+                        )}
                       </td>
                     ))}
                   </tr>
@@ -135,6 +144,10 @@ export default async function ComparePage({
               </tbody>
             </table>
           </div>
+          <h2 className="mt-8 text-sm font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">
+            Tool calls
+          </h2>
+          <CompareTools runs={runs} />
           <h2 className="mt-8 text-sm font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300">
             Change-sets, file by file
           </h2>

@@ -13,9 +13,10 @@ const BY: [string, string][] = [
   ["agent", "agent"],
   ["person", "person"],
   ["room", "room"],
+  ["tool", "tool (its calls)"],
 ];
 
-/** Rollups of the workspace's runs ([ROL1]): per day/week or harness, agent, person, room, as charts, a table and a CSV. */
+/** Rollups of the workspace's runs ([ROL1]): per day/week or harness, agent, person, room — or their tool calls per tool ([TOOL6]) — as charts, a table and a CSV. */
 export default async function RollupsPage({
   params,
   searchParams,
@@ -26,9 +27,10 @@ export default async function RollupsPage({
   const { ws } = await params;
   const d = await rollupsPage(ws, await searchParams);
   const label = (key: string | null) => rollupLabel(d.by, key, d.names);
+  const calls = d.by === "tool";
   const points: ChartPoint[] = d.rows.map((r) => ({
     label: label(r.key),
-    runs: r.runs,
+    runs: calls ? (r.calls ?? 0) : r.runs,
     failure_pct: r.failure_rate === null ? null : Math.round(r.failure_rate * 1000) / 10,
     p50_s: r.p50_ms === null ? null : Math.round(r.p50_ms / 100) / 10,
     p90_s: r.p90_ms === null ? null : Math.round(r.p90_ms / 100) / 10,
@@ -78,11 +80,11 @@ export default async function RollupsPage({
         </p>
       )}
       {d.rows.length === 0 ? (
-        <p className={`mt-6 text-sm ${muted}`}>No runs in this span.</p>
+        <p className={`mt-6 text-sm ${muted}`}>{calls ? "No tool calls in this span." : "No runs in this span."}</p>
       ) : (
         <>
           <div className="mt-6">
-            <RollupCharts points={points} />
+            <RollupCharts points={points} calls={calls} />
           </div>
           <table className="mt-8 w-full text-sm tabular-nums" data-testid="rollup-table">
             <caption className="sr-only">Runs per {d.by}</caption>
@@ -90,7 +92,8 @@ export default async function RollupsPage({
               <tr>
                 <th className={th}>{d.by}</th>
                 <th className={th}>runs</th>
-                <th className={th}>failed / finished</th>
+                {calls && <th className={th}>calls</th>}
+                <th className={th}>failed / {calls ? "ended" : "finished"}</th>
                 <th className={th}>failure rate</th>
                 <th className={th}>median</th>
                 <th className={th}>p90</th>
@@ -106,6 +109,7 @@ export default async function RollupsPage({
                   data-key={r.key ?? ""}
                   data-label={label(r.key)}
                   data-runs={r.runs}
+                  data-calls={r.calls ?? ""}
                   data-failed={r.failed}
                   data-finished={r.finished}
                   data-p50-ms={r.p50_ms ?? ""}
@@ -116,6 +120,7 @@ export default async function RollupsPage({
                 >
                   <td className="px-2 py-1">{label(r.key)}</td>
                   <td className="px-2 py-1">{r.runs}</td>
+                  {calls && <td className="px-2 py-1">{r.calls}</td>}
                   <td className="px-2 py-1">
                     {r.failed} / {r.finished}
                   </td>
