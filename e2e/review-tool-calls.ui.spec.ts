@@ -1,10 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { newId } from "../lib/core/protocol";
 import { test, expect } from "./support/fixtures";
 import { Harness, type Workspace } from "./support/api";
 import { TestRun } from "./support/runs";
 import { RunsPage } from "./support/review";
+import { axeViolations } from "./support/axe";
 
 /**
  * [TOOL6] Tool calls where people look back: the run page lists them under the step they
@@ -30,14 +30,7 @@ function call(ws: Workspace, runId: string, type: string, fields: Record<string,
 async function accessible(page: Page, what: string) {
   for (const scheme of ["light", "dark"] as const) {
     await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
-    const results = await new AxeBuilder({ page }).analyze();
-    expect(results.passes.length, "axe really checked the page").toBeGreaterThan(10);
-    expect(
-      results.violations.map(
-        (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-      ),
-      `${what} (${scheme})`,
-    ).toEqual([]);
+    expect(await axeViolations(page), `${what} (${scheme})`).toEqual([]);
   }
 }
 

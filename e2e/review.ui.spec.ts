@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
+import { axeViolations } from "./support/axe";
 import { Admin, baseURL, readAdminToken, type Workspace } from "./support/api";
 import { RunsPage, seedWorkspace, type Seeded } from "./support/review";
 import type { RunFacts } from "../lib/dev/history";
@@ -156,14 +156,7 @@ test.describe("[REV1] [REV2] the runs page on a seeded history", () => {
       ] as const) {
         await page.goto(url);
         await expect(page.locator("main").first()).toBeVisible();
-        const results = await new AxeBuilder({ page }).analyze();
-        expect(results.passes.length, "axe really checked the page").toBeGreaterThan(10);
-        expect(
-          results.violations.map(
-            (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`,
-          ),
-          `${url} (${scheme})`,
-        ).toEqual([]);
+        expect(await axeViolations(page), `${url} (${scheme})`).toEqual([]);
         await shoot(page, shot);
       }
     }

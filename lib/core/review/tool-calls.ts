@@ -1,4 +1,4 @@
-import type { OutputRef, Run, StoredEvent, ToolOutcome } from "@/lib/core/protocol";
+import type { OutputRef, Run, StoredEvent, ToolCall } from "@/lib/core/protocol";
 import { foldRun } from "@/lib/core/projection/run";
 
 /**
@@ -14,49 +14,52 @@ export const CALL_EVENTS = 1000;
 /** Calls the run page lists. */
 const CALLS_SHOWN = 200;
 
-export interface RunCall {
-  call_id: string;
-  tool: string;
-  summary: string;
+/** A call as the run page lists it: the read model's call and what its events say in full. */
+export type RunCall = ToolCall & {
   input: string | null;
-  step_id: string | null;
-  seq: number;
-  ts: string;
-  /** Null while it runs (or when its end lies past the window read). */
-  outcome: ToolOutcome | null;
-  exit_code: number | null;
-  duration_ms: number | null;
   output: string | null;
   output_bytes: number | null;
   output_ref: OutputRef | null;
   files: string[];
   error: string | null;
-}
+};
 
 type ToolEvent = Extract<StoredEvent, { type: "tool.started" | "tool.finished" }>;
+type Finished = Extract<StoredEvent, { type: "tool.finished" }>;
 
-function callOf(e: ToolEvent, step: string | null): RunCall {
-  return {
+/** What a call's end says in full. */
+const endOf = (e: Finished) => ({
+  output: e.output ?? null,
+  output_bytes: e.output_bytes ?? null,
+  output_ref: e.output_ref ?? null,
+  files: e.files ?? [],
+  error: e.error ?? null,
+});
+
+/**
+ * A call as the one fold just made it (the newest of the run's calls: its step, and for a
+ * whole call its end and time) — or, with no run to fold into (a share link's range that
+ * starts after the run did), as its event says.
+ */
+function callOf(run: Run | null, e: ToolEvent): RunCall {
+  const made: ToolCall = run?.tools?.last.find((c) => c.call_id === e.call_id) ?? {
     call_id: e.call_id,
     tool: e.tool ?? "",
     summary: e.summary ?? "",
-    input: e.input ?? null,
-    step_id: step,
+    step_id: e.step_id ?? null,
     seq: e.seq,
     ts: e.ts,
-    outcome: null,
-    exit_code: null,
-    duration_ms: null,
-    output: null,
-    output_bytes: null,
-    output_ref: null,
-    files: [],
-    error: null,
+    outcome: e.type === "tool.finished" ? e.outcome : null,
+    exit_code: e.type === "tool.finished" ? (e.exit_code ?? null) : null,
+    duration_ms: e.type === "tool.finished" ? (e.duration_ms ?? null) : null,
+    finished_seq: e.type === "tool.finished" ? e.seq : null,
   };
+  const ended =
+    e.type === "tool.finished"
+      ? endOf(e)
+      : { output: null, output_bytes: null, output_ref: null, files: [], error: null };
+  return { ...made, input: e.input ?? null, ...ended };
 }
-
-/** The fold's own verdict on the call it just folded: its step, its time. */
-const folded = (run: Run | null, callId: string) => run?.tools?.last.find((c) => c.call_id === callId);
 
 /**
  * The calls of `events` (a run's, ascending: its start and steps, and a window of its tool
@@ -77,11 +80,8 @@ export function callsOf(events: readonly StoredEvent[], shown = CALLS_SHOWN): { 
         exit_code: e.exit_code ?? null,
         // The fold's rule: the agent's time, else the server's from start to end.
         duration_ms: e.duration_ms ?? Math.max(0, Date.parse(e.ts) - Date.parse(known.ts)),
-        output: e.output ?? null,
-        output_bytes: e.output_bytes ?? null,
-        output_ref: e.output_ref ?? null,
-        files: e.files ?? [],
-        error: e.error ?? null,
+        finished_seq: e.seq,
+        ...endOf(e),
       });
       continue;
     }
@@ -89,18 +89,7 @@ export function callsOf(events: readonly StoredEvent[], shown = CALLS_SHOWN): { 
       more = true;
       continue;
     }
-    const call = callOf(e, folded(run, e.call_id)?.step_id ?? e.step_id ?? null);
-    if (e.type === "tool.finished")
-      Object.assign(call, {
-        outcome: e.outcome,
-        exit_code: e.exit_code ?? null,
-        duration_ms: e.duration_ms ?? null,
-        output: e.output ?? null,
-        output_bytes: e.output_bytes ?? null,
-        output_ref: e.output_ref ?? null,
-        files: e.files ?? [],
-        error: e.error ?? null,
-      });
+    const call = callOf(run, e);
     list.push(call);
     byId.set(e.call_id, call);
   }
