@@ -8,7 +8,7 @@ import { aimsTable, ms, table, type Aim } from "../lib/table";
 import { launch, visit, type Visit } from "./browser";
 import { ensureBuild } from "./build";
 import { markdownCost } from "./markdown-cost";
-import { seedRoom } from "./seed";
+import { seedRoom, type RoomKind } from "./seed";
 
 export interface RoomOpts {
   dbs: DbKind[];
@@ -29,8 +29,13 @@ export interface RoomDbResult {
   db: DbKind;
   warmup: Visit;
   visits: Visit[];
+  /** The same room with its runs' tool calls mixed in ([TOOL5]), visited in the same rounds. */
+  calls: { events: number; warmup: Visit; visits: Visit[] };
   aims: Aim[];
 }
+
+/** Tool calls each run of the tool-call room makes: 20 runs × 75 calls = 3,000 more events. */
+const CALLS_PER_RUN = 75;
 
 const log = (s: string) => process.stderr.write(`[room] ${s}\n`);
 
@@ -90,43 +95,53 @@ function medianVisit(vs: Visit[]): Visit {
   };
 }
 
+const HEAD = [
+  "visit",
+  "TTFB",
+  "FCP",
+  "newest in DOM",
+  "newest visible",
+  "newest painted",
+  "socket live",
+  "longest task (load)",
+  "older loaded",
+  "older items seen",
+  "scroll time",
+  "longest task (scroll)",
+  ">100 ms / long tasks",
+  "after a history page: longest (>100)",
+  "plain scrolling: longest (>100)",
+];
+
 export function printRoom(r: RoomDbResult, o: RoomOpts) {
   const med = medianVisit(r.visits);
   console.log(
     `\n## Room in the browser, ${r.db}: ${o.events} events${o.shortTexts ? " (two-word messages)" : ""}, scroll back through ${o.older} older (ms from navigation start)`,
   );
   console.log(
-    table(
-      [
-        "visit",
-        "TTFB",
-        "FCP",
-        "newest in DOM",
-        "newest visible",
-        "newest painted",
-        "socket live",
-        "longest task (load)",
-        "older loaded",
-        "older items seen",
-        "scroll time",
-        "longest task (scroll)",
-        ">100 ms / long tasks",
-        "after a history page: longest (>100)",
-        "plain scrolling: longest (>100)",
-      ],
-      [
-        row("warm-up (not counted)", r.warmup),
-        ...r.visits.map((v, i) => row(`visit ${i + 1}`, v)),
-        row(`median of ${r.visits.length}`, med),
-      ],
-    ),
+    table(HEAD, [
+      row("warm-up (not counted)", r.warmup),
+      ...r.visits.map((v, i) => row(`visit ${i + 1}`, v)),
+      row(`median of ${r.visits.length}`, med),
+    ]),
+  );
+  console.log(
+    `\n## The same room with its runs' tool calls mixed in, ${r.db}: ${r.calls.events} events (${r.calls.events - o.events} of them tool calls' starts and ends), visited in the same rounds`,
+  );
+  console.log(
+    table(HEAD, [
+      row("warm-up (not counted)", r.calls.warmup),
+      ...r.calls.visits.map((v, i) => row(`visit ${i + 1}`, v)),
+      row(`median of ${r.calls.visits.length}`, medianVisit(r.calls.visits)),
+    ]),
   );
   console.log(`\n## Aims, room, ${r.db}`);
   console.log(aimsTable(r.aims));
 }
 
-function aimsOf(vs: Visit[], o: RoomOpts): Aim[] {
+function aimsOf(vs: Visit[], withCalls: Visit[], o: RoomOpts): Aim[] {
   const med = medianVisit(vs);
+  const ratio = medianVisit(withCalls).newestPainted / med.newestPainted;
   const worst = Math.max(...vs.map((v) => v.scrollLongest));
   return [
     {
@@ -140,6 +155,12 @@ function aimsOf(vs: Visit[], o: RoomOpts): Aim[] {
       aim: "no long task > 100 ms",
       got: `longest ${ms(med.scrollLongest)} ms (median), ${ms(worst)} worst; ${vs.filter((v) => v.scrollOver100 > 0).length}/${vs.length} visits had one`,
       met: med.scrollLongest <= 100 && med.reachedTarget,
+    },
+    {
+      what: `tool calls mixed in (${CALLS_PER_RUN} a run) against the same room without them`,
+      aim: "newest painted ≤ 1.10× (≤ +10 %)",
+      got: `${ratio.toFixed(2)}× (medians, same rounds)`,
+      met: ratio <= 1.1,
     },
   ];
 }
@@ -157,30 +178,43 @@ async function oneDb(db: DbKind, databaseUrl: string | undefined, o: RoomOpts): 
   const browser = await launch();
   try {
     const admin = adminToken(srv.dataDir);
-    const ws: Workspace = await createWorkspace(agent, srv.url, admin);
-    log(`${db}: seeding ${o.events} events`);
-    const seeded = await seedRoom(agent, srv.url, ws, o.events, o.shortTexts);
-    const page = await request(
-      agent,
-      `${srv.url}/api/v1/workspaces/${ws.workspace_id}/events?after=${seeded.newestSeq - 100}&space=${ws.space_id}&limit=1000`,
-      "GET",
-      ws.person_token,
-    );
-    const firstPageOldest = (JSON.parse(page.body) as { events: { seq: number }[] }).events[0].seq;
-    const link = async () => {
-      const r = await request(agent, `${srv.url}/api/v1/admin/login-links`, "POST", admin, {
-        workspace_id: ws.workspace_id,
-        space_id: ws.space_id,
-      });
-      return (JSON.parse(r.body) as { url: string }).url;
+    const room = async (kind: RoomKind) => {
+      const ws: Workspace = await createWorkspace(agent, srv.url, admin);
+      log(`${db}: seeding ${o.events} events${kind.callsPerRun ? ` and ${kind.callsPerRun} tool calls a run` : ""}`);
+      const seeded = await seedRoom(agent, srv.url, ws, o.events, kind);
+      const page = await request(
+        agent,
+        `${srv.url}/api/v1/workspaces/${ws.workspace_id}/events?after=${seeded.newestSeq - 100}&space=${ws.space_id}&limit=1000`,
+        "GET",
+        ws.person_token,
+      );
+      const oldest = (JSON.parse(page.body) as { events: { seq: number }[] }).events[0].seq;
+      const link = async () => {
+        const r = await request(agent, `${srv.url}/api/v1/admin/login-links`, "POST", admin, {
+          workspace_id: ws.workspace_id,
+          space_id: ws.space_id,
+        });
+        return (JSON.parse(r.body) as { url: string }).url;
+      };
+      log(`${db}: ${seeded.total} events, ${seeded.runs} runs, newest seq ${seeded.newestSeq}; warm-up visit`);
+      const go = async (url: string) => visit(browser, url, seeded.newestSeq, oldest, o.older, o.timeoutS * 1000);
+      return { ws, seeded, oldest, link, go, warmup: await go(ws.room_url) };
     };
-    log(`${db}: ${seeded.total} events, ${seeded.runs} runs, newest seq ${seeded.newestSeq}; warm-up visit`);
-    const warmup = await visit(browser, ws.room_url, seeded.newestSeq, firstPageOldest, o.older, o.timeoutS * 1000);
+    const plain = await room({ short: o.shortTexts });
+    const tooled = await room({ short: o.shortTexts, callsPerRun: CALLS_PER_RUN });
+    const { seeded, link, oldest: firstPageOldest } = plain;
+    const warmup = plain.warmup;
     const visits: Visit[] = [];
+    const withCalls: Visit[] = [];
     for (let i = 0; i < o.reps; i++) {
-      const busy = await waitQuiet(o.quietWait);
-      log(`${db}: visit ${i + 1}/${o.reps} (machine ${busy.toFixed(0)}% busy before)`);
-      visits.push(await visit(browser, await link(), seeded.newestSeq, firstPageOldest, o.older, o.timeoutS * 1000));
+      // The two rooms alternate which goes first, so a drift of the machine falls on both alike.
+      for (const r of i % 2 ? [tooled, plain] : [plain, tooled]) {
+        const busy = await waitQuiet(o.quietWait);
+        log(
+          `${db}: visit ${i + 1}/${o.reps}${r === tooled ? " (tool calls)" : ""} (machine ${busy.toFixed(0)}% busy before)`,
+        );
+        (r === tooled ? withCalls : visits).push(await r.go(await r.link()));
+      }
     }
     if (o.profileDir) {
       // One more visit, traced and with the server profiled: its figures are not counted.
@@ -198,7 +232,13 @@ async function oneDb(db: DbKind, databaseUrl: string | undefined, o: RoomOpts): 
         `Markdown of one timeline item (react-markdown + gfm + sanitize, rendered in Node): ${mc.perItem.toFixed(2)} ms; the same text in a plain div: ${mc.plain.toFixed(3)} ms`,
       );
     }
-    return { db, warmup, visits, aims: aimsOf(visits, o) };
+    return {
+      db,
+      warmup,
+      visits,
+      calls: { events: tooled.seeded.total, warmup: tooled.warmup, visits: withCalls },
+      aims: aimsOf(visits, withCalls, o),
+    };
   } finally {
     await browser.close();
     agent.destroy();

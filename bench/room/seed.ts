@@ -22,8 +22,35 @@ export const TEXTS = [
   (i: number) => `A longer note (${i}): ${"the quick brown fox jumps over the lazy dog, ".repeat(8)}and that is all.`,
 ];
 
-/** One run's events: started with a plan, steps and statuses, finished unless `open`. */
-function runEvents(ws: Workspace, n: number, open: boolean) {
+/** A run's tool calls in a step: `calls` started and finished, a command now and then failing. */
+function callEvents(r: (type: string, f: Record<string, unknown>) => unknown, calls: number, from: number) {
+  const out: unknown[] = [];
+  for (let i = from; i < from + calls; i++) {
+    const call_id = `call-${i}`;
+    const failed = i % 7 === 3;
+    out.push(
+      r("tool.started", {
+        call_id,
+        tool: i % 3 ? "Bash" : "Edit",
+        summary: i % 3 ? `npm test -- --shard ${i}` : `Edit src/mod-${i % 37}.ts`,
+      }),
+    );
+    out.push(
+      r("tool.finished", {
+        call_id,
+        outcome: failed ? "failed" : "ok",
+        exit_code: failed ? 1 : 0,
+        duration_ms: 200 + (i % 11) * 150,
+        output: failed ? `FAIL test/mod-${i % 37}.test.ts` : "ok",
+        ...(i % 3 === 0 ? { files: [`src/mod-${i % 37}.ts`] } : {}),
+      }),
+    );
+  }
+  return out;
+}
+
+/** One run's events: started with a plan, steps and statuses (and `calls` tool calls), finished unless `open`. */
+function runEvents(ws: Workspace, n: number, open: boolean, calls = 0) {
   const run_id = newId("run");
   const r = (type: string, f: Record<string, unknown>) => harnessEvent(ws, type, { run_id, ...f });
   const plan = ["Read the brief", "Survey the code", "Write the change", "Run the tests"].map((title, i) => ({
@@ -34,6 +61,8 @@ function runEvents(ws: Workspace, n: number, open: boolean) {
   plan.forEach((s, i) => {
     out.push(r("run.step", { step_id: s.step_id, state: "active" }));
     out.push(r("run.status", { phase: "working", verb_phrase: `${s.title}…`, progress: (i + 0.5) / plan.length }));
+    const per = Math.floor(calls / plan.length) + (i < calls % plan.length ? 1 : 0);
+    out.push(...callEvents(r, per, i * calls));
     out.push(
       r("run.status", {
         phase: "working",
@@ -53,38 +82,58 @@ function runEvents(ws: Workspace, n: number, open: boolean) {
   return out;
 }
 
+/** The kinds of room seedRoom makes from one recipe. */
+export interface RoomKind {
+  /** Two-word messages only (an A/B for what the texts' Markdown costs the timeline). */
+  short?: boolean;
+  /** Tool calls per run ([TOOL5]): these events come on top of `total`, mixed into each run's steps. */
+  callsPerRun?: number;
+}
+
 /**
  * A room of `total` events through the API in batches of 500: mostly message.posted (a mix
  * of short, markdown, code and long texts), plus one run per batch with steps and statuses
- * (the last two left running). The newest event is a message. `short`: every message is
- * two words (an A/B for what the texts' Markdown costs the timeline).
+ * (the last two left running). The newest event is a message. With `callsPerRun`, each run
+ * also makes that many tool calls: the same room, plus its runs' calls.
  */
 export async function seedRoom(
   agent: http.Agent,
   url: string,
   ws: Workspace,
   total = 10_000,
-  short = false,
+  kind: RoomKind = {},
 ): Promise<SeededRoom> {
+  const short = kind.short ?? false;
   const texts = short ? [(i: number) => `ok ${i}`] : TEXTS;
   let stored = 0;
+  /** Events of the room without its tool calls: what `total` counts. */
+  let base = 0;
   let runs = 0;
   let newestSeq = 0;
   let msg = 0;
   const batches = Math.ceil(total / 500);
   for (let b = 0; b < batches; b++) {
-    const size = Math.min(500, total - stored);
+    const size = Math.min(500, total - base);
     const batch: unknown[] = [];
+    let calls = 0;
     if (size > 40) {
-      batch.push(...runEvents(ws, ++runs, b >= batches - 2));
+      const made = runEvents(ws, ++runs, b >= batches - 2, kind.callsPerRun ?? 0);
+      calls = (kind.callsPerRun ?? 0) * 2;
+      batch.push(...made);
     }
     // Messages around the run, so the run card sits mid-batch; the batch ends with a message.
     const at = Math.floor(size / 3);
-    const msgs = Array.from({ length: size - batch.length }, () => message(ws, texts[msg % texts.length](++msg)));
+    const msgs = Array.from({ length: size - (batch.length - calls) }, () =>
+      message(ws, texts[msg % texts.length](++msg)),
+    );
     const events = [...msgs.slice(0, at), ...batch, ...msgs.slice(at)];
-    const out = await postBatch(agent, url, ws.token, events);
-    stored += out.length;
-    newestSeq = out[out.length - 1].seq;
+    base += events.length - calls;
+    // A request holds at most 500 events: a batch with calls goes in order, 500 at a time.
+    for (let i = 0; i < events.length; i += 500) {
+      const out = await postBatch(agent, url, ws.token, events.slice(i, i + 500));
+      stored += out.length;
+      newestSeq = out[out.length - 1].seq;
+    }
   }
   return { total: stored, runs, newestSeq };
 }
