@@ -5,6 +5,8 @@ import { startAgUiAgent, type AgUiAgent } from "../test/support/ag-ui-agent";
 import { test, expect } from "./support/fixtures";
 import { baseURL, type Harness } from "./support/api";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
+import { RunsPage } from "./support/review";
+import { TestRun } from "./support/runs";
 
 /**
  * `chips bridge ag-ui URL`: an agent built with the real @ag-ui packages streams into a
@@ -125,6 +127,14 @@ test("[UI1] [UI2] [UI3] [TOOL6] an AG-UI agent streams into the room: plan dots 
   const lookup = page.locator('[data-testid="calls-step"][data-step-id="step-lookup"]');
   await expect(lookup.locator('[data-call-id="tc1"]')).toHaveAttribute("data-outcome", "ok");
   await expect(lookup).toContainText('search_orders {"q":"4471"}');
+  // Search by what it ran finds exactly this run: not one whose goal only names the tool and the order.
+  const talker = new TestRun(harness, workspace);
+  await talker.start({ goal: "Ask search_orders about 4471" });
+  await talker.finish();
+  const runs = await new RunsPage(page, workspace.workspace_id).open();
+  expect(await runs.search('ran:"search_orders q 4471"')).toEqual([runId]);
+  expect(await runs.search("tool:search_orders")).toEqual([runId]);
+  expect(await runs.search("4471")).toEqual([runId, talker.id].sort());
 });
 
 test("[UI5] [RUN2] AG-UI commands: no Pause (AG-UI has none, the panel says so), Steer reruns the agent with the guidance, Cancel aborts it", async ({

@@ -17,6 +17,7 @@ import type { Tty } from "../test/support/tty";
 import { test, expect } from "./support/fixtures";
 import { baseURL, type Harness } from "./support/api";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
+import { RunsPage } from "./support/review";
 
 /**
  * A person's own Claude Code (the REAL CLI 2.1.141, interactive, in a pseudo-terminal;
@@ -239,4 +240,8 @@ test("[UI1] [UI2] [UI3] [UI5] [TOOL6] Claude Code in a terminal after chips conn
   await expect(listing).toContainText("sleep 1; ls > files.txt");
   await expect(listing.locator('[data-call-id][data-outcome="ok"]').filter({ hasText: "Bash" })).toHaveCount(1);
   await expect(page.locator('[data-call-id][data-outcome="failed"]')).toHaveCount(0);
+  // Search by a command finds exactly the runs that ran it (run 3's `echo never` is not `echo held`).
+  const runs = await new RunsPage(page, workspace.workspace_id).open();
+  expect(await runs.search('ran:"sleep 1"')).toEqual([run1]);
+  expect(await runs.search('ran:"echo held"')).toEqual([run2]);
 });

@@ -136,10 +136,8 @@ test("[TOOL6] the run page, replay, compare, search and rollups show a run's too
 
   // Search: the runs that ran `npm publish` — exactly one; runs where a call failed — both.
   const runs = await new RunsPage(page, ws).open();
-  await runs.filter({ q: 'ran:"npm publish"' });
-  expect(await runs.allIds()).toEqual([a.run.id]);
-  await runs.filter({ q: "failed:tool" });
-  expect((await runs.allIds()).sort()).toEqual([a.run.id, b.run.id].sort());
+  expect(await runs.search('ran:"npm publish"')).toEqual([a.run.id]);
+  expect(await runs.search("failed:tool")).toEqual([a.run.id, b.run.id].sort());
 
   // Rollups by tool: each tool's calls, runs, failures and times.
   await page.goto(`/w/${ws}/runs/rollups?by=tool`);

@@ -9,6 +9,8 @@ import { test, expect } from "./support/fixtures";
 import { RawRunner } from "./support/raw-runner";
 import { codexRunnerOptions, codexTestKit, makeRepo } from "./support/codex";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
+import { RunsPage } from "./support/review";
+import { TestRun } from "./support/runs";
 
 /**
  * The whole product with a REAL agent: a person starts a run from the room, a real Runner
@@ -23,6 +25,7 @@ test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CL
   request,
   admin,
   workspace,
+  harness,
   loginAs,
 }) => {
   test.setTimeout(180_000);
@@ -123,4 +126,12 @@ test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CL
   const waited = page.locator('[data-testid="calls-step"][data-step-id="todo-1"]');
   await expect(waited).toContainText("sleep 60");
   await expect(waited).toContainText("after the pause");
+  // Search by a command finds exactly the runs that ran it: not a run whose goal only says it.
+  const talker = new TestRun(harness, workspace);
+  await talker.start({ goal: "Do not sleep 60 seconds" });
+  await talker.finish();
+  const runs = await new RunsPage(page, workspace.workspace_id).open();
+  expect(await runs.search('ran:"sleep 60"')).toEqual([runId]);
+  expect(await runs.search("sleep 60")).toEqual([runId, talker.id].sort());
+  expect(await runs.search('ran:"npm publish"')).toEqual([]);
 });

@@ -62,6 +62,17 @@ export class RunsPage {
     await Promise.all([this.page.waitForURL(/\/runs\?/), this.page.getByTestId("filter-apply").click()]);
   }
 
+  /** The ids of every run a search box's text finds (its operators included: `ran:"npm publish"`). */
+  async search(q: string): Promise<string[]> {
+    await this.page.getByTestId("filter-q").fill(q);
+    // The page of this search, not the one before (whose URL also has `/runs?`).
+    await Promise.all([
+      this.page.waitForURL((u) => u.searchParams.get("q") === q),
+      this.page.getByTestId("filter-apply").click(),
+    ]);
+    return (await this.allIds()).sort();
+  }
+
   /** Every run id the view lists, following its pages. */
   async allIds(): Promise<string[]> {
     const ids: string[] = [];
