@@ -17,8 +17,8 @@ import {
   type ModelServer,
 } from "./support/model-server";
 import { startTestServer, type TestServer } from "./support/server";
-import { Tty } from "./support/tty";
-import { defaultCodexBin } from "../lib/agents/runner/adapters/codex";
+import { startCodexTty, sendToCodex } from "./support/codex-tty";
+import type { Tty } from "./support/tty";
 
 /**
  * `chips connect codex` with the REAL Codex CLI 0.169 in a pseudo-terminal, as a person
@@ -76,10 +76,6 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
   const project = path.join(tmp, "project");
   const codexHome = path.join(tmp, "codex-home");
   fs.mkdirSync(project, { recursive: true });
-  fs.mkdirSync(codexHome);
-  // A clean HOME: a login shell's rc files (pyenv here) must not slow the agent's commands.
-  const home = path.join(tmp, "home");
-  fs.mkdirSync(home);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     CHIPS_HOME: path.join(tmp, "chips-home"),
@@ -95,56 +91,11 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
   let out = "";
   watcher.stdout!.on("data", (d) => (out += d));
   watcher.stderr!.on("data", (d) => (out += d));
-  const tty = new Tty(
-    project,
-    [
-      defaultCodexBin(),
-      "-c",
-      "model_provider=mock",
-      "-c",
-      'model_providers.mock.name="mock"',
-      "-c",
-      `model_providers.mock.base_url="${model.url}"`,
-      "-c",
-      'model_providers.mock.wire_api="responses"',
-      "-c",
-      "tools.update_plan.enabled=true",
-      "-m",
-      "mock-model",
-    ],
-    {
-      CODEX_HOME: codexHome,
-      HOME: home,
-      TMPDIR: path.join(tmp),
-      PATH: process.env.PATH ?? "",
-      TERM: "xterm-256color",
-    },
-  );
-  /**
-   * Type a prompt and press Enter until Codex takes it (its run shows in the room). Codex's
-   * composer reads keys that arrive in a burst as a paste, and an Enter right behind them can
-   * be taken into it rather than send: a fresh-clone CI and runs by hand on a quiet machine
-   * left the prompt typed and unsent. An Enter on the empty composer after it did send is
-   * ignored by Codex.
-   */
-  const send = async (text: string): Promise<string> => {
-    tty.type(text);
-    await tty.waitFor(new RegExp(`› ${text}`), `"${text}" in the composer`);
-    for (let tries = 1; ; tries++) {
-      tty.press("Enter");
-      try {
-        return await waitForRun(server.url, ws, text, tries < 5 ? 10_000 : 90_000);
-      } catch (e) {
-        if (tries >= 5) throw e;
-      }
-    }
-  };
+  let tty: Tty | null = null;
+  const send = (text: string) => sendToCodex(tty!, text, (goal, ms) => waitForRun(server.url, ws, goal, ms));
   try {
     await until(() => /Mirroring the Codex sessions/.test(out), "the watcher started");
-    // First run in a new folder: Codex asks whether to trust it, as it would anyone.
-    await tty.waitFor(/Trust this folder|Ask Codex/, "Codex's first screen");
-    if (/Trust this folder/.test(tty.screen())) tty.press("Enter");
-    await tty.waitFor(/Ask Codex to do anything/, "Codex's prompt");
+    tty = await startCodexTty({ project, codexHome, tmp, modelUrl: model.url });
     const runId = await send("Count to two, please");
     await until(
       async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1,
@@ -203,7 +154,7 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.id)).size).toBe(all.length);
   } finally {
-    await tty.close();
+    await tty?.close();
     watcher.kill("SIGTERM");
   }
 }, 240_000);
