@@ -8,6 +8,7 @@ export async function startFromRoom(
   f: {
     prompt: string;
     repository: string;
+    agent?: string;
     commands?: string;
     secrets?: string;
     profile?: string;
@@ -25,6 +26,7 @@ export async function startFromRoom(
   await page.getByTestId("start-run-repository").fill(f.repository);
   await expect(page.getByTestId("start-run-base")).toHaveValue("main");
   await expect(page.getByTestId("start-run-agent")).toHaveValue("codex");
+  if (f.agent) await page.getByTestId("start-run-agent").selectOption(f.agent);
   await page
     .getByTestId("start-run-profile")
     .getByLabel(new RegExp(`^${f.profile ?? "workspace-write"}`))

@@ -1,18 +1,13 @@
 import { ClaudeAdapter, type ClaudeConfig } from "../../lib/agents/runner/adapters/claude";
 import { CodexAdapter } from "../../lib/agents/runner/adapters/codex";
 import type { RunnerOptions } from "../../lib/agents/runner/runner";
-import { startMessagesServer, type MessagesScript, type MessagesServer } from "./messages-server";
+import { mockAnthropic, startMessagesServer, type MessagesScript, type MessagesServer } from "./messages-server";
 import type { Script } from "./model-server";
 import { runnerWorld, type World } from "./runner-world";
 
 export interface ClaudeWorld extends World {
   messages: MessagesServer;
   claudeConfig: ClaudeConfig;
-}
-
-/** The ClaudeConfig that points the real `claude` at a scripted Messages API (docs/RUNNERS.md). */
-export function mockAnthropic(m: MessagesServer): ClaudeConfig {
-  return { baseUrl: m.url, env: { ANTHROPIC_API_KEY: "sk-ant-mock" } };
 }
 
 /**

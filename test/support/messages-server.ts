@@ -27,6 +27,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ClaudeConfig } from "../../lib/agents/runner/adapters/claude";
 
 export type Block =
   { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> };
@@ -44,6 +45,11 @@ export type MessagesScript = (req: {
   body: any;
   index: number;
 }) => MessagesTurn | Promise<MessagesTurn>;
+
+/** The ClaudeConfig that points the real `claude` at a scripted Messages API (docs/RUNNERS.md). */
+export function mockAnthropic(m: MessagesServer): ClaudeConfig {
+  return { baseUrl: m.url, env: { ANTHROPIC_API_KEY: "sk-ant-mock" } };
+}
 
 export interface MessagesServer {
   /** `ANTHROPIC_BASE_URL`: `http://127.0.0.1:<port>`. */
