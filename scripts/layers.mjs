@@ -3,7 +3,7 @@
 // import-x/no-restricted-paths zones (eslint.config.mjs); `npm run layout` reports and
 // checks it with type-only imports included (scripts/layout.mjs).
 
-const CORE = ["lib/core/protocol", "lib/core/projection", "lib/core/review", "lib/core/views"];
+const CORE = ["lib/core/protocol", "lib/core/projection", "lib/core/review", "lib/core/views", "lib/core/routes"];
 
 /** @type {Record<string, string[]>} */
 export const LAYERS = {
@@ -12,6 +12,8 @@ export const LAYERS = {
   "lib/core/projection": ["lib/core/protocol"],
   "lib/core/review": ["lib/core/protocol", "lib/core/projection"],
   "lib/core/views": ["lib/core/protocol", "lib/core/projection", "lib/core/review"],
+  // The HTTP routes, declared once: the server mounts them, the browser calls them.
+  "lib/core/routes": ["lib/core/protocol", "lib/core/review", "lib/core/views"],
   // Storage.
   db: CORE,
   // One folder per program.

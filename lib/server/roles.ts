@@ -1,3 +1,5 @@
+import type { Role } from "@/lib/core/protocol";
+
 /**
  * What a person may do in their workspace (issue 15):
  * - **viewer** watches and reviews: reads rooms, runs, receipts, artifacts;
@@ -5,8 +7,7 @@
  * - **owner** also manages people (invites, revokes), harnesses and runners and their tokens.
  * Harnesses and runners act as the protocol lets their kind ([ENV10]); the admin token manages everything.
  */
-export const ROLES = ["owner", "member", "viewer"] as const;
-export type Role = (typeof ROLES)[number];
+export type { Role } from "@/lib/core/protocol";
 
 export type Action = "write" | "manage";
 

@@ -1,3 +1,4 @@
+import type { OnlineRunner } from "@/lib/core/routes/runs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -44,9 +45,7 @@ export interface ChipsServices {
   /** Lease signing and object-URL keys (data dir files, never in the database). */
   keys: ServerKeys;
   /** Runners connected to this node, per workspace (set once Socket.IO is attached). */
-  runnersOnline: (
-    workspaceId: string,
-  ) => Array<{ runner_id: string; name: string; adapters: unknown[]; repositories: string[]; capacity: number }>;
+  runnersOnline: (workspaceId: string) => OnlineRunner[];
   /** Artifacts of runner runs ([RN3]). */
   objects: ObjectStore;
   /** The review index of runs (the runs page, search), kept after commit (docs/REVIEW.md). */

@@ -61,6 +61,7 @@ export const ROUTES: Record<string, Row> = {
   "GET /api/v1/health/live": { req: () => ({ path: "/api/v1/health/live" }), expect: all(200) },
   "GET /api/v1/health": { req: () => ({ path: "/api/v1/health" }), expect: all(200) },
   "GET /api/v1/health/ready": { req: () => ({ path: "/api/v1/health/ready" }), expect: all(200) },
+  "GET /api/v1/openapi.json": { req: () => ({ path: "/api/v1/openapi.json" }), expect: all(200) },
   "GET /schemas/:file": { req: () => ({ path: "/schemas/envelope.json" }), expect: all(200) },
   "GET /schemas": { req: () => ({ path: "/schemas" }), expect: all(200) },
   "GET /api/v1/me": { req: () => ({ path: "/api/v1/me" }), expect: { ...all(200), revoked: 401 } },

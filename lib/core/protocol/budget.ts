@@ -55,6 +55,5 @@ export const Budget = BudgetBody.extend({
 export type Budget = z.infer<typeof Budget>;
 
 /** `GET /api/v1/workspaces/:ws/budgets`: the workspace's budgets with their spend now. */
-export interface BudgetsAnswer {
-  budgets: Budget[];
-}
+export const BudgetsAnswer = z.object({ budgets: z.array(Budget) });
+export type BudgetsAnswer = z.infer<typeof BudgetsAnswer>;

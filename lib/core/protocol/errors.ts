@@ -87,6 +87,8 @@ export interface ProblemError {
   detail: string;
   errors?: FieldError[];
   retryAfter?: number;
+  /** The request's body was left unread (413 past the limit): its connection cannot carry another request. */
+  unread?: true;
   /**
    * RFC 9457 extension members: what the caller needs to act on a refusal, e.g. the room as
    * it now is for `revision_conflict`, the figures for `budget_exhausted`.
@@ -97,6 +99,10 @@ export interface ProblemError {
 export function problem(code: ErrorCode, detail: string, errors?: FieldError[]): ProblemError {
   return errors ? { code, detail, errors } : { code, detail };
 }
+
+/** A problem with one field at fault: `pointer` into the body (`/role`), the path (`/path/ws`) or the query (`/query/after`). */
+export const problemAt = (code: ErrorCode, detail: string, pointer: string): ProblemError =>
+  problem(code, detail, [{ pointer, message: detail }]);
 
 /** An exception carrying a ProblemError, for code paths that must unwind. */
 export class ChipsError extends Error {

@@ -386,6 +386,12 @@ export const IncomingEvent = z.discriminatedUnion("type", [
 ]);
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 
+/**
+ * IncomingEvent under its name, for documents that refer to it rather than repeat it (the
+ * OpenAPI document); `/schemas/` serve the unnamed one whole.
+ */
+export const NamedIncomingEvent = IncomingEvent.meta({ id: "IncomingEvent" });
+
 /** Server-owned fields of a stored event. */
 export interface StoredFields {
   ts: string;
@@ -398,6 +404,15 @@ export type StoredEvent = IncomingEvent extends infer E
     ? Omit<E, "ts" | "seq" | "actor"> & StoredFields
     : never
   : never;
+
+/**
+ * An event as stored and served, as a schema: each type's own fields (as its schema took them
+ * in) with the server's `ts`, `seq` and `actor`. What the API documents and its tests check
+ * answers against; the server never parses its own stored bodies with it.
+ */
+export const StoredEvent = z
+  .intersection(NamedIncomingEvent, z.object({ ts: z.string(), seq: z.number().int().min(1), actor: Actor }))
+  .meta({ id: "StoredEvent" });
 
 export function assertNever(x: never): never {
   throw new Error(`unexpected value: ${JSON.stringify(x)}`);

@@ -14,3 +14,4 @@ export * from "./budget";
 export * from "./tasks";
 export * from "./scope";
 export * from "./tool-calls";
+export * from "./route";

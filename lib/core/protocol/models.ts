@@ -71,46 +71,48 @@ export const RunReview = z.object({
 export type RunReview = z.infer<typeof RunReview>;
 
 /** A run as the room draws it and the API serves it. Times are ISO 8601, seqs the log's. */
-export const Run = z.object({
-  id: z.string(),
-  workspace_id: z.string(),
-  space_id: z.string(),
-  /** The harness (or runner) that drives it; null while a queued run waits for a runner. */
-  harness_id: z.string().nullable(),
-  /** Who started it: the harness or agent of `run.started`, or the person of `run.queued`. */
-  actor: StoredActor.nullable(),
-  state: RunState,
-  pending: Pending.nullable(),
-  goal: z.string(),
-  goal_from: GoalFrom.nullable(),
-  session_ref: z.string().nullable(),
-  /** [RUN2] The commands its harness obeys (`[]`: watch-only); null when it declared none, which means all. */
-  commands: z.array(CommandName).nullable(),
-  plan: z.array(Step),
-  status: LatestStatus.nullable(),
-  usage: Usage.nullable(),
-  outcome: Outcome.nullable(),
-  summary: z.string().nullable(),
-  /** Seq and time of its `run.started`; null while it is queued. */
-  started_seq: z.number().int().nullable(),
-  last_seq: z.number().int(),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  updated_at: z.string(),
-  finished_at: z.string().nullable(),
-  /** What a person asked a runner for (`run.queued`); null for a run a harness posted itself. */
-  request: RunRequest.nullable(),
-  runner: RunnerRef.nullable(),
-  /** The runner's newest checkpoint and change-set payloads, its failure and last log line. */
-  checkpoint: RunnerPayload.nullable(),
-  change_set: RunnerPayload.nullable(),
-  runner_error: z.string().nullable(),
-  last_log: z.string().nullable(),
-  /** People's annotations of it (run.annotated); null until the first. */
-  review: RunReview.nullable(),
-  /** Its agent's tool calls ([TOOL4]); null until the first. */
-  tools: RunTools.nullable(),
-});
+export const Run = z
+  .object({
+    id: z.string(),
+    workspace_id: z.string(),
+    space_id: z.string(),
+    /** The harness (or runner) that drives it; null while a queued run waits for a runner. */
+    harness_id: z.string().nullable(),
+    /** Who started it: the harness or agent of `run.started`, or the person of `run.queued`. */
+    actor: StoredActor.nullable(),
+    state: RunState,
+    pending: Pending.nullable(),
+    goal: z.string(),
+    goal_from: GoalFrom.nullable(),
+    session_ref: z.string().nullable(),
+    /** [RUN2] The commands its harness obeys (`[]`: watch-only); null when it declared none, which means all. */
+    commands: z.array(CommandName).nullable(),
+    plan: z.array(Step),
+    status: LatestStatus.nullable(),
+    usage: Usage.nullable(),
+    outcome: Outcome.nullable(),
+    summary: z.string().nullable(),
+    /** Seq and time of its `run.started`; null while it is queued. */
+    started_seq: z.number().int().nullable(),
+    last_seq: z.number().int(),
+    created_at: z.string(),
+    started_at: z.string().nullable(),
+    updated_at: z.string(),
+    finished_at: z.string().nullable(),
+    /** What a person asked a runner for (`run.queued`); null for a run a harness posted itself. */
+    request: RunRequest.nullable(),
+    runner: RunnerRef.nullable(),
+    /** The runner's newest checkpoint and change-set payloads, its failure and last log line. */
+    checkpoint: RunnerPayload.nullable(),
+    change_set: RunnerPayload.nullable(),
+    runner_error: z.string().nullable(),
+    last_log: z.string().nullable(),
+    /** People's annotations of it (run.annotated); null until the first. */
+    review: RunReview.nullable(),
+    /** Its agent's tool calls ([TOOL4]); null until the first. */
+    tools: RunTools.nullable(),
+  })
+  .meta({ id: "Run" });
 export type Run = z.infer<typeof Run>;
 
 /** Where a command's receipt stands ([UI5]): accepted → delivered → applied | rejected. */
@@ -118,24 +120,26 @@ export const ReceiptState = z.enum(["accepted", "delivered", AckResult.enum.appl
 export type ReceiptState = z.infer<typeof ReceiptState>;
 
 /** A person's command to a run and its receipt ([RUN1], [UI5]). */
-export const Receipt = z.object({
-  command_id: z.string(),
-  workspace_id: z.string(),
-  run_id: z.string(),
-  /** The harness (or runner) it goes to: the run's when it was sent. */
-  harness_id: z.string().nullable(),
-  command: CommandName,
-  text: z.string().nullable(),
-  person_id: z.string(),
-  receipt: ReceiptState,
-  reason: z.string().nullable(),
-  seq: z.number().int(),
-  /** Seq of the harness's `run.command_acked`; null until it acks (also when the run's end settled it). */
-  ack_seq: z.number().int().nullable(),
-  created_at: z.string(),
-  delivered_at: z.string().nullable(),
-  acked_at: z.string().nullable(),
-});
+export const Receipt = z
+  .object({
+    command_id: z.string(),
+    workspace_id: z.string(),
+    run_id: z.string(),
+    /** The harness (or runner) it goes to: the run's when it was sent. */
+    harness_id: z.string().nullable(),
+    command: CommandName,
+    text: z.string().nullable(),
+    person_id: z.string(),
+    receipt: ReceiptState,
+    reason: z.string().nullable(),
+    seq: z.number().int(),
+    /** Seq of the harness's `run.command_acked`; null until it acks (also when the run's end settled it). */
+    ack_seq: z.number().int().nullable(),
+    created_at: z.string(),
+    delivered_at: z.string().nullable(),
+    acked_at: z.string().nullable(),
+  })
+  .meta({ id: "Receipt" });
 export type Receipt = z.infer<typeof Receipt>;
 
 /**

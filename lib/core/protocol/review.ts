@@ -3,7 +3,7 @@ import { AnnotationTarget, Outcome, Verdict, type StoredEvent } from "./events";
 import { LIMITS } from "./limits";
 import { text } from "./fields";
 import { canonicalId } from "./ids";
-import { RunState, type Run } from "./models";
+import { Run, RunState } from "./models";
 
 /**
  * Review of past runs (docs/REVIEW.md): the runs page's filters as they stand in its URL
@@ -69,15 +69,22 @@ export const RunFilter = z.object({
 });
 export type RunFilter = z.infer<typeof RunFilter>;
 
-/** A view from a query string or a form: empty fields are left out rather than refused. */
-export function parseRunFilter(params: Record<string, string | string[] | undefined>) {
-  const given: Record<string, string> = {};
-  for (const [k, v] of Object.entries(params)) {
+/** A query string's parameters as given: the first of each, trimmed; empty ones are left out rather than refused. */
+function given(params: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries((params ?? {}) as Record<string, unknown>)) {
     const one = Array.isArray(v) ? v[0] : v;
-    if (one !== undefined && one.trim() !== "") given[k] = one.trim();
+    if (typeof one === "string" && one.trim() !== "") out[k] = one.trim();
   }
-  return RunFilter.safeParse(given);
+  return out;
 }
+
+/** A query of the runs page's filters (and more, e.g. an export's format), read as `given` reads it. */
+export const filterQuery = <S extends z.ZodObject>(schema: S) => z.preprocess(given, schema);
+
+/** A view from a query string or a form. */
+export const parseRunFilter = (params: Record<string, string | string[] | undefined>) =>
+  filterQuery(RunFilter).safeParse(params);
 
 /** The filter keys a view keeps (a saved view, a bookmark); paging is not part of a view. */
 export const VIEW_KEYS = [
@@ -112,51 +119,47 @@ export function viewQuery(f: Partial<Record<string, unknown>>, keys: readonly st
  * What the runs page filters, sorts and shows of a run beside its state: taken from the run
  * read model (lib/core/review/facets.ts) into the review index.
  */
-export interface RunFacets {
-  agent: string | null;
-  duration_ms: number | null;
-  steps_done: number;
-  steps_planned: number;
-  tokens: number | null;
-  cost_usd: number | null;
-  files: number | null;
-  additions: number | null;
-  deletions: number | null;
-  failed_checks: number | null;
-}
+export const RunFacets = z.object({
+  agent: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  steps_done: z.number().int(),
+  steps_planned: z.number().int(),
+  tokens: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+  files: z.number().int().nullable(),
+  additions: z.number().int().nullable(),
+  deletions: z.number().int().nullable(),
+  failed_checks: z.number().int().nullable(),
+});
+export type RunFacets = z.infer<typeof RunFacets>;
 
 /** One row of the runs page: the run as the review index keeps it. */
-export interface RunListItem extends RunFacets {
-  id: string;
-  space_id: string;
-  state: Run["state"];
-  outcome: Run["outcome"];
-  goal: string;
-  goal_from: Run["goal_from"];
-  harness_id: string | null;
-  person_id: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  verdict: Verdict | null;
-  annotations: number;
-}
+export const RunListItem = RunFacets.extend({
+  id: z.string(),
+  space_id: z.string(),
+  state: Run.shape.state,
+  outcome: Run.shape.outcome,
+  goal: z.string(),
+  goal_from: Run.shape.goal_from,
+  harness_id: z.string().nullable(),
+  person_id: z.string().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+  verdict: Verdict.nullable(),
+  annotations: z.number().int(),
+});
+export type RunListItem = z.infer<typeof RunListItem>;
 
 /** `GET /api/v1/workspaces/:ws/review/runs`: a page of runs and where the next one starts. */
-export interface RunListPage {
-  runs: RunListItem[];
-  next_cursor: string | null;
-}
+export const RunListPage = z.object({ runs: z.array(RunListItem), next_cursor: z.string().nullable() });
+export type RunListPage = z.infer<typeof RunListPage>;
 
 /** A saved view of the runs page: a name and its query string ([REV1]). */
 export const SavedViewBody = z.object({ name: z.string().trim().min(1).max(100), query: z.string().max(2000) });
 export type SavedViewBody = z.infer<typeof SavedViewBody>;
-export interface SavedView {
-  id: string;
-  name: string;
-  query: string;
-  created_at: string;
-}
+export const SavedView = z.object({ id: z.string(), name: z.string(), query: z.string(), created_at: z.string() });
+export type SavedView = z.infer<typeof SavedView>;
 
 /**
  * `POST /api/v1/runs/:run/shares` ([SHR1]): how long the link lives (a second to 30 days,
@@ -180,25 +183,27 @@ export const ShareBody = z
 export type ShareBody = z.infer<typeof ShareBody>;
 
 /** One open of a share link: when, and from which address and browser. */
-export interface ShareOpen {
-  opened_at: string;
-  address: string | null;
-  user_agent: string | null;
-}
+export const ShareOpen = z.object({
+  opened_at: z.string(),
+  address: z.string().nullable(),
+  user_agent: z.string().nullable(),
+});
+export type ShareOpen = z.infer<typeof ShareOpen>;
 
 /** A share link as the workspace sees it (never its token), with every open. */
-export interface ShareLink {
-  id: string;
-  run_id: string;
-  from_seq: number | null;
-  to_seq: number | null;
-  created_by: string;
-  created_at: string;
-  expires_at: string;
-  revoked_at: string | null;
-  revoked_by: string | null;
-  opens: ShareOpen[];
-}
+export const ShareLink = z.object({
+  id: z.string(),
+  run_id: z.string(),
+  from_seq: z.number().int().nullable(),
+  to_seq: z.number().int().nullable(),
+  created_by: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  revoked_at: z.string().nullable(),
+  revoked_by: z.string().nullable(),
+  opens: z.array(ShareOpen),
+});
+export type ShareLink = z.infer<typeof ShareLink>;
 
 /**
  * What a rollup groups runs by ([ROL1]): a day or week (UTC), or a harness, agent, person or
@@ -216,24 +221,25 @@ export const RollupQuery = z.object({
 });
 
 /** One group of a rollup: its key (a day, a week's Monday, or an id; null for runs without one) and its figures. */
-export interface RollupRow {
-  key: string | null;
-  runs: number;
+export const RollupRow = z.object({
+  key: z.string().nullable(),
+  runs: z.number().int(),
   /**
    * By tool only ([TOOL6]): the group's calls. Then `finished`, `failed`, `failure_rate` and
    * the percentiles are of the calls (their ends and times), and `runs` the runs that made them.
    */
-  calls?: number;
-  finished: number;
-  failed: number;
+  calls: z.number().int().optional(),
+  finished: z.number().int(),
+  failed: z.number().int(),
   /** failed ÷ finished; null when none finished. */
-  failure_rate: number | null;
+  failure_rate: z.number().nullable(),
   /** Median and 90th percentile of the finished runs' durations (continuous percentiles). */
-  p50_ms: number | null;
-  p90_ms: number | null;
-  tokens: number | null;
-  cost_usd: number | null;
-}
+  p50_ms: z.number().nullable(),
+  p90_ms: z.number().nullable(),
+  tokens: z.number().nullable(),
+  cost_usd: z.number().nullable(),
+});
+export type RollupRow = z.infer<typeof RollupRow>;
 
 /** The directory an export carries, so an import names people, harnesses and rooms as the source did. */
 export const ExportDirectory = z.object({
@@ -273,11 +279,12 @@ export interface ExportedRun {
 }
 
 /** What an import answers: each source run and the run it became here, and how many events were new. */
-export interface ImportAnswer {
-  runs: { from: string; to: string }[];
-  stored: number;
-  replayed: number;
-}
+export const ImportAnswer = z.object({
+  runs: z.array(z.object({ from: z.string(), to: z.string() })),
+  stored: z.number().int(),
+  replayed: z.number().int(),
+});
+export type ImportAnswer = z.infer<typeof ImportAnswer>;
 
 /** `POST /api/v1/runs/:run/annotations`: a verdict and/or a comment on the run, one of its events, or a line of its diff ([ANN1]). */
 export const AnnotationBody = z

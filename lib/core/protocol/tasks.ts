@@ -48,7 +48,8 @@ export const Task = z.object({
 export type Task = z.infer<typeof Task>;
 
 /** A task with where it stands: its status and its newest run. */
-export type TaskView = Task & { status: TaskStatus; run_id: string | null };
+export const TaskView = Task.extend({ status: TaskStatus, run_id: z.string().nullable() });
+export type TaskView = z.infer<typeof TaskView>;
 
 /** `POST /api/v1/spaces/:space/tasks` (make) and `PUT …/tasks/:task` (edit): the task as it should be. */
 export const TaskBody = z.object({
@@ -86,6 +87,6 @@ export const StartTaskBody = z.object({
 });
 export type StartTaskBody = z.infer<typeof StartTaskBody>;
 
-export interface TasksAnswer {
-  tasks: TaskView[];
-}
+/** `GET /api/v1/spaces/:space/tasks`: the room's tasks, each with where it stands. */
+export const TasksAnswer = z.object({ tasks: z.array(TaskView) });
+export type TasksAnswer = z.infer<typeof TasksAnswer>;

@@ -4,15 +4,14 @@ import type { Credential } from "../credentials";
 
 /** What the API's middleware hands every handler: the caller's credential. */
 export type ApiEnv = { Variables: { cred: Credential } };
-import type { z } from "zod";
 import {
   ERROR_STATUS,
   LIMITS,
   loneSurrogateAt,
   mayHoldLoneSurrogate,
   problem,
+  problemAt,
   problemBody,
-  zodErrors,
   type ErrorCode,
   type ProblemError,
 } from "@/lib/core/protocol";
@@ -21,6 +20,7 @@ import {
 export function problemResponse(p: ProblemError): Response {
   const headers: Record<string, string> = { "content-type": "application/problem+json" };
   if (p.retryAfter !== undefined) headers["retry-after"] = String(p.retryAfter);
+  if (p.unread) headers.connection = "close";
   return new Response(JSON.stringify(problemBody(p)), { status: ERROR_STATUS[p.code], headers });
 }
 
@@ -34,7 +34,7 @@ export function bearer(c: Context): string | null {
   return m ? m[1] : null;
 }
 
-export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+export type BodyResult = { ok: true; value: unknown } | { ok: false; problem: ProblemError };
 
 /**
  * Read a JSON body in the order of [HTTP2]: 415 for another media type, 413 past the size
@@ -43,7 +43,7 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; response: R
 export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes): Promise<BodyResult> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
   if (type !== "application/json") {
-    return { ok: false, response: fail("unsupported_media_type", "send the body as application/json") };
+    return { ok: false, problem: problem("unsupported_media_type", "send the body as application/json") };
   }
   const bytes = await readBytes(c, maxBytes);
   if (!bytes.ok) return bytes;
@@ -52,49 +52,29 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
   try {
     value = JSON.parse(text);
   } catch {
-    return { ok: false, response: fail("invalid_json", "the body is not valid JSON") };
+    return { ok: false, problem: problem("invalid_json", "the body is not valid JSON") };
   }
   // Half a surrogate pair is valid JSON but not Unicode text: refused here, at its field, not by the store.
   const lone = mayHoldLoneSurrogate(text) ? loneSurrogateAt(value) : null;
   if (lone !== null)
     return {
       ok: false,
-      response: fail("invalid_json", "the body escapes half of a surrogate pair: text must be valid Unicode", lone),
+      problem: problemAt("invalid_json", "the body escapes half of a surrogate pair: text must be valid Unicode", lone),
     };
   return { ok: true, value };
-}
-
-/**
- * The one body parse of the API: read JSON as `readJson` does ([HTTP2]: 415, 413, 400), then
- * validate it with `schema`; a body that does not fit is `422 validation_failed` titled
- * "bad `what`" with a pointer to each field at fault. `nullAs` stands in for a JSON `null` body.
- */
-export async function parseBody<S extends z.ZodType>(
-  c: Context,
-  schema: S,
-  what: string,
-  maxBytes: number,
-  nullAs?: unknown,
-): Promise<{ data: z.output<S> } | Response> {
-  const body = await readJson(c, maxBytes);
-  if (!body.ok) return body.response;
-  const input = schema.safeParse(body.value ?? nullAs ?? body.value);
-  if (!input.success) return problemResponse(problem("validation_failed", what, zodErrors("", input.error)));
-  return { data: input.data };
 }
 
 /** The raw body, refused with 413 as soon as it passes `maxBytes` (the rest is never read). */
 export async function readBytes(
   c: Context,
   maxBytes: number,
-): Promise<{ ok: true; value: Buffer } | { ok: false; response: Response }> {
+): Promise<{ ok: true; value: Buffer } | { ok: false; problem: ProblemError }> {
   const declared = Number(c.req.header("content-length"));
-  const tooLarge = () => {
-    const response = fail("payload_too_large", `the body is over ${maxBytes} bytes`);
-    // The rest of the body is not read: the connection cannot be reused for another request.
-    response.headers.set("connection", "close");
-    return { ok: false as const, response };
-  };
+  // The rest of the body is not read: the connection cannot be reused for another request.
+  const tooLarge = () => ({
+    ok: false as const,
+    problem: { ...problem("payload_too_large", `the body is over ${maxBytes} bytes`), unread: true as const },
+  });
   if (Number.isFinite(declared) && declared > maxBytes) return tooLarge();
   // Under @hono/node-server the body is read from Node's own request: touching c.req.raw
   // would build a web Request, a ReadableStream and an AbortSignal for every POST
@@ -166,22 +146,4 @@ async function readStream(
     }
   }
   return { ok: true, value: Buffer.concat(chunks) };
-}
-
-export function json(value: unknown, status = 200): Response {
-  return new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
-}
-
-/** A non-negative integer query parameter, or an error response. */
-export function intParam(
-  raw: string | undefined,
-  name: string,
-  dflt: number,
-  max = Number.MAX_SAFE_INTEGER,
-): number | Response {
-  if (raw === undefined || raw === "") return dflt;
-  if (!/^\d+$/.test(raw)) return fail("validation_failed", `${name} must be a non-negative integer`, `/query/${name}`);
-  const n = Number(raw);
-  if (n > max) return fail("validation_failed", `${name} must be at most ${max}`, `/query/${name}`);
-  return n;
 }

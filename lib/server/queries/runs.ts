@@ -4,9 +4,6 @@ import { commands, events, runnerEvents, runs } from "@/db/schema";
 import { receiptOf, runOf } from "@/db/run-rows";
 import type { Receipt, Run } from "@/lib/core/protocol";
 
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 1000;
-
 /** Events of a workspace after a seq, ascending; optionally one space's only. */
 export async function eventsAfter(db: Db, workspaceId: string, after: number, limit: number, spaceId?: string) {
   const where = spaceId
