@@ -1,3 +1,4 @@
+import { answerFaults, routeOf } from "./answers";
 import type { WorkspaceCreated } from "../../lib/core/protocol/http";
 import { newId } from "../../lib/core/protocol";
 import { startTestServer, type TestServer } from "./server";
@@ -41,6 +42,11 @@ export async function request(url: string, init: RequestInit & { token?: string 
     body = text ? JSON.parse(text) : null;
   } catch {
     body = null;
+  }
+  const route = routeOf(init.method ?? "GET", new URL(url).pathname);
+  if (route) {
+    const faults = answerFaults(route, res.status, res.headers.get("content-type"), text);
+    if (faults.length) throw new Error(`the answer does not fit its route's declaration:\n${faults.join("\n")}`);
   }
   const answer = { status: res.status, headers: res.headers, body, text };
   if (eventPostTap && init.method === "POST" && new URL(url).pathname === "/api/v1/events")
