@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ApiError, request } from "../lib/browser/api";
+import { ROUTES } from "../lib/core/routes";
+import { ApiError, call } from "../lib/browser/api";
 import { serverWithWorkspace, ev, post, type Workspace } from "./support/api";
 import { type TestServer } from "./support/server";
 
@@ -16,7 +17,8 @@ afterAll(() => server?.close());
 
 describe("lib/browser/api.ts", () => {
   it("[HTTP2] a refusal is an ApiError with its status, stable code and detail", async () => {
-    const e = await request("POST", `${server.url}/api/v1/runs`, {}).catch((x: unknown) => x);
+    const body = { space_id: ws.space_id, prompt: "p", repository: "r", idempotency_key: "k" };
+    const e = await call(ROUTES.startRun, { body }, server.url).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
     const refused = e as ApiError;
     expect(refused.status).toBe(401);
@@ -36,7 +38,7 @@ describe("lib/browser/api.ts", () => {
   });
 
   it("no answer is `unreachable`, and an answer that is not problem+json is http_<status>", async () => {
-    const gone = (await request("GET", "http://127.0.0.1:1/api/v1/health").catch((x: unknown) => x)) as ApiError;
+    const gone = (await call(ROUTES.health, {}, "http://127.0.0.1:1").catch((x: unknown) => x)) as ApiError;
     expect([gone.code, gone.status, gone.unreachable, gone.message]).toEqual([
       "unreachable",
       0,
@@ -47,8 +49,10 @@ describe("lib/browser/api.ts", () => {
     expect([plain.code, plain.field, plain.message]).toEqual(["http_502", undefined, "Refused (502)."]);
   });
 
-  it("answers the parsed JSON of a success", async () => {
-    const health = await request<Record<string, unknown>>("GET", `${server.url}/api/v1/health/live`);
+  it("[HTTP3] answers a success parsed by the schema its route declares, typed by it", async () => {
+    const health = await call(ROUTES.live, {}, server.url);
     expect(health).toEqual({ ok: true, live: true });
+    const schemas = await call(ROUTES.schemas, {}, server.url);
+    expect(schemas.schemas).toContain("/schemas/envelope.json");
   });
 });

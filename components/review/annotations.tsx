@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import type { StoredEvent } from "@/lib/core/protocol";
+import { Verdict, type StoredEvent } from "@/lib/core/protocol";
 import { annotate } from "@/lib/browser/review-api";
 import { actorName, type Directory } from "@/lib/core/views/names";
 import { Markdown } from "@/components/ui/markdown";
@@ -29,7 +29,7 @@ export function Annotations({
 }) {
   const router = useRouter();
   const notes = events.filter((e): e is Annotated => e.type === "run.annotated");
-  const [verdict, setVerdict] = useState("");
+  const [verdict, setVerdict] = useState<Verdict | "">("");
   const [comment, setComment] = useState("");
   const [kind, setKind] = useState<"run" | "event" | "diff">("run");
   const [seq, setSeq] = useState("");
@@ -95,7 +95,7 @@ export function Annotations({
               <select
                 className={field}
                 value={verdict}
-                onChange={(e) => setVerdict(e.target.value)}
+                onChange={(e) => setVerdict(Verdict.safeParse(e.target.value).data ?? "")}
                 data-testid="annotation-verdict"
               >
                 <option value="">none (a comment)</option>

@@ -3,7 +3,12 @@
 /** The start form's styles and its fields that are more than a text box: model and provider, profile, optional text. */
 import type { ReactNode } from "react";
 import type { OnlineRunner } from "@/lib/browser/api";
-import { PROFILE_DESCRIPTIONS, TAKES_PROVIDER, type AgentName } from "@/lib/core/protocol/runner-contract";
+import {
+  PROFILE_DESCRIPTIONS,
+  TAKES_PROVIDER,
+  type AgentName,
+  type PermissionProfile,
+} from "@/lib/core/protocol/runner-contract";
 
 export const input =
   "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:aria-[invalid=true]:border-red-400";
@@ -21,8 +26,8 @@ const PROFILES = ["workspace-write", "read-only"] as const;
 /** The permission profile ([RN1]), each with what it means for the chosen agent. */
 export function ProfileChoice(f: {
   agent: string;
-  value: string;
-  set: (v: string) => void;
+  value: PermissionProfile;
+  set: (v: PermissionProfile) => void;
   /** The radio group's name. */
   name: string;
   describedBy?: string;

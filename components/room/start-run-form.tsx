@@ -4,6 +4,7 @@ import { useId, useRef, useState } from "react";
 import { ulid } from "ulid";
 import { ApiError, onlineRunners, startRun, type OnlineRunner } from "@/lib/browser/api";
 import { hint, input, label, ModelChoice, OptionalField, ProfileChoice } from "./start-run-fields";
+import { AgentName, PermissionProfile } from "@/lib/core/protocol/runner-contract";
 
 type Field =
   | "prompt"
@@ -66,8 +67,8 @@ export function StartRun({
   const [prompt, setPrompt] = useState("");
   const [repository, setRepository] = useState("");
   const [base, setBase] = useState("main");
-  const [agent, setAgent] = useState("codex");
-  const [profile, setProfile] = useState<string>("workspace-write");
+  const [agent, setAgent] = useState<AgentName>("codex");
+  const [profile, setProfile] = useState<PermissionProfile>("workspace-write");
   const [model, setModel] = useState("");
   const [provider, setProvider] = useState("");
   const [instructions, setInstructions] = useState("");
@@ -266,7 +267,7 @@ export function StartRun({
               data-testid="start-run-agent"
               value={agent}
               onChange={(e) => {
-                setAgent(e.target.value);
+                setAgent(AgentName.safeParse(e.target.value).data ?? "codex");
                 setModel(""); // each agent has its own models and providers
                 setProvider("");
               }}

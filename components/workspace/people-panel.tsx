@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Role } from "@/lib/core/protocol";
 import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/core/views/people";
 import * as api from "@/lib/browser/people-api";
 
@@ -53,7 +54,7 @@ export function PeoplePanel(p: {
   isOwner: boolean;
 }) {
   const router = useRouter();
-  const [role, setRole] = useState("member");
+  const [role, setRole] = useState<Role>("member");
   const [link, setLink] = useState<string | null>(null);
   const [minted, setMinted] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,7 +91,10 @@ export function PeoplePanel(p: {
                 aria-label={`Role of ${x.name}`}
                 data-testid="person-role"
                 value={x.role}
-                onChange={(e) => void act(api.changeRole(ws, x.id, e.target.value))}
+                onChange={(e) => {
+                  const to = Role.safeParse(e.target.value);
+                  if (to.success) void act(api.changeRole(ws, x.id, to.data));
+                }}
                 className="rounded-md border border-zinc-300 px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
               >
                 <option value="viewer">viewer</option>
@@ -133,7 +137,7 @@ export function PeoplePanel(p: {
             id="invite-role"
             data-testid="invite-role"
             value={role}
-            onChange={(e) => setRole(e.target.value)}
+            onChange={(e) => setRole(Role.safeParse(e.target.value).data ?? "member")}
             className="rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
           >
             <option value="viewer">viewer (watches and reviews)</option>

@@ -1,10 +1,21 @@
 import { ulid } from "ulid";
-import type { BudgetBody, BudgetsAnswer, CommandName, RoomRevisionsAnswer } from "@/lib/core/protocol";
+import {
+  fillPath,
+  type BodyOf,
+  type CommandName,
+  type OkAnswer,
+  type PathParams,
+  type QueryOf,
+  type RouteDecl,
+} from "@/lib/core/protocol";
+import { ROUTES } from "@/lib/core/routes";
+import type { OnlineRunner } from "@/lib/core/routes/runs";
 
 /**
  * The browser's one door to the HTTP API (docs/API.md): same origin, the session cookie,
  * JSON. Components and pages never `fetch` themselves (`npm run lint` refuses it); they call
- * the typed functions here or in the `*-api.ts` files built on `request`. A refusal is thrown
+ * the typed functions here or in the `*-api.ts` files built on `call`, whose request and
+ * answer types are the route table's (lib/core/routes). A refusal is thrown
  * as an `ApiError` carrying the problem+json (RFC 9457) code and the fields at fault.
  */
 
@@ -64,10 +75,35 @@ export function failureLine(e: unknown, unreachable: string, fallback: (status: 
   return e.detail ?? fallback(e.status);
 }
 
-/** Call the API; the parsed JSON answer (undefined for an empty one), or an ApiError thrown. */
-export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(path, {
-    method,
+type Params<R extends RouteDecl> = keyof PathParams<R["path"]> extends never
+  ? { params?: undefined }
+  : { params: PathParams<R["path"]> };
+type Query<R extends RouteDecl> = R extends { query: object } ? { query?: QueryOf<R> } : { query?: undefined };
+type Body<R extends RouteDecl> = R extends { body: object } ? { body: BodyOf<R> } : { body?: undefined };
+/** What a call of a route takes: its path's parameters, its query and its body, as its declaration says. */
+export type CallInput<R extends RouteDecl> = Params<R> & Query<R> & Body<R>;
+
+/** A query string of the parameters given (left-out ones stay out). */
+function queryString(query: Record<string, unknown> | undefined): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) p.set(k, String(v));
+  const s = p.toString();
+  return s ? `?${s}` : "";
+}
+
+/**
+ * Call a declared route (lib/core/routes): the answer parsed by the schema its declaration
+ * gives for the status, so its type is the table's. A refusal is thrown as an ApiError.
+ * `base` is for clients outside a page (Node's fetch needs absolute URLs).
+ */
+export async function call<R extends RouteDecl>(r: R, input: CallInput<R>, base = ""): Promise<OkAnswer<R>> {
+  const { params, query, body } = input as {
+    params?: Record<string, string>;
+    query?: Record<string, unknown>;
+    body?: unknown;
+  };
+  const res = await fetch(`${base}${fillPath(r.path, params ?? {})}${queryString(query)}`, {
+    method: r.method.toUpperCase(),
     cache: "no-store",
     credentials: "same-origin",
     ...(body === undefined ? {} : { headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
@@ -80,9 +116,11 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   } catch {
     parsed = undefined;
   }
-  if (!res.ok)
+  const declared = r.answers[res.status];
+  if (!res.ok || !declared?.schema)
     throw new ApiError(res.status, parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : null);
-  return parsed as T;
+  // Parsed by the very schema the answer's type is inferred from: the one assertion of the client.
+  return declared.schema.parse(parsed) as OkAnswer<R>;
 }
 
 /** Run `call`; null when it went through, else the line to show (see failureLine). */
@@ -99,62 +137,51 @@ export async function refusalOf(
   }
 }
 
-const enc = encodeURIComponent;
-
 /** POST one event as the signed-in person; the server sets the actor. `keyPrefix` names where it came from. */
-export function postEvent(workspaceId: string, event: Record<string, unknown>, keyPrefix = "ui"): Promise<unknown> {
-  return request("POST", "/api/v1/events", {
-    v: 1,
-    id: `evt_${ulid()}`,
-    idempotency_key: `${keyPrefix}_${ulid()}`,
-    workspace_id: workspaceId,
-    ...event,
+export const postEvent = (workspaceId: string, event: Record<string, unknown>, keyPrefix = "ui") =>
+  call(ROUTES.postEvents, {
+    body: {
+      v: 1,
+      id: `evt_${ulid()}`,
+      idempotency_key: `${keyPrefix}_${ulid()}`,
+      workspace_id: workspaceId,
+      ...event,
+    },
   });
-}
 
 /** A person's command to a run ([RUN1]); a fresh key per press. */
 export const sendCommand = (runId: string, command: CommandName, text?: string) =>
-  request("POST", `/api/v1/runs/${enc(runId)}/commands`, {
-    command,
-    ...(text ? { text } : {}),
-    idempotency_key: `btn_${ulid()}`,
+  call(ROUTES.sendCommand, {
+    params: { run: runId },
+    body: { command, ...(text ? { text } : {}), idempotency_key: `btn_${ulid()}` },
   });
 
 /** Finish a run whose harness is gone. */
-export const forceFinish = (runId: string) => request("POST", `/api/v1/runs/${enc(runId)}/force-finish`);
+export const forceFinish = (runId: string) => call(ROUTES.forceFinish, { params: { run: runId } });
 
-/** A runner online now, as "Start a run" offers it. */
-export interface OnlineRunner {
-  runner_id: string;
-  name: string;
-  /** What each agent CLI of the runner offers: the models and providers a start may pick ([RN5]). */
-  adapters: { agent: string; models?: string[]; providers?: string[] }[];
-  repositories: string[];
-}
+export type { OnlineRunner };
 
 /** Who could take a run now. */
 export const onlineRunners = async (workspaceId: string) =>
-  (await request<{ runners?: OnlineRunner[] } | undefined>("GET", `/api/v1/workspaces/${enc(workspaceId)}/runners`))
-    ?.runners ?? null;
+  (await call(ROUTES.runners, { params: { ws: workspaceId } })).runners;
 
 /** Start a run (§5); the caller keeps the idempotency key so a retry never starts two. */
-export const startRun = (body: Record<string, unknown> & { idempotency_key: string }) =>
-  request<{ run_id?: string } | undefined>("POST", "/api/v1/runs", body);
+export const startRun = (body: BodyOf<typeof ROUTES.startRun>) => call(ROUTES.startRun, { body });
 
 /** Create a room in the workspace. */
 export const createRoom = (workspaceId: string, name: string) =>
-  request<{ id: string }>("POST", `/api/v1/workspaces/${enc(workspaceId)}/spaces`, { name });
+  call(ROUTES.createSpace, { params: { ws: workspaceId }, body: { name } });
 
 /** A signed, expiring URL for a run's artifact ([RN3]). */
 export const objectUrl = async (runId: string, sha256: string) =>
-  (await request<{ url?: unknown } | undefined>("GET", `/api/v1/runs/${enc(runId)}/objects/${enc(sha256)}`))?.url;
+  (await call(ROUTES.objectUrl, { params: { run: runId, sha: sha256 } })).url;
 
 /**
  * A link that opens a run's artifact whole ([RN3]): Chips answers it with a redirect to a
  * signed URL made at that moment, so the page never holds one.
  */
 export const objectLink = (runId: string, sha256: string) =>
-  `/api/v1/runs/${enc(runId)}/objects/${enc(sha256)}?redirect=1`;
+  `${fillPath(ROUTES.objectUrl.path, { run: runId, sha: sha256 })}?redirect=1`;
 
 /** Download a same-origin URL as text (a signed artifact URL); refusals as ApiError. */
 export async function downloadText(url: URL): Promise<string> {
@@ -167,12 +194,12 @@ export async function downloadText(url: URL): Promise<string> {
 
 /** Every revision of a room, oldest first. */
 export const roomRevisions = async (spaceId: string) =>
-  (await request<RoomRevisionsAnswer>("GET", `/api/v1/spaces/${enc(spaceId)}/revisions`)).revisions;
+  (await call(ROUTES.revisions, { params: { space: spaceId } })).revisions;
 
 /** The workspace's budgets with their spend now ([BUD2]). */
 export const budgets = async (workspaceId: string) =>
-  (await request<BudgetsAnswer>("GET", `/api/v1/workspaces/${enc(workspaceId)}/budgets`)).budgets;
+  (await call(ROUTES.budgets, { params: { ws: workspaceId } })).budgets;
 
 /** An owner sets the limits of a harness, a runner or (`*`) the whole workspace ([BUD2]); null is no limit. */
-export const setBudget = (workspaceId: string, subject: string, body: BudgetBody) =>
-  request<unknown>("PUT", `/api/v1/workspaces/${enc(workspaceId)}/budgets/${enc(subject)}`, body);
+export const setBudget = (workspaceId: string, subject: string, body: BodyOf<typeof ROUTES.setBudget>) =>
+  call(ROUTES.setBudget, { params: { ws: workspaceId, subject }, body });

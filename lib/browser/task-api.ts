@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
 import type { Task } from "@/lib/core/protocol";
-import { ApiError, failureLine, request } from "./api";
+import { ROUTES } from "@/lib/core/routes";
+import { ApiError, call, failureLine } from "./api";
 
 /**
  * The task calls the room's task board makes (docs/ROOM-STATE.md [TSK1]–[TSK4]), over
@@ -41,8 +42,6 @@ export type TaskRefusal = {
   overlaps?: Overlap[];
 };
 
-const enc = encodeURIComponent;
-
 function refusal(e: unknown, verb: string): TaskRefusal {
   const error = failureLine(e, "Could not reach Chips; nothing was changed.", (s) => `Could not ${verb} (${s}).`);
   if (!(e instanceof ApiError)) return { ok: false, code: "unreachable", error, fields: {} };
@@ -72,11 +71,11 @@ export async function saveTask(
 ): Promise<{ ok: true; task_id: string } | TaskRefusal> {
   const body = { ...draft, idempotency_key: `task_${ulid()}` };
   try {
-    const saved = await request<{ task_id: string }>(
-      taskId ? "PUT" : "POST",
-      `/api/v1/spaces/${enc(spaceId)}/tasks${taskId ? `/${enc(taskId)}` : ""}`,
-      body,
-    );
+    const saved = taskId
+      ? await call(ROUTES.editTask, { params: { space: spaceId, task: taskId }, body })
+      : await call(ROUTES.makeTask, { params: { space: spaceId }, body });
+    // The answer is the stored task.saved.
+    if (saved.type !== "task.saved") throw new ApiError(500, null);
     return { ok: true, task_id: saved.task_id };
   } catch (e) {
     return refusal(e, "save the task");
@@ -90,9 +89,9 @@ export async function startTask(
   overrideOverlap = false,
 ): Promise<{ ok: true; run_id: string } | TaskRefusal> {
   try {
-    const r = await request<{ run_id: string }>("POST", `/api/v1/spaces/${enc(spaceId)}/tasks/${enc(taskId)}/start`, {
-      ...(overrideOverlap ? { override_overlap: true } : {}),
-      idempotency_key: `start_${ulid()}`,
+    const r = await call(ROUTES.startTask, {
+      params: { space: spaceId, task: taskId },
+      body: { ...(overrideOverlap ? { override_overlap: true } : {}), idempotency_key: `start_${ulid()}` },
     });
     return { ok: true, run_id: r.run_id };
   } catch (e) {

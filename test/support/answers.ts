@@ -24,6 +24,7 @@ export function answerFaults(r: RouteDecl, status: number, contentType: string |
   const where = `${r.method.toUpperCase()} ${r.path} → ${status}`;
   const declared = r.answers[status];
   if (declared) {
+    if (!declared.schema) return text ? [`${where}: a body where the route declares none`] : [];
     if (media !== "application/json") {
       const known = media === (declared.media ?? "application/json") || media in (declared.also ?? {});
       return known ? [] : [`${where}: answered ${media}, which the route does not declare`];

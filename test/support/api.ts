@@ -43,7 +43,10 @@ export async function request(url: string, init: RequestInit & { token?: string 
   } catch {
     body = null;
   }
-  const route = routeOf(init.method ?? "GET", new URL(url).pathname);
+  // A redirect followed is answered by where it led (a signed object URL).
+  const route = res.redirected
+    ? routeOf("GET", new URL(res.url).pathname)
+    : routeOf(init.method ?? "GET", new URL(url).pathname);
   if (route) {
     const faults = answerFaults(route, res.status, res.headers.get("content-type"), text);
     if (faults.length) throw new Error(`the answer does not fit its route's declaration:\n${faults.join("\n")}`);

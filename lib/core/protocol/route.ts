@@ -103,8 +103,12 @@ export type AnswerOf<R extends RouteDecl, S extends Status<R> = Status<R>> = S e
 export type OkAnswer<R extends RouteDecl> = AnswerOf<R, Success<Status<R>>>;
 /** The query a route takes, as the caller writes it. */
 export type QueryOf<R extends RouteDecl> = R["query"] extends z.ZodType ? z.input<R["query"]> : never;
-/** The body a route takes, as the caller writes it. */
-export type BodyOf<R extends RouteDecl> = R["body"] extends { schema: infer T extends z.ZodType } ? z.input<T> : never;
+/** The body a route takes, as the caller writes it (what the handler judges itself, any JSON). */
+export type BodyOf<R extends RouteDecl> = R["body"] extends { judged: true }
+  ? unknown
+  : R["body"] extends { schema: infer T extends z.ZodType }
+    ? z.input<T>
+    : never;
 
 /** A non-negative integer in the query string: `dflt` when absent or empty, refused past `max`. */
 export const count = (name: string, dflt: number, max = Number.MAX_SAFE_INTEGER) =>
