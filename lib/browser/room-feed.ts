@@ -1,12 +1,15 @@
 import { io, type Socket } from "socket.io-client";
 import {
   PROTOCOL_VERSION,
+  ROOM_EVENTS,
   type Frame,
   type HistoryAck,
   type JoinAck,
   type PeopleFrame,
   type PresenceChange,
   type PresentPerson,
+  type RoomClientToServer,
+  type RoomServerToClient,
   type RoomSnapshot,
 } from "@/lib/core/protocol";
 
@@ -51,7 +54,7 @@ export interface RoomFeedOptions {
  * when `prev_seq` shows a gap or the connection comes back ([RT1], [RT2], [RT4]).
  */
 export class RoomFeed {
-  readonly socket: Socket;
+  readonly socket: Socket<RoomServerToClient, RoomClientToServer>;
   private last: number;
   private joining = false;
   private rejoinWanted = false;
@@ -82,14 +85,14 @@ export class RoomFeed {
     });
     // The server lost (or found again) its database: say so, and catch up once it is back.
     // The person's access was revoked: the server closes the socket; it must not come back.
-    this.socket.on("revoked", () => {
+    this.socket.on(ROOM_EVENTS.revoked, () => {
       this.status("revoked");
       this.stopped = true;
     });
-    this.socket.on("storage", (s: { available: boolean }) => (s.available ? void this.join() : this.status("storage")));
-    this.socket.on("events", (events: FeedEvent[]) => this.receive(events));
-    this.socket.on("snapshot", (s: RoomSnapshot) => this.reset(s));
-    this.socket.on("people", (p: PeopleFrame) => {
+    this.socket.on(ROOM_EVENTS.storage, (s) => (s.available ? void this.join() : this.status("storage")));
+    this.socket.on(ROOM_EVENTS.events, (events) => this.receive(events));
+    this.socket.on(ROOM_EVENTS.snapshot, (s) => this.reset(s));
+    this.socket.on(ROOM_EVENTS.people, (p) => {
       if (p.space_id !== opts.spaceId) return;
       if ("people" in p) this.people = new Map(p.people.map((x) => [x.id, x]));
       else {
@@ -98,8 +101,8 @@ export class RoomFeed {
       }
       opts.onPeople?.([...this.people.values()]);
     });
-    this.socket.on("presence", (p: PresenceChange) => opts.onPresence?.(p));
-    this.socket.on("role", (r: { role: string }) => opts.onRole?.(r.role));
+    this.socket.on(ROOM_EVENTS.presence, (p) => opts.onPresence?.(p));
+    this.socket.on(ROOM_EVENTS.role, (r) => opts.onRole?.(r.role));
   }
 
   /** The seq of the newest event held. */
@@ -111,7 +114,7 @@ export class RoomFeed {
   async older(beforeSeq: number | null, limit = 200): Promise<FeedEvent[]> {
     const r: HistoryAck = await this.socket
       .timeout(10_000)
-      .emitWithAck("history", { space_id: this.opts.spaceId, before_seq: beforeSeq, limit });
+      .emitWithAck(ROOM_EVENTS.history, { space_id: this.opts.spaceId, before_seq: beforeSeq, limit });
     if (!r.ok) throw new Error(`history refused: ${r.error}`);
     return r.events;
   }
@@ -144,7 +147,7 @@ export class RoomFeed {
     try {
       const ack: JoinAck = await this.socket
         .timeout(15_000)
-        .emitWithAck("join", { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last });
+        .emitWithAck(ROOM_EVENTS.join, { v: PROTOCOL_VERSION, space_id: this.opts.spaceId, after_seq: this.last });
       if (ack.ok) this.status("live");
       else if (ack.error === "unavailable" || ack.error === "internal") {
         this.status("storage", ack.error);

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { io, type Socket } from "socket.io-client";
+import { HARNESS_EVENTS, type RunnerClientToServer, type RunnerServerToClient } from "@/lib/core/protocol";
 import { ChipsClient } from "@/lib/agents/sdk";
 import { isCommand } from "@/lib/agents/sdk/commands";
 import type { Command } from "@/lib/agents/sdk/types";
@@ -51,7 +52,7 @@ export class Runner {
   readonly client: ChipsClient;
   readonly mask: SecretMask;
   readonly jobs = new Map<string, RunJob>();
-  private socket: Socket | null = null;
+  private socket: Socket<RunnerServerToClient, RunnerClientToServer> | null = null;
   private leaseKey: string | null;
   private runnerId: string | null = null;
   private seenStarts = new Set<string>();
@@ -107,7 +108,7 @@ export class Runner {
     await this.sweepOrphans();
     const hello = await this.hello();
     if (!hello.adapters.length) this.log("[runner] no agent CLI found: this runner advertises no adapters");
-    const socket = io(`${this.o.url}/harness`, {
+    const socket: Socket<RunnerServerToClient, RunnerClientToServer> = io(`${this.o.url}/harness`, {
       path: "/socket.io",
       transports: ["websocket"],
       forceNew: true,
@@ -116,7 +117,7 @@ export class Runner {
     this.socket = socket;
     const first = new Promise<void>((resolve, reject) => {
       socket.on("connect", () => {
-        socket.emit("runner.hello", hello, (ack: RunnerHelloAck) => {
+        socket.emit(HARNESS_EVENTS.runnerHello, hello, (ack: RunnerHelloAck) => {
           if (!ack.ok) return reject(new Error(`Chips refused the hello: ${ack.error}`));
           this.leaseKey ??= ack.lease_public_key;
           this.log(
@@ -129,11 +130,11 @@ export class Runner {
         if (!socket.active) reject(new Error(`cannot connect to ${this.o.url}: ${e.message}`));
       });
     });
-    socket.on("runner.start", (raw: unknown, ack?: (a: unknown) => void) => {
+    socket.on(HARNESS_EVENTS.runnerStart, (raw: unknown, ack?: (a: { ok: true }) => void) => {
       ack?.({ ok: true }); // received; refusals are reported on the run itself
       void this.handleStart(raw);
     });
-    socket.on("command", (raw: unknown, ack?: () => void) => {
+    socket.on(HARNESS_EVENTS.command, (raw: unknown, ack?: () => void) => {
       if (typeof ack === "function") ack();
       if (isCommand(raw)) void this.handleCommand(raw);
     });
@@ -168,7 +169,7 @@ export class Runner {
       lease.asking = true;
       this.socket
         .timeout(10_000)
-        .emit("lease.renew", { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
+        .emit(HARNESS_EVENTS.leaseRenew, { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
           lease.asking = false;
           if (err) return; // not answered: asked again on the next tick
           if (ack.ok) return this.noteLease(job.runId, ack.lease);

@@ -1,4 +1,5 @@
 import { io, type Socket } from "socket.io-client";
+import { HARNESS_EVENTS, type HarnessServerToClient } from "../../core/protocol";
 import { ChipsError } from "./errors";
 import { deferred, isCommand, type CommandDispatcher, type CommandHandler, type CommandSubscription } from "./commands";
 
@@ -21,7 +22,7 @@ export interface SocketCommandOptions {
  */
 export class SocketCommands implements CommandSubscription {
   /** The Socket.IO socket (for diagnostics). */
-  readonly socket: Socket;
+  readonly socket: Socket<HarnessServerToClient>;
   private closed = false;
   private readonly first = deferred<void>();
   private retry: ReturnType<typeof setTimeout> | null = null;
@@ -43,7 +44,8 @@ export class SocketCommands implements CommandSubscription {
       reconnectionDelay: delay,
       reconnectionDelayMax: opts.reconnectDelayMaxMs ?? 5000,
     });
-    this.socket.on("command", (payload: unknown, ack?: () => void) => {
+    // The payload is parsed (isCommand) before anything reads it: the type is the server's word only.
+    this.socket.on(HARNESS_EVENTS.command, (payload: unknown, ack?: () => void) => {
       if (typeof ack === "function") ack(); // delivered: received, whatever happens next
       if (isCommand(payload)) this.dispatcher.dispatch(payload, handler, opts.onError ?? warn);
     });

@@ -2,11 +2,14 @@ import { z } from "zod";
 import type { StoredEvent } from "./events";
 import type { Decision, Receipt, RoomRevision, Run } from "./models";
 import type { Task } from "./tasks";
+import type { LeaseRenewAck, RunnerHello, RunnerHelloAck, StartRequest } from "./runner-contract";
 
 /**
- * The Socket.IO messages of a room (default namespace, docs/PROTOCOL.md §4): what a browser sends
- * (zod schemas the server parses) and what it is sent (types). The `/harness` namespace's
- * runner messages are the runner contract's (lib/core/protocol/runner-contract.ts).
+ * The Socket.IO messages (docs/PROTOCOL.md §4): what a browser sends (zod schemas the server
+ * parses) and what it is sent, as the event maps Socket.IO's generics take on both ends — the
+ * server (`new Server<…>`), the browser's room feed, the SDK and the runner — with the event
+ * names as constants. The runner messages' shapes are the runner contract's
+ * (lib/core/protocol/runner-contract.ts).
  */
 
 /** `join {v, space_id, after_seq}`: catch up on a room after a seq, then live ([RT1], [RT2]). */
@@ -23,7 +26,7 @@ export const History = z.object({
 export const Leave = z.object({ space_id: z.string() });
 
 export type JoinAck = { ok: true; head_seq: number } | { ok?: undefined; error: string };
-export type HistoryAck = { ok: true; events: Frame[] } | { ok?: undefined; error: string };
+export type HistoryAck<Frames = Frame[]> = { ok: true; events: Frames } | { ok?: undefined; error: string };
 
 /** An event as a room receives it: the stored event plus its space's previous seq ([RT4]). */
 export type Frame = StoredEvent & { prev_seq: number };
@@ -65,3 +68,69 @@ export interface PeopleChange {
 
 /** `people`: a socket that just joined gets the whole list; the room's sockets then get what changed ([RT5]). */
 export type PeopleFrame = { space_id: string } & ({ people: PresentPerson[] } | PeopleChange);
+
+/** The rooms' namespace (default): the events' names. */
+export const ROOM_EVENTS = {
+  join: "join",
+  history: "history",
+  leave: "leave",
+  events: "events",
+  snapshot: "snapshot",
+  people: "people",
+  presence: "presence",
+  role: "role",
+  revoked: "revoked",
+  storage: "storage",
+} as const;
+
+/**
+ * What a room's server sends. `Frames` is how a page of frames travels: the server writes the
+ * stored bodies as they are (one raw JSON array), a client reads `Frame[]`.
+ */
+export interface RoomServerToClient<Frames = Frame[]> {
+  /** Frames in seq order, each once ([RT1]): a catch-up, then live. */
+  [ROOM_EVENTS.events]: (frames: Frames) => void;
+  /** A join too far behind: the room's read models and its newest page ([RT4]). */
+  [ROOM_EVENTS.snapshot]: (snapshot: Omit<RoomSnapshot, "events"> & { events: Frames }) => void;
+  /** Who has the room open: the whole list to a socket that just joined, then what changed ([RT5]). */
+  [ROOM_EVENTS.people]: (p: PeopleFrame) => void;
+  [ROOM_EVENTS.presence]: (p: PresenceChange) => void;
+  /** An owner changed this person's role: the server judges by it from now on. */
+  [ROOM_EVENTS.role]: (r: { role: string }) => void;
+  /** This person's access was revoked: the server closes the socket next. */
+  [ROOM_EVENTS.revoked]: (r: { reason: string }) => void;
+  /** The server lost (or found again) its database. */
+  [ROOM_EVENTS.storage]: (s: { available: boolean; since: number }) => void;
+}
+
+/** What a room's client sends; the server parses each with the schemas above (untrusted). */
+export interface RoomClientToServer<Frames = Frame[]> {
+  [ROOM_EVENTS.join]: (join: z.input<typeof Join>, ack: (a: JoinAck) => void) => void;
+  [ROOM_EVENTS.history]: (history: z.input<typeof History>, ack: (a: HistoryAck<Frames>) => void) => void;
+  [ROOM_EVENTS.leave]: (leave: z.input<typeof Leave>) => void;
+}
+
+/** The harnesses' namespace (`/harness`, [RT3]): the events' names (a runner's too). */
+export const HARNESS_EVENTS = {
+  command: "command",
+  runnerHello: "runner.hello",
+  runnerStart: "runner.start",
+  leaseRenew: "lease.renew",
+} as const;
+
+/** What `/harness` sends every harness: its runs' commands; acking the emit is the delivery receipt. */
+export interface HarnessServerToClient {
+  // Acked with nothing (the ack is the receipt); its optional argument lets a broadcast's ack list who answered.
+  [HARNESS_EVENTS.command]: (command: Frame, ack: (received?: undefined) => void) => void;
+}
+
+/** What `/harness` sends a runner beside its commands ([RT3]): a start, acked on receipt (refusals go on the run). */
+export interface RunnerServerToClient extends HarnessServerToClient {
+  [HARNESS_EVENTS.runnerStart]: (start: StartRequest, ack: (a: { ok: true }) => void) => void;
+}
+
+/** What a runner sends on `/harness`: its hello, and lease renewals. The server parses each (untrusted). */
+export interface RunnerClientToServer {
+  [HARNESS_EVENTS.runnerHello]: (hello: RunnerHello, ack: (a: RunnerHelloAck) => void) => void;
+  [HARNESS_EVENTS.leaseRenew]: (renew: { run_id: string }, ack: (a: LeaseRenewAck) => void) => void;
+}

@@ -1,4 +1,3 @@
-import type { Socket } from "socket.io";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { leases, runs } from "@/db/schema";
 import { clipUtf8, LIMITS } from "@/lib/core/protocol";
@@ -8,11 +7,13 @@ import { appendSystem } from "../commands";
 import type { ChipsServices } from "../services";
 import type { ServerKeys } from "./keys";
 import { log } from "../log";
+import { HARNESS_EVENTS } from "@/lib/core/protocol";
+import type { ChipsSocket } from "../realtime/wire";
 
 type RunRow = typeof runs.$inferSelect;
 
 interface ConnectedRunner {
-  socket: Socket;
+  socket: ChipsSocket;
   runnerId: string;
   workspaceId: string;
   hello: RunnerHello;
@@ -68,7 +69,7 @@ export class Dispatcher {
     private keys: ServerKeys,
   ) {}
 
-  add(socket: Socket, runnerId: string, workspaceId: string, hello: RunnerHello) {
+  add(socket: ChipsSocket, runnerId: string, workspaceId: string, hello: RunnerHello) {
     this.runners.set(socket.id, { socket, runnerId, workspaceId, hello });
     void this.resendAssigned(socket, runnerId)
       .then(() => this.kick(workspaceId))
@@ -170,10 +171,10 @@ export class Dispatcher {
     });
   }
 
-  private sendStart(socket: Socket, run: RunRow) {
+  private sendStart(socket: ChipsSocket, run: RunRow) {
     const request = startRequestOf(run);
     const frame: StartRequest = { ...request, lease: this.lease(run, run.harnessId!, request) };
-    socket.timeout(START_ACK_MS).emit("runner.start", frame, (err: Error | null) => {
+    socket.timeout(START_ACK_MS).emit(HARNESS_EVENTS.runnerStart, frame, (err: Error | null) => {
       if (err)
         log.warn(
           { runnerId: run.harnessId, runId: run.id },
@@ -183,7 +184,7 @@ export class Dispatcher {
   }
 
   /** A runner (re)connected: the runs handed to it that it has not started yet go out again. */
-  private async resendAssigned(socket: Socket, runnerId: string) {
+  private async resendAssigned(socket: ChipsSocket, runnerId: string) {
     const waiting = await this.svc.db
       .select()
       .from(runs)

@@ -1,11 +1,13 @@
 import type http from "node:http";
-import { Server, type Socket } from "socket.io";
+import { Server } from "socket.io";
+import { ROOM_EVENTS } from "@/lib/core/protocol";
 import { z } from "zod";
 import type { PeopleFrame } from "@/lib/core/protocol";
 import { workspaceHeads } from "@/lib/server/queries/workspace";
 import { personRole, type Credential } from "../credentials";
 import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
 import { framePage, rawParser } from "./raw";
+import type { ChipsServer, ChipsSocket } from "./wire";
 import { dropSlowConsumers } from "./slow";
 import { attachHarnessNamespace } from "./harness";
 import { RoomHub } from "./hub";
@@ -35,7 +37,7 @@ function safeJson(s: string): unknown {
  * LISTEN/NOTIFY, from the others.
  */
 export function attachRealtime(server: http.Server, svc: ChipsServices) {
-  const io = new Server(server, {
+  const io: ChipsServer = new Server(server, {
     path: "/socket.io",
     serveClient: false,
     // Upgrades it does not own are Next's (hot reload): never destroy them.
@@ -59,16 +61,16 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       // still encode the packet and its WebSocket frame, ~3 copies of every event's body.
       if (!io.sockets.adapter.rooms.has(name)) return;
       dropSlowConsumers(io, name, svc.config.socketMaxBufferedBytes);
-      (except.length ? io.to(name).except(except) : io.to(name)).emit("events", framePage(frames));
+      (except.length ? io.to(name).except(except) : io.to(name)).emit(ROOM_EVENTS.events, framePage(frames));
     },
-    emitToSocket: (socketId, frames) => io.to(socketId).emit("events", framePage(frames)),
+    emitToSocket: (socketId, frames) => io.to(socketId).emit(ROOM_EVENTS.events, framePage(frames)),
     emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
     // People's sockets join their workspace's room on connecting, harnesses' and runners' theirs on /harness.
     inUse: (ws) => io.sockets.adapter.rooms.has(workspaceRoom(ws)) || harness.nsp.adapter.rooms.has(workspaceRoom(ws)),
   });
   // Presence changes reach every room of the harness's workspace.
   const stopPresence = svc.presence.onChange((p) => {
-    if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit("presence", p);
+    if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit(ROOM_EVENTS.presence, p);
   });
   const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
   svc.committed.add(onCommit);
@@ -116,17 +118,17 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
           void retell(s, cred);
           continue;
         }
-        s.emit("revoked", { reason: "your access to this workspace was revoked" });
+        s.emit(ROOM_EVENTS.revoked, { reason: "your access to this workspace was revoked" });
         s.disconnect(true);
       }
     }
   };
-  async function retell(s: Socket, cred: Credential) {
+  async function retell(s: ChipsSocket, cred: Credential) {
     try {
       const role = await personRole(svc.db, cred.subjectId);
-      if (!role) return;
+      if (!role || cred.kind === "admin") return; // only people have roles
       s.data.cred = { ...cred, role };
-      s.emit("role", { role });
+      s.emit(ROOM_EVENTS.role, { role });
     } catch (e) {
       svc.storage.refuse(e, "telling a socket its new role");
     }
@@ -145,18 +147,20 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       return null;
     });
   // Rooms say "reconnecting to storage" while the database is away, and rejoin when it is back.
-  const stopStorage = svc.storage.onChange((s) => io.emit("storage", { available: s.available, since: s.since }));
+  const stopStorage = svc.storage.onChange((s) =>
+    io.emit(ROOM_EVENTS.storage, { available: s.available, since: s.since }),
+  );
 
   // People with a room open, on every node: the room shows who is present.
   const people = new RoomPeople({
     nodeId: svc.nodeId,
     emit: (spaceId, change, except) => {
       const frame: PeopleFrame = { space_id: spaceId, ...change };
-      (except ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit("people", frame);
+      (except ? io.to(room(spaceId)).except(except) : io.to(room(spaceId))).emit(ROOM_EVENTS.people, frame);
     },
     emitTo: (socketId, spaceId, people) => {
       const frame: PeopleFrame = { space_id: spaceId, people };
-      io.to(socketId).emit("people", frame);
+      io.to(socketId).emit(ROOM_EVENTS.people, frame);
     },
     publish: svc.database.listen ? coalescedNotify(svc.database, PEOPLE_CHANNEL) : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,

@@ -1,11 +1,11 @@
-import type { Namespace, Server } from "socket.io";
 import { commandRoute } from "@/lib/server/queries/runs";
 import type { WorkspaceCredential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
-import type { Frame } from "@/lib/core/protocol";
+import { HARNESS_EVENTS, type Frame } from "@/lib/core/protocol";
 import type { OutFrame } from "./raw";
-import { RunnerHello, type RunnerHelloAck } from "@/lib/core/protocol/runner-contract";
+import type { ChipsNamespace, ChipsServer } from "./wire";
+import { RunnerHello, type LeaseRenewAck, type RunnerHelloAck } from "@/lib/core/protocol/runner-contract";
 import { Dispatcher } from "../dispatch/dispatch";
 import { failedHandshake } from "./authenticate";
 import { workspaceRoom } from "./person-socket";
@@ -20,8 +20,8 @@ const ROUTED = new Set(["run.queued", "run.finished", "run.command"]);
  * the socket's ack is the delivery receipt. On connect, every command not yet acked is sent
  * again, oldest first.
  */
-export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
-  const nsp: Namespace = io.of("/harness");
+export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
+  const nsp: ChipsNamespace = io.of("/harness");
 
   nsp.use(async (socket, next) => {
     if (svc.stopping) return next(new Error("shutting_down"));
@@ -62,14 +62,15 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
     });
     if (cred.kind === "runner") {
       // A runner says what it can run; the ack carries the key its leases verify with.
-      socket.on("runner.hello", (raw: unknown, ack?: (a: RunnerHelloAck) => void) => {
+      // Sent by untrusted clients: every payload is parsed, and the ack may be missing.
+      socket.on(HARNESS_EVENTS.runnerHello, (raw: unknown, ack?: (a: RunnerHelloAck) => void) => {
         const hello = RunnerHello.safeParse(raw);
         if (!hello.success)
           return ack?.({ ok: false, error: `invalid runner.hello: ${hello.error.issues[0]?.message ?? "bad shape"}` });
         ack?.({ ok: true, runner_id: cred.subjectId, lease_public_key: svc.keys.leasePublicPem });
         dispatcher.add(socket, cred.subjectId, cred.workspaceId, hello.data);
       });
-      socket.on("lease.renew", (raw: unknown, ack?: (a: unknown) => void) => {
+      socket.on(HARNESS_EVENTS.leaseRenew, (raw: unknown, ack?: (a: LeaseRenewAck) => void) => {
         const runId = (raw as { run_id?: unknown } | null)?.run_id;
         void dispatcher
           .renew(cred.subjectId, runId)
@@ -80,7 +81,7 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
     try {
       for (const c of await openCommands(svc, cred.subjectId)) {
         const frame = JSON.parse(c.body) as Frame;
-        socket.timeout(DELIVERY_ACK_MS).emit("command", frame, (err: Error | null) => {
+        socket.timeout(DELIVERY_ACK_MS).emit(HARNESS_EVENTS.command, frame, (err: Error | null) => {
           if (!err) delivered(c.workspaceId, c.runId, c.id);
         });
       }
@@ -106,7 +107,7 @@ export function attachHarnessNamespace(io: Server, svc: ChipsServices) {
       nsp
         .to(harnessRoom(cmd.harnessId))
         .timeout(DELIVERY_ACK_MS)
-        .emit("command", f, (_err: Error | null, answers: unknown[] | undefined) => {
+        .emit(HARNESS_EVENTS.command, f, (_err: Error | null, answers: unknown[] | undefined) => {
           // Any socket of the harness that acked has it, even if another timed out.
           if (answers?.length) delivered(f.workspace_id as string, f.run_id as string, commandId);
         });

@@ -1,5 +1,14 @@
-import type { Socket } from "socket.io";
-import { canonicalId, History, isId, Join, Leave, PROTOCOL_VERSION, type RoomSnapshot } from "@/lib/core/protocol";
+import {
+  canonicalId,
+  History,
+  isId,
+  Join,
+  Leave,
+  PROTOCOL_VERSION,
+  ROOM_EVENTS,
+  type HistoryAck,
+  type JoinAck,
+} from "@/lib/core/protocol";
 import type { WorkspaceCredential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/server/queries/rooms";
 import { receiptsOf } from "@/lib/server/queries/runs";
@@ -8,15 +17,13 @@ import { personName } from "@/lib/server/queries/people";
 import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } from "@/lib/server/queries/frames";
 import type { ChipsServices } from "../services";
 import { framePage, type OutFrame, type RawJson } from "./raw";
+import type { ChipsSocket } from "./wire";
 import type { RoomHub } from "./hub";
 import type { RoomPeople } from "./people";
 
 /** How far behind a join may be before it gets the room snapshot instead ([RT4]). */
 const CATCH_UP_MAX = 1000;
 
-type Ack = (answer: unknown) => void;
-/** A payload as sent: its events as one raw JSON array of stored strings. */
-type Wire<T extends { events: unknown }> = Omit<T, "events"> & { events: RawJson };
 export const room = (spaceId: string) => `space:${spaceId}`;
 export const workspaceRoom = (ws: string) => `ws:${ws}`;
 
@@ -26,15 +33,16 @@ export const workspaceRoom = (ws: string) => `ws:${ws}`;
  * back through history; leave.
  */
 export function personSocket(
-  socket: Socket,
+  socket: ChipsSocket,
   { svc, hub, people }: { svc: ChipsServices; hub: RoomHub; people: RoomPeople },
 ) {
-  const cred = socket.data.cred as WorkspaceCredential;
+  const cred = socket.data.cred as WorkspaceCredential; // the handshake admits only people (authenticate.ts)
   socket.join(workspaceRoom(cred.workspaceId));
   const joinedSpaces = new Set<string>();
 
-  socket.on("join", async (raw: unknown, ack?: Ack) => {
-    const reply: Ack = typeof ack === "function" ? ack : () => {};
+  // Sent by untrusted clients: every payload is parsed, and the ack may be missing.
+  socket.on(ROOM_EVENTS.join, async (raw: unknown, ack?: (a: JoinAck) => void) => {
+    const reply = typeof ack === "function" ? ack : () => {};
     try {
       await join(raw, reply);
     } catch (e) {
@@ -42,7 +50,7 @@ export function personSocket(
     }
   });
 
-  async function join(raw: unknown, reply: Ack) {
+  async function join(raw: unknown, reply: (a: JoinAck) => void) {
     const p = Join.safeParse(raw);
     if (!p.success) return reply({ error: "validation_failed" });
     if (p.data.v !== PROTOCOL_VERSION) return reply({ error: "unsupported_version" });
@@ -82,7 +90,7 @@ export function personSocket(
           svc.db,
           runs.map((x) => x.id),
         );
-        const snapshot: Wire<RoomSnapshot> = {
+        socket.emit(ROOM_EVENTS.snapshot, {
           space_id: spaceId,
           head_seq: lastSent,
           runs,
@@ -91,15 +99,14 @@ export function personSocket(
           room: current,
           decisions: decided,
           tasks: Object.values(tasks),
-        };
-        socket.emit("snapshot", snapshot);
+        });
       } else if (missing.length) {
-        socket.emit("events", framePage(missing));
+        socket.emit(ROOM_EVENTS.events, framePage(missing));
         lastSent = missing[missing.length - 1].seq;
       }
       const late = catchUp.buffer.filter((f: OutFrame) => f.seq > lastSent);
       if (late.length) {
-        socket.emit("events", framePage(late));
+        socket.emit(ROOM_EVENTS.events, framePage(late));
         lastSent = late[late.length - 1].seq;
       }
       socket.join(room(spaceId));
@@ -112,8 +119,8 @@ export function personSocket(
     }
   }
 
-  socket.on("history", async (raw: unknown, ack?: Ack) => {
-    const reply: Ack = typeof ack === "function" ? ack : () => {};
+  socket.on(ROOM_EVENTS.history, async (raw: unknown, ack?: (a: HistoryAck<RawJson>) => void) => {
+    const reply = typeof ack === "function" ? ack : () => {};
     try {
       const p = History.safeParse(raw);
       if (!p.success || !isId("space", p.data.space_id)) return reply({ error: "validation_failed" });
@@ -137,7 +144,7 @@ export function personSocket(
     }
   });
 
-  socket.on("leave", (raw: unknown) => {
+  socket.on(ROOM_EVENTS.leave, (raw: unknown) => {
     const p = Leave.safeParse(raw);
     if (!p.success || !isId("space", p.data.space_id)) return;
     const spaceId = canonicalId(p.data.space_id);
