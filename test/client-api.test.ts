@@ -49,7 +49,7 @@ describe("lib/browser/api.ts", () => {
     expect([plain.code, plain.field, plain.message]).toEqual(["http_502", undefined, "Refused (502)."]);
   });
 
-  it("[HTTP3] answers a success parsed by the schema its route declares, typed by it", async () => {
+  it("[HTTP5] answers a success parsed by the schema its route declares, typed by it", async () => {
     const health = await call(ROUTES.live, {}, server.url);
     expect(health).toEqual({ ok: true, live: true });
     const schemas = await call(ROUTES.schemas, {}, server.url);

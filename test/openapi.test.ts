@@ -12,8 +12,8 @@ afterAll(() => server?.close());
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
-describe("[HTTP4] one route table", () => {
-  it("[HTTP4] GET /api/v1/openapi.json is an OpenAPI 3.1 document a standard validator passes", async () => {
+describe("[HTTP5] one route table", () => {
+  it("[HTTP5] GET /api/v1/openapi.json is an OpenAPI 3.1 document a standard validator passes", async () => {
     const r = await request(`${server.url}/api/v1/openapi.json`);
     expect(r.status).toBe(200);
     expect(r.body.openapi).toBe("3.1.0");
@@ -21,7 +21,7 @@ describe("[HTTP4] one route table", () => {
     expect(verdict.valid ? [] : verdict.errors).toEqual([]);
   });
 
-  it("[HTTP4] every route the server answers is in the document, and every operation of it is a route", async () => {
+  it("[HTTP5] every route the server answers is in the document, and every operation of it is a route", async () => {
     const doc = (await request(`${server.url}/api/v1/openapi.json`)).body;
     const served = new Set(
       createApi(server.chips.services)
@@ -46,7 +46,7 @@ describe("[HTTP4] one route table", () => {
     expect(served.size).toBeGreaterThan(40);
   });
 
-  it("[HTTP4] each operation documents its refusals as problem+json under their statuses", async () => {
+  it("[HTTP5] each operation documents its refusals as problem+json under their statuses", async () => {
     const doc = (await request(`${server.url}/api/v1/openapi.json`)).body;
     const commands = doc.paths["/api/v1/runs/{run}/commands"].post.responses;
     expect(commands["401"].description).toContain("`unauthorized`");
@@ -55,7 +55,7 @@ describe("[HTTP4] one route table", () => {
     expect(commands["422"].content["application/problem+json"]).toBeTruthy();
   });
 
-  it("[HTTP4] an answer that does not fit its declared schema, or a code the route does not declare, is caught", () => {
+  it("[HTTP5] an answer that does not fit its declared schema, or a code the route does not declare, is caught", () => {
     const run = routeOf("GET", `/api/v1/runs/run_01K4ZQPX000000000000000005`)!;
     expect(run.path).toBe("/api/v1/runs/:run");
     expect(answerFaults(run, 200, "application/json", JSON.stringify({ id: "run_x" })).length).toBeGreaterThan(0);

@@ -5,7 +5,6 @@ import {
   type Frame,
   type HistoryAck,
   type JoinAck,
-  type PeopleFrame,
   type PresenceChange,
   type PresentPerson,
   type RoomClientToServer,

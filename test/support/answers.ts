@@ -3,7 +3,7 @@ import { ROUTES } from "../../lib/core/routes";
 
 /**
  * Every answer a test gets through `request()` (test/support/api.ts) is held to its route's
- * declaration (lib/core/routes, [HTTP4]): a success to the schema declared for its status and
+ * declaration (lib/core/routes, [HTTP5]): a success to the schema declared for its status and
  * media type, a refusal to the problem+json shape with a code the route declares.
  */
 
