@@ -73,6 +73,12 @@ export interface RouteDecl {
   errors: readonly ErrorCode[];
 }
 
+/** The answers of a write keyed by an idempotency key: 201 when it stored something, 200 for a replay of the key. */
+export const storedOrReplay = <S extends z.ZodType>(schema: S, stored: string) => ({
+  200: { description: "a replay of the idempotency key: what was stored the first time", schema },
+  201: { description: stored, schema },
+});
+
 /** Declares a route, keeping its literal types for the handler's and the client's types. */
 export const route = <const R extends RouteDecl>(r: R): R => r;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { EVENT_TYPES, StoredEvent } from "../protocol/events";
 import { isId } from "../protocol/ids";
-import { blankless, count, route } from "../protocol/route";
+import { blankless, count, route, storedOrReplay } from "../protocol/route";
 import {
   AnnotationBody,
   ExportDocument,
@@ -86,10 +86,7 @@ export const REVIEW_ROUTES = {
     who: { kinds: ["person"], may: "write", refusal: `annotations come from people: ${FROM_PEOPLE}` },
     scope: "run",
     body: { schema: AnnotationBody, maxBytes: 128 * 1024, what: "bad annotation" },
-    answers: {
-      200: { description: "a replay of the idempotency key", schema: StoredEvent },
-      201: { description: "stored", schema: StoredEvent },
-    },
+    answers: storedOrReplay(StoredEvent, "stored"),
     errors: ["idempotency_key_reused", "rate_limited", "overloaded"],
   }),
   runEvents: route({

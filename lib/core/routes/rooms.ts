@@ -2,7 +2,7 @@ import { z } from "zod";
 import { BudgetBody, BudgetsAnswer } from "../protocol/budget";
 import { StoredEvent } from "../protocol/events";
 import { DecisionsAnswer, RoomAnswer, RoomRevisionsAnswer } from "../protocol/http";
-import { route } from "../protocol/route";
+import { route, storedOrReplay } from "../protocol/route";
 import { StartTaskBody, TaskBody, TasksAnswer } from "../protocol/tasks";
 import { RunStarted } from "./runs";
 
@@ -14,6 +14,12 @@ import { RunStarted } from "./runs";
 
 const TASKS_FROM_PEOPLE = "tasks come from people: use a session or a person token";
 const TASK_WRITER = { kinds: ["person"], may: "write", refusal: TASKS_FROM_PEOPLE } as const;
+/** Making a task and editing one take the same body, from the same people. */
+const TASK_SAVE = {
+  who: TASK_WRITER,
+  scope: "space",
+  body: { schema: TaskBody, maxBytes: 256 * 1024, what: "bad task" },
+} as const;
 const taskWrite = ["idempotency_key_reused", "rate_limited", "overloaded"] as const;
 
 export const ROOM_ROUTES = {
@@ -62,13 +68,8 @@ export const ROOM_ROUTES = {
     path: "/api/v1/spaces/:space/tasks",
     summary: "Make a task; answers the stored `task.saved`",
     tag: "Tasks",
-    who: TASK_WRITER,
-    scope: "space",
-    body: { schema: TaskBody, maxBytes: 256 * 1024, what: "bad task" },
-    answers: {
-      200: { description: "a replay of the idempotency key", schema: StoredEvent },
-      201: { description: "made", schema: StoredEvent },
-    },
+    ...TASK_SAVE,
+    answers: storedOrReplay(StoredEvent, "made"),
     errors: [...taskWrite],
   }),
   editTask: route({
@@ -76,13 +77,8 @@ export const ROOM_ROUTES = {
     path: "/api/v1/spaces/:space/tasks/:task",
     summary: "Save an edit of a task (a stale `prompt_version` is `revision_conflict` with the task as it is)",
     tag: "Tasks",
-    who: TASK_WRITER,
-    scope: "space",
-    body: { schema: TaskBody, maxBytes: 256 * 1024, what: "bad task" },
-    answers: {
-      200: { description: "a replay of the idempotency key", schema: StoredEvent },
-      201: { description: "saved", schema: StoredEvent },
-    },
+    ...TASK_SAVE,
+    answers: storedOrReplay(StoredEvent, "saved"),
     errors: ["task_not_found", "revision_conflict", ...taskWrite],
   }),
   startTask: route({
@@ -93,10 +89,7 @@ export const ROOM_ROUTES = {
     who: TASK_WRITER,
     scope: "space",
     body: { schema: StartTaskBody, maxBytes: 64 * 1024, what: "bad task start" },
-    answers: {
-      200: { description: "a replay of the idempotency key", schema: RunStarted },
-      201: { description: "queued", schema: RunStarted },
-    },
+    answers: storedOrReplay(RunStarted, "queued"),
     errors: ["task_not_found", "prerequisites_unmet", "scope_overlap", "budget_exhausted", ...taskWrite],
   }),
   budgets: route({

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { StoredEvent } from "../protocol/events";
 import { CommandBody, CommandsPage, RunCommandsAnswer } from "../protocol/http";
-import { count, route } from "../protocol/route";
+import { count, route, storedOrReplay } from "../protocol/route";
 import { ObjectRef, RunnerHello, StartRunBody } from "../protocol/runner-contract";
 
 /**
@@ -28,10 +28,7 @@ export const RUN_ROUTES = {
     tag: "Runs",
     who: { kinds: ["person"], may: "write", refusal: `commands come from people: ${FROM_PEOPLE}` },
     body: { schema: CommandBody, maxBytes: 128 * 1024, what: "bad command" },
-    answers: {
-      200: { description: "a replay of the idempotency key", schema: StoredEvent },
-      201: { description: "stored", schema: StoredEvent },
-    },
+    answers: storedOrReplay(StoredEvent, "stored"),
     errors: ["run_not_found", ...ingestRefusals, "command_pending", "command_not_supported", "idempotency_key_reused"],
   }),
   runCommands: route({
@@ -50,10 +47,7 @@ export const RUN_ROUTES = {
     summary: 'Finish a run whose harness is gone past the grace: `run.finished{failed, "harness lost"}`',
     tag: "Runs",
     who: { may: "write" },
-    answers: {
-      200: { description: "a replay", schema: StoredEvent },
-      201: { description: "the stored `run.finished`", schema: StoredEvent },
-    },
+    answers: storedOrReplay(StoredEvent, "the stored `run.finished`"),
     errors: ["run_not_found", ...ingestRefusals],
   }),
   pollCommands: route({
@@ -73,10 +67,7 @@ export const RUN_ROUTES = {
     tag: "Runners",
     who: { kinds: ["person"], may: "write", refusal: `runs are started by people: ${FROM_PEOPLE}` },
     body: { schema: StartRunBody, maxBytes: 128 * 1024, what: "bad run request" },
-    answers: {
-      200: { description: "a replay of the idempotency key", schema: RunStarted },
-      201: { description: "queued", schema: RunStarted },
-    },
+    answers: storedOrReplay(RunStarted, "queued"),
     errors: ["space_not_found", "idempotency_key_reused", "budget_exhausted", "rate_limited", "overloaded"],
   }),
   runners: route({
