@@ -29,7 +29,14 @@ export const RUN_ROUTES = {
     who: { kinds: ["person"], may: "write", refusal: `commands come from people: ${FROM_PEOPLE}` },
     body: { schema: CommandBody, maxBytes: 128 * 1024, what: "bad command" },
     answers: storedOrReplay(StoredEvent, "stored"),
-    errors: ["run_not_found", ...ingestRefusals, "command_pending", "command_not_supported", "idempotency_key_reused"],
+    errors: [
+      "run_not_found",
+      ...ingestRefusals,
+      "command_pending",
+      "command_not_supported",
+      "run_not_taken",
+      "idempotency_key_reused",
+    ],
   }),
   runCommands: route({
     method: "get",
