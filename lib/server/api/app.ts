@@ -2,7 +2,7 @@ import { Hono, type Context } from "hono";
 import { problem } from "@/lib/core/protocol";
 import { ROUTES } from "@/lib/core/routes";
 import type { ChipsServices } from "../services";
-import { mountAll, type Handlers } from "./adapter";
+import { isProblem, mountAll, type Handlers } from "./adapter";
 import { fail, problemResponse, type ApiEnv } from "./http";
 import { signIn } from "./sign-in";
 import { coreHandlers } from "./core-routes";
@@ -42,7 +42,7 @@ export function createApi(svc: ChipsServices) {
   // Everything below needs a credential (lib/server/api/sign-in.ts).
   app.use("/api/v1/*", async (c, next) => {
     const cred = await signIn(svc, c);
-    if (cred instanceof Response) return cred;
+    if (isProblem(cred)) return problemResponse(cred);
     c.set("cred", cred);
     return storageGate(c, next);
   });
