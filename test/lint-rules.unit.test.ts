@@ -21,6 +21,7 @@ const MODULE: Record<string, string> = {
   "lib/core/projection": "@/lib/core/projection/run",
   "lib/core/review": "@/lib/core/review/run-story",
   "lib/core/views": "@/lib/core/views/names",
+  "lib/core/routes": "@/lib/core/routes",
   db: "@/db/schema",
   "lib/server": "@/lib/server/roles",
   "lib/browser": "@/lib/browser/api",

@@ -7,22 +7,27 @@ import { request } from "./support/api";
 import { startTestServer, type TestServer } from "./support/server";
 
 let server: TestServer;
-beforeAll(async () => (server = await startTestServer()));
+/** The document as GET /api/v1/openapi.json answered it, fetched once for every test here. */
+let doc: any;
+let status: number;
+beforeAll(async () => {
+  server = await startTestServer();
+  const r = await request(`${server.url}/api/v1/openapi.json`);
+  ({ status, body: doc } = r);
+});
 afterAll(() => server?.close());
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 
 describe("[HTTP5] one route table", () => {
   it("[HTTP5] GET /api/v1/openapi.json is an OpenAPI 3.1 document a standard validator passes", async () => {
-    const r = await request(`${server.url}/api/v1/openapi.json`);
-    expect(r.status).toBe(200);
-    expect(r.body.openapi).toBe("3.1.0");
-    const verdict = await validate(structuredClone(r.body));
+    expect(status).toBe(200);
+    expect(doc.openapi).toBe("3.1.0");
+    const verdict = await validate(structuredClone(doc));
     expect(verdict.valid ? [] : verdict.errors).toEqual([]);
   });
 
   it("[HTTP5] every route the server answers is in the document, and every operation of it is a route", async () => {
-    const doc = (await request(`${server.url}/api/v1/openapi.json`)).body;
     const served = new Set(
       createApi(server.chips.services)
         .routes.filter((r) => r.method !== "ALL")
@@ -47,7 +52,6 @@ describe("[HTTP5] one route table", () => {
   });
 
   it("[HTTP5] each operation documents its refusals as problem+json under their statuses", async () => {
-    const doc = (await request(`${server.url}/api/v1/openapi.json`)).body;
     const commands = doc.paths["/api/v1/runs/{run}/commands"].post.responses;
     expect(commands["401"].description).toContain("`unauthorized`");
     expect(commands["403"].description).toContain("`forbidden`");

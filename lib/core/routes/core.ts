@@ -121,6 +121,7 @@ export const CORE_ROUTES = {
       "run_finished",
       "run_paused",
       "invalid_transition",
+      "sequence_conflict",
       "command_pending",
       "command_not_supported",
       "revision_conflict",
