@@ -8,3 +8,4 @@ export * from "./tables/workspace";
 export * from "./tables/log";
 export * from "./tables/review";
 export * from "./tables/rooms";
+export * from "./tables/otel";

@@ -36,7 +36,7 @@ export interface RunningChips {
   stillOpen(): { step: string; requests: string[]; sockets: number };
 }
 
-const API_PREFIXES = ["/api/", "/schemas", "/objects/"];
+const API_PREFIXES = ["/api/", "/schemas", "/objects/", "/v1/"];
 
 /**
  * Open the database (migrations run there), bootstrap, and serve: the HTTP API on our own

@@ -11,6 +11,7 @@ import { roomHandlers } from "./room-routes";
 import { peopleHandlers } from "./people-routes";
 import { reviewHandlers } from "./review-routes";
 import { shareHandlers } from "./share-routes";
+import { otlpRoutes } from "./otlp-routes";
 import { log } from "../log";
 import { unavailable } from "../storage";
 
@@ -38,6 +39,9 @@ export function createApi(svc: ChipsServices) {
 
   // The routes anyone may call come before the credential check; the table says which they are.
   mountAll(app, svc, ROUTES, handlers, (r) => !!r.who.open);
+
+  // OTLP/HTTP in, on the paths exporters append to their endpoint (its own sign-in: harness tokens only).
+  otlpRoutes(app, svc);
 
   // Everything below needs a credential (lib/server/api/sign-in.ts).
   app.use("/api/v1/*", async (c, next) => {
