@@ -66,6 +66,15 @@ export interface ChipsConfig {
    * are derived from it, so any node verifies what another signed. Unset: key files in the data dir.
    */
   secret?: string;
+  /**
+   * A run made from an agent's telemetry finishes after this long without any (CHIPS_OTLP_QUIET_SECONDS):
+   * Claude Code's and Codex's logs never say that a session ended (docs/OTEL.md [OTL4]).
+   */
+  otlpQuietSeconds: number;
+  /** Send every finished run as GenAI spans to this OTLP/HTTP traces URL (CHIPS_OTLP_EXPORT_URL); unset: none. */
+  otlpExportUrl?: string;
+  /** Headers for it, `k=v,k2=v2` as OTEL_EXPORTER_OTLP_HEADERS (CHIPS_OTLP_EXPORT_HEADERS). */
+  otlpExportHeaders: string;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -99,6 +108,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutSeconds: num(env.CHIPS_SHUTDOWN_TIMEOUT, 10),
     workspaceIdleSeconds: num(env.CHIPS_WORKSPACE_IDLE, 300),
     secret: env.CHIPS_SECRET || undefined,
+    otlpQuietSeconds: num(env.CHIPS_OTLP_QUIET_SECONDS, 300),
+    otlpExportUrl: env.CHIPS_OTLP_EXPORT_URL || undefined,
+    otlpExportHeaders: env.CHIPS_OTLP_EXPORT_HEADERS ?? "",
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

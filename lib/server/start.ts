@@ -12,6 +12,7 @@ import { autoStarter } from "./tasks/auto-start";
 import { handleLoginLink } from "./login-route";
 import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime/attach";
+import { QuietSweep } from "./otel/quiet";
 import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
 import { HttpDrain } from "./shutdown";
@@ -55,6 +56,9 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const services = createServices(config, database);
     // A task set to start by itself (auto_start) starts when its prerequisites' runs succeed.
     services.committed.add(autoStarter(services));
+    // Runs made from telemetry finish when it goes quiet (docs/OTEL.md [OTL4]).
+    const quiet = new QuietSweep(services, config.otlpQuietSeconds);
+    quiet.start();
     const apiListener = getRequestListener(createApi(services).fetch);
 
     type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
@@ -178,6 +182,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       // No request or commit can start a round now; wait for the rounds under way.
       step = "finishing the review index";
       await services.review.close();
+      step = "finishing the telemetry sweep";
+      await quiet.close();
       step = "closing the database";
       await database.close();
       step = "closed";

@@ -23,10 +23,10 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const PLAN_TOOLS = new Set(["TodoWrite"]);
 const REDACTED = /^<REDACTED>$|^\[REDACTED\]$/;
 
-export function claudeFacts(r: LogRecord): Fact | null {
+export function claudeFacts(r: LogRecord): Fact[] {
   const sid = str(r.attrs["session.id"]);
   const name = str(r.attrs["event.name"]) || str(r.body).replace(/^claude_code\./, "");
-  if (!sid || !name) return null;
+  if (!sid || !name) return [];
   const session: Session = sessionOf(r.resource, `claude-code:${sid}`, "Claude Code", sid);
   const seq = num(r.attrs["event.sequence"]);
   const prompt = str(r.attrs["prompt.id"]);
@@ -37,60 +37,76 @@ export function claudeFacts(r: LogRecord): Fact | null {
   switch (name) {
     case "user_prompt": {
       const text = str(a.prompt);
-      return { ...base, t: "prompt", ...(text && !REDACTED.test(text) ? { goal: goalOf(text) } : {}) };
+      return [{ ...base, t: "prompt", ...(text && !REDACTED.test(text) ? { goal: goalOf(text) } : {}) }];
     }
     case "api_request":
-      return {
-        ...base,
-        t: "usage",
-        usage: {
-          input_tokens: count(a.input_tokens) ?? 0,
-          output_tokens: count(a.output_tokens) ?? 0,
-          cached_input_tokens: count(a.cache_read_tokens) ?? 0,
-          cost_usd: Math.max(0, num(a.cost_usd) ?? 0),
+      return [
+        {
+          ...base,
+          t: "usage",
+          usage: {
+            input_tokens: count(a.input_tokens) ?? 0,
+            output_tokens: count(a.output_tokens) ?? 0,
+            cached_input_tokens: count(a.cache_read_tokens) ?? 0,
+            cost_usd: Math.max(0, num(a.cost_usd) ?? 0),
+          },
         },
-      };
+      ];
     case "tool_decision": {
       const tool = str(a.tool_name);
       const callId = str(a.tool_use_id);
-      if (!tool || !callId || PLAN_TOOLS.has(tool)) return null;
+      if (!tool || !callId) return [];
       const call = { callId: clean(callId, TOOL_LIMITS.callId), tool: clean(tool, TOOL_LIMITS.tool), summary: tool };
       if (str(a.decision) === "reject")
-        return { ...base, t: "call.end", ...call, outcome: "denied", error: `refused (${str(a.source) || "policy"})` };
-      return { ...base, t: "call.start", ...call, startedAt: iso(r.timeMs) };
+        return [
+          { ...base, t: "call.end", ...call, outcome: "denied", error: `refused (${str(a.source) || "policy"})` },
+        ];
+      return [{ ...base, t: "call.start", ...call, startedAt: iso(r.timeMs) }];
     }
     case "tool_result":
       return toolResult(base, r);
     default:
-      return null;
+      return [];
   }
 }
 
-function toolResult(base: Omit<Fact, "t">, r: LogRecord): Fact | null {
-  const a = r.attrs;
-  const tool = str(a.tool_name);
-  const callId = str(a.tool_use_id);
-  if (!tool || !callId) return null;
-  // With OTEL_LOG_TOOL_DETAILS=1 the input comes as JSON text; without it, only the tool's name.
-  const input = jsonObject(a.tool_input);
-  if (PLAN_TOOLS.has(tool)) {
-    const todos = Array.isArray(input.todos) ? (input.todos as Array<Record<string, unknown>>) : [];
-    if (!todos.length) return null;
-    return {
+/**
+ * A todo list, when the input carries it: 2.1.141 writes nested values as "<nested>", so its
+ * `TodoWrite` items are unreadable and the plan does not come through telemetry (hooks give it).
+ */
+function planOf(base: Omit<Fact, "t">, input: Record<string, unknown>): Fact[] {
+  const todos = Array.isArray(input.todos) ? (input.todos as unknown[]) : [];
+  const items = todos.filter(
+    (t): t is Record<string, unknown> => !!t && typeof t === "object" && !!str((t as Record<string, unknown>).content),
+  );
+  if (!items.length) return [];
+  return [
+    {
       ...base,
+      key: `${base.key}:plan`,
       t: "plan",
-      steps: todos.map((t) => ({
+      steps: items.map((t) => ({
         title: str(t.content),
         state: t.status === "completed" ? "done" : t.status === "in_progress" ? "active" : "pending",
       })),
-    };
-  }
+    },
+  ];
+}
+
+function toolResult(base: Omit<Fact, "t">, r: LogRecord): Fact[] {
+  const a = r.attrs;
+  const tool = str(a.tool_name);
+  const callId = str(a.tool_use_id);
+  if (!tool || !callId) return [];
+  // With OTEL_LOG_TOOL_DETAILS=1 the input comes as JSON text; without it, only the tool's name.
+  const input = jsonObject(a.tool_input);
+  const plan = PLAN_TOOLS.has(tool) ? planOf(base, input) : [];
   const params = jsonObject(a.tool_parameters);
   const text = callText(tool, Object.keys(input).length ? input : params);
   const duration = count(a.duration_ms);
   const ok = str(a.success) !== "false" && a.success !== false;
   const error = [str(a.error_type), str(a.error)].filter(Boolean).join(": ");
-  return {
+  const call: Fact = {
     ...base,
     t: "call.end",
     callId: clean(callId, TOOL_LIMITS.callId),
@@ -100,4 +116,5 @@ function toolResult(base: Omit<Fact, "t">, r: LogRecord): Fact | null {
     ...(duration !== undefined ? { durationMs: duration, startedAt: iso(r.timeMs - duration) } : {}),
     ...(!ok && error ? { error: clean(error, TOOL_LIMITS.error) } : {}),
   };
+  return [call, ...plan];
 }

@@ -23,7 +23,12 @@ const str = (v: unknown) => (typeof v === "string" ? v : "");
 const EXIT = /Process exited with code (-?\d+)/;
 const DENIED = new Set(["denied", "abort", "rejected"]);
 
-export function codexFacts(r: LogRecord): Fact | null {
+export function codexFacts(r: LogRecord): Fact[] {
+  const f = codexFact(r);
+  return f ? [f] : [];
+}
+
+function codexFact(r: LogRecord): Fact | null {
   const a = r.attrs;
   const conv = str(a["conversation.id"]);
   const name = str(a["event.name"]);

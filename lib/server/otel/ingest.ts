@@ -45,8 +45,7 @@ export async function ingestOtlp(
     }
   } else if (signal === "logs") {
     for (const r of logRecords(body)) {
-      const f = isClaude(r) ? claudeFacts(r) : isCodex(r) ? codexFacts(r) : null;
-      if (f) facts.push(f);
+      facts.push(...(isClaude(r) ? claudeFacts(r) : isCodex(r) ? codexFacts(r) : []));
     }
   } else dataPointCount(body); // accepted and not kept: both agents send deltas, and usage comes from their logs
 
