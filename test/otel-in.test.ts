@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newWorkspace, readEvents, request, type Workspace } from "./support/api";
 import { runInstrumentedAgent } from "./support/otel-sdk";
@@ -108,5 +109,51 @@ describe("[OTL2] who may post, and what", () => {
       expect(r.status, r.text).toBe(status);
     }
     expect((await readEvents(server, ws)).length).toBe(before);
+  });
+
+  it("a body that does not decode is 400, another type 415, past 4 MiB 413 — each with nothing stored", async () => {
+    const before = await readEvents(server, ws);
+    const cases: [string, string, string | Buffer, Record<string, string>, number][] = [
+      ["traces", "application/x-protobuf", Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f]), {}, 400],
+      ["logs", "application/json", "{not json", {}, 400],
+      ["logs", "application/json", "[]", {}, 400],
+      ["traces", "application/x-protobuf", Buffer.from("not gzip"), { "content-encoding": "gzip" }, 400],
+      ["traces", "application/x-protobuf", Buffer.alloc(8), { "content-encoding": "br" }, 415],
+      ["metrics", "text/plain", "hello", {}, 415],
+      ["traces", "application/json", Buffer.alloc(4 * 1024 * 1024 + 1, 32), {}, 413],
+      [
+        "traces",
+        "application/json",
+        zlib.gzipSync(Buffer.alloc(4 * 1024 * 1024 + 1, 32)),
+        { "content-encoding": "gzip" },
+        413,
+      ],
+    ];
+    for (const [signal, type, body, headers, status] of cases) {
+      const r = await request(`${server.url}/v1/${signal}`, {
+        method: "POST",
+        token: ws.token,
+        headers: { "content-type": type, ...headers },
+        body: typeof body === "string" ? body : new Uint8Array(body),
+      });
+      expect(`${signal} ${type} ${JSON.stringify(headers)}: ${r.status}`, r.text).toBe(
+        `${signal} ${type} ${JSON.stringify(headers)}: ${status}`,
+      );
+      expect(r.headers.get("content-type")).toBe("application/problem+json");
+    }
+    expect(await readEvents(server, ws)).toEqual(before);
+  });
+
+  it("metrics are taken and kept nowhere: 200 with an empty answer", async () => {
+    const r = await request(`${server.url}/v1/metrics`, {
+      method: "POST",
+      token: ws.token,
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: "m", sum: { dataPoints: [{ asInt: "1" }] } }] }] }],
+      }),
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toEqual({});
   });
 });

@@ -3,7 +3,14 @@ import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace
 import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trace-otlp-proto";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { ExportResultCode, type ExportResult } from "@opentelemetry/core";
-import { BasicTracerProvider, BatchSpanProcessor, type SpanExporter } from "@opentelemetry/sdk-trace-base";
+import {
+  BasicTracerProvider,
+  BatchSpanProcessor,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+} from "@opentelemetry/sdk-trace-base";
 
 /**
  * The OpenTelemetry JS SDK as a real client of Chips' OTLP endpoint: a tracer provider with
@@ -17,29 +24,15 @@ export interface AgentTrace {
   calls: { id: string; tool: string; command: string; failed: boolean }[];
 }
 
-export async function runInstrumentedAgent(o: {
-  url: string;
-  token: string;
-  protocol: "http/protobuf" | "http/json";
+export interface AgentScript {
   agent: string;
   resource?: Record<string, string>;
   calls: { id: string; tool: string; command: string; failed?: boolean }[];
   plan?: string[];
-}): Promise<AgentTrace> {
-  const options = { url: `${o.url}/v1/traces`, headers: { authorization: `Bearer ${o.token}` } };
-  const exporter = o.protocol === "http/protobuf" ? new ProtoExporter(options) : new JsonExporter(options);
-  // The exporter's answers, so a refused export fails the test (the processor only logs them).
-  const results: ExportResult[] = [];
-  const watched: SpanExporter = {
-    export: (spans, done) => exporter.export(spans, (r) => (results.push(r), done(r))),
-    shutdown: () => exporter.shutdown(),
-    forceFlush: () => exporter.forceFlush(),
-  };
-  const processor = new BatchSpanProcessor(watched);
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({ "service.name": `${o.agent}-service`, ...o.resource }),
-    spanProcessors: [processor],
-  });
+}
+
+/** The agent's spans, made by a real tracer with explicit times and parents. */
+function instrument(provider: BasicTracerProvider, o: AgentScript): string {
   const tracer = provider.getTracer("test-agent", "1.0.0");
   const start = Date.now() - 60_000;
   const root = tracer.startSpan(
@@ -83,7 +76,41 @@ export async function runInstrumentedAgent(o: {
     tool.end((t += 250));
   }
   root.end((t += 10));
-  const traceId = root.spanContext().traceId;
+  return root.spanContext().traceId;
+}
+
+const resourceOf = (o: AgentScript) => resourceFromAttributes({ "service.name": `${o.agent}-service`, ...o.resource });
+
+/** The spans alone (an in-memory exporter), to serialize with the SDK's own serializers. */
+export async function recordAgentSpans(o: AgentScript): Promise<ReadableSpan[]> {
+  const memory = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({
+    resource: resourceOf(o),
+    spanProcessors: [new SimpleSpanProcessor(memory)],
+  });
+  instrument(provider, o);
+  await provider.forceFlush();
+  return memory.getFinishedSpans();
+}
+
+/** The agent run with the SDK's OTLP exporter sending its spans to Chips. */
+export async function runInstrumentedAgent(
+  o: AgentScript & { url: string; token: string; protocol: "http/protobuf" | "http/json" },
+): Promise<AgentTrace> {
+  const options = { url: `${o.url}/v1/traces`, headers: { authorization: `Bearer ${o.token}` } };
+  const exporter = o.protocol === "http/protobuf" ? new ProtoExporter(options) : new JsonExporter(options);
+  // The exporter's answers, so a refused export fails the test (the processor only logs them).
+  const results: ExportResult[] = [];
+  const watched: SpanExporter = {
+    export: (spans, done) => exporter.export(spans, (r) => (results.push(r), done(r))),
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush(),
+  };
+  const provider = new BasicTracerProvider({
+    resource: resourceOf(o),
+    spanProcessors: [new BatchSpanProcessor(watched)],
+  });
+  const traceId = instrument(provider, o);
   await provider.forceFlush();
   await provider.shutdown();
   const failed = results.find((r) => r.code !== ExportResultCode.SUCCESS);

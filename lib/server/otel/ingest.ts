@@ -74,16 +74,17 @@ async function storeSession(
   again = false,
 ): Promise<{ ok: true } | { ok: false; problem: ProblemError }> {
   const ws = cred.workspaceId;
-  const { runId, run } = await runOfSession(deps.database, ws, cred.subjectId, session);
-  if (run?.state === "finished")
-    return { ok: false, problem: problem("run_finished", `run ${runId} has finished; its telemetry is not taken`) };
-  const spaceId = session.spaceId ?? run?.space_id ?? (await roomsOf(deps.db, ws))[0]?.id;
-  if (!spaceId) return { ok: false, problem: problem("space_not_found", "this workspace has no room for the run") };
   const stored = await storedKeys(
     deps.database,
     ws,
     facts.map((f) => f.key),
   );
+  if (facts.every((f) => stored.has(f.key))) return { ok: true }; // a resend: all of it is stored
+  const { runId, run } = await runOfSession(deps.database, ws, cred.subjectId, session);
+  if (run?.state === "finished")
+    return { ok: false, problem: problem("run_finished", `run ${runId} has finished; its telemetry is not taken`) };
+  const spaceId = session.spaceId ?? run?.space_id ?? (await roomsOf(deps.db, ws))[0]?.id;
+  if (!spaceId) return { ok: false, problem: problem("space_not_found", "this workspace has no room for the run") };
   const calls = facts.flatMap((f) => (f.t === "call.start" || f.t === "call.end" ? [f.callId] : []));
   const seen = run ? await seenCalls(deps.database, runId, calls) : new Set<string>();
   const planned = planSession(session, facts, {
