@@ -69,6 +69,10 @@ export const ROUTES: Record<string, Row> = {
     req: (c) => ({ path: "/api/v1/events", body: { ...message(c.ws, "hi"), actor: undefined } }),
     expect: write(201),
   },
+  // OTLP in (docs/OTEL.md [OTL2]): a harness's token only — people (cookie or token) are refused; test/otel-in.test.ts posts as harnesses.
+  "POST /v1/traces": { req: () => ({ path: "/v1/traces", body: {} }), expect: nobody() },
+  "POST /v1/logs": { req: () => ({ path: "/v1/logs", body: {} }), expect: nobody() },
+  "POST /v1/metrics": { req: () => ({ path: "/v1/metrics", body: {} }), expect: nobody() },
   "GET /api/v1/workspaces/:ws/events": {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/events` }),
     expect: read(403),
