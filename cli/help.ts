@@ -14,6 +14,9 @@ Usage:
   chips export [--workspace WS] [--filter "status=failed&q=invoice"] [--format …] [--output FILE]
       Export a run, or the runs of a runs-page view, as one JSON document (default) or as
       NDJSON of the events in seq order (docs/REVIEW.md).
+  chips export RUN|--filter Q --otlp URL [--otlp-headers "k=v,k2=v2"]
+      Send them as OpenTelemetry GenAI spans to an OTLP/HTTP traces URL (an endpoint without a
+      path gets /v1/traces; docs/OTEL.md); a second export sends the same span ids.
   chips import FILE [--workspace WS] [--token PERSON_TOKEN]
       Re-ingest a JSON or NDJSON export into the token's workspace (new seqs, ids mapped); importing
       the same file again stores nothing. Prints each run's old and new id.

@@ -63,10 +63,14 @@ const OPTIONS = {
   "hold-seconds": { type: "string" },
   "stale-seconds": { type: "string" },
   project: { type: "string" },
+  otel: { type: "boolean" },
+  print: { type: "boolean" },
   // chips export / import
   format: { type: "string" },
   filter: { type: "string" },
   output: { type: "string" },
+  otlp: { type: "string" },
+  "otlp-headers": { type: "string" },
 } as const;
 
 const GLOBAL = ["url", "data-dir", "help"];
@@ -82,7 +86,7 @@ const COMMANDS: Record<string, Command> = {
   events: { run: events, options: ["token", "workspace", "space", "after", "limit"] },
   export: {
     run: async (ctx) => (await import("./commands/review")).exportRuns(ctx),
-    options: ["token", "workspace", "format", "filter", "output"],
+    options: ["token", "workspace", "format", "filter", "output", "otlp", "otlp-headers"],
   },
   import: { run: async (ctx) => (await import("./commands/review")).importRuns(ctx), options: ["token", "workspace"] },
   login: { run: login, options: ["workspace", "space", "json"] },
@@ -133,7 +137,7 @@ const COMMANDS: Record<string, Command> = {
   },
   connect: {
     run: async (ctx) => (await import("./commands/connect")).connect(ctx),
-    options: ["token", "space", "settings", "user", "hold-seconds", "stale-seconds", "project"],
+    options: ["token", "space", "settings", "user", "hold-seconds", "stale-seconds", "project", "otel", "print"],
   },
   bridge: {
     run: async (ctx) => (await import("./commands/bridge")).bridge(ctx),
@@ -141,7 +145,7 @@ const COMMANDS: Record<string, Command> = {
   },
   disconnect: {
     run: async (ctx) => (await import("./commands/connect")).disconnect(ctx),
-    options: ["settings", "user"],
+    options: ["settings", "user", "otel"],
   },
   people: {
     run: async (ctx) => (await import("./commands/people")).people(ctx),

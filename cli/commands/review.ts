@@ -6,7 +6,13 @@ import { workspaceFor } from "../workspace";
 import type { CommandContext, Options } from "./context";
 
 /** The options of `chips export` and `chips import`. */
-export type ReviewCliOptions = Options & { format?: string; filter?: string; output?: string };
+export type ReviewCliOptions = Options & {
+  format?: string;
+  filter?: string;
+  output?: string;
+  otlp?: string;
+  "otlp-headers"?: string;
+};
 
 /**
  * `chips export RUN [--format json|ndjson] [--output FILE]`, or `chips export [--workspace WS]
@@ -14,8 +20,10 @@ export type ReviewCliOptions = Options & { format?: string; filter?: string; out
  * [EXP1]): the export, to a file or standard output.
  */
 export async function exportRuns({ opts, args, env, io }: CommandContext & { opts: ReviewCliOptions }): Promise<void> {
-  const format = opts.format ?? "json";
-  if (format !== "json" && format !== "ndjson") throw new UsageError(`--format is json or ndjson (got "${format}")`);
+  const format = opts.otlp !== undefined ? "otlp" : (opts.format ?? "json");
+  if (opts.otlp !== undefined && opts.format) throw new UsageError("--otlp sends spans: leave out --format");
+  if (format !== "json" && format !== "ndjson" && format !== "otlp")
+    throw new UsageError(`--format is json or ndjson (got "${format}")`);
   if (args.length > 1) throw new UsageError("export takes one run id, or --filter (and --workspace)");
   const client = { url: resolveUrl(opts, env), token: resolvePersonToken(opts, env) };
   let path: string;
@@ -23,6 +31,12 @@ export async function exportRuns({ opts, args, env, io }: CommandContext & { opt
   else {
     const ws = await workspaceFor(client, opts.workspace);
     path = `/api/v1/workspaces/${encodeURIComponent(ws)}/review/export?format=${format}${opts.filter ? `&${opts.filter.replace(/^\?/, "")}` : ""}`;
+  }
+  if (opts.otlp !== undefined) {
+    const { sendOtlp } = await import("../otlp");
+    const sent = await sendOtlp(client, path, opts.otlp, opts["otlp-headers"] ?? env.OTEL_EXPORTER_OTLP_HEADERS ?? "");
+    io.out(`sent ${sent.bytes} bytes of spans to ${sent.url}: ${sent.answer}`);
+    return;
   }
   const text = await getText(client, path);
   if (opts.output) {

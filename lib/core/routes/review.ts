@@ -29,8 +29,18 @@ import { LOG_PAGE } from "../review/run-log";
 /** Largest import body: an export with its artifacts. */
 const IMPORT_BYTES = 64 * 1024 * 1024;
 const FROM_PEOPLE = "use a session or a person token";
-const format = z.enum(["json", "ndjson"]).default("json");
-const ndjson = { "application/x-ndjson": z.string().describe("one stored event a line, in seq order") };
+// otlp and otlp-json: the runs as GenAI spans, the body of an OTLP/HTTP traces request ([OTL7]).
+const format = z.enum(["json", "ndjson", "otlp", "otlp-json"]).default("json");
+const exportAnswer = {
+  description: "the export, as a download",
+  schema: ExportDocument.or(
+    z.object({ resourceSpans: z.array(z.unknown()) }).describe("format=otlp-json: an OTLP/JSON ExportTraceServiceRequest"),
+  ),
+  also: {
+    "application/x-ndjson": z.string().describe("one stored event a line, in seq order"),
+    "application/x-protobuf": z.string().describe("format=otlp: a protobuf ExportTraceServiceRequest"),
+  },
+};
 
 export const REVIEW_ROUTES = {
   reviewRuns: route({
@@ -114,12 +124,12 @@ export const REVIEW_ROUTES = {
   exportRun: route({
     method: "get",
     path: "/api/v1/runs/:run/export",
-    summary: "One run as one JSON document, or its events as NDJSON ([EXP1])",
+    summary: "One run as one JSON document, its events as NDJSON ([EXP1]), or GenAI spans as OTLP ([OTL7])",
     tag: "Review",
     who: {},
     scope: "run",
     query: z.object({ format }),
-    answers: { 200: { description: "the export, as a download", schema: ExportDocument, also: ndjson } },
+    answers: { 200: exportAnswer },
     errors: [],
   }),
   reviewExport: route({
@@ -130,7 +140,7 @@ export const REVIEW_ROUTES = {
     who: {},
     scope: "workspace",
     query: filterQuery(RunFilter.extend({ format })),
-    answers: { 200: { description: "the export, as a download", schema: ExportDocument, also: ndjson } },
+    answers: { 200: exportAnswer },
     errors: [],
   }),
   rollups: route({

@@ -26,7 +26,7 @@ import { problemResponse, readBytes, readJson, type ApiEnv } from "./http";
 type Status<R extends RouteDecl> = keyof R["answers"] & number;
 
 /** A body sent as it is: JSON the server already holds serialized (stored events), or another media type. */
-type RawBody = string | ReadableStream | null;
+type RawBody = string | Buffer | ReadableStream | null;
 
 /** What a handler answers: data for a status, a body already serialized, or a refusal. */
 export type Reply<R extends RouteDecl> =

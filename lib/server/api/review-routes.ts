@@ -1,3 +1,4 @@
+import type { z } from "zod";
 import { newId, problemAt } from "@/lib/core/protocol";
 import { REVIEW_ROUTES } from "@/lib/core/routes";
 import {
@@ -14,9 +15,12 @@ import { runEventWindow } from "@/lib/server/queries/run-log";
 import { rollupCsv } from "@/lib/core/review/rollups";
 import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
+import { runsAsSpans, serializeSpans } from "../otel/otlp-out";
 import { importRuns } from "../review/import";
 import type { ChipsServices } from "../services";
 import type { Handlers } from "./adapter";
+
+type ExportFormat = z.output<typeof REVIEW_ROUTES.exportRun.query>["format"];
 
 /** Most runs one filtered export takes. */
 const EXPORT_RUNS = 1000;
@@ -26,8 +30,23 @@ const EXPORT_RUNS = 1000;
  * log, export and import, rollups (docs/REVIEW.md). Lists settle the review index first.
  */
 export function reviewHandlers(svc: ChipsServices): Handlers<typeof REVIEW_ROUTES> {
-  /** One JSON document or NDJSON, as a download named `name` ([EXP1]). */
-  async function exported(ws: string, runIds: string[], name: string, format: "json" | "ndjson") {
+  /**
+   * One JSON document or NDJSON, as a download named `name` ([EXP1]); or the runs as GenAI spans,
+   * the body of an OTLP/HTTP traces request ([OTL7]), which `chips export --otlp` posts on.
+   */
+  async function exported(ws: string, runIds: string[], name: string, format: ExportFormat) {
+    if (format === "otlp" || format === "otlp-json") {
+      const json = format === "otlp-json";
+      const bytes = serializeSpans(await runsAsSpans(svc.db, ws, runIds), json ? "json" : "protobuf", ws);
+      return {
+        status: 200 as const,
+        raw: json ? Buffer.from(bytes).toString("utf8") : Buffer.from(bytes),
+        headers: {
+          "content-type": json ? "application/json" : "application/x-protobuf",
+          "content-disposition": `attachment; filename="${name}.otlp${json ? ".json" : ".pb"}"`,
+        },
+      };
+    }
     const ndjson = format === "ndjson";
     const headers: Record<string, string> = {
       "content-type": ndjson ? "application/x-ndjson" : "application/json",

@@ -56,7 +56,8 @@ export async function ingestOtlp(
     g.facts.push(f);
   }
   for (const { session, facts: group } of sessions.values()) {
-    group.sort((a, b) => a.at - b.at || a.tie - b.tie);
+    // In time order; a run's end last whatever its clock says (a root span ends with its children).
+    group.sort((a, b) => Number(a.t === "end") - Number(b.t === "end") || a.at - b.at || a.tie - b.tie);
     const r = await locks.run(`${cred.workspaceId} ${session.key}`, () => storeSession(deps, cred, session, group));
     if (r.ok) continue;
     if (RETRY.has(r.problem.code)) return r;
