@@ -13,6 +13,7 @@ import { handleLoginLink } from "./login-route";
 import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime/attach";
 import { QuietSweep } from "./otel/quiet";
+import { OtlpExporter } from "./otel/exporter";
 import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
 import { HttpDrain } from "./shutdown";
@@ -56,6 +57,14 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const services = createServices(config, database);
     // A task set to start by itself (auto_start) starts when its prerequisites' runs succeed.
     services.committed.add(autoStarter(services));
+    // Every finished run out as GenAI spans, when an OTLP receiver is configured (docs/OTEL.md [OTL8]).
+    const exporter = config.otlpExportUrl
+      ? new OtlpExporter(services, config.otlpExportUrl, config.otlpExportHeaders)
+      : null;
+    if (exporter) {
+      services.committed.add(exporter.committed);
+      exporter.start();
+    }
     // Runs made from telemetry finish when it goes quiet (docs/OTEL.md [OTL4]).
     const quiet = new QuietSweep(services, config.otlpQuietSeconds);
     quiet.start();
@@ -184,6 +193,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       await services.review.close();
       step = "finishing the telemetry sweep";
       await quiet.close();
+      step = "finishing the OTLP export in flight";
+      await exporter?.close();
       step = "closing the database";
       await database.close();
       step = "closed";
