@@ -15,6 +15,8 @@ export type ConnectOptions = Options & {
   user?: boolean;
   "hold-seconds"?: string;
   "stale-seconds"?: string;
+  otel?: boolean;
+  print?: boolean;
 };
 
 interface Me {

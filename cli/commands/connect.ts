@@ -33,6 +33,8 @@ export async function connect(ctx: CommandContext): Promise<void> {
   if (agent === "codex") return (await import("./connect-codex")).connectCodex(ctx);
   if (agent !== "claude") throw new UsageError(`connect takes claude or codex (got "${agent ?? ""}")`);
   if (rest.length) throw new UsageError(`connect claude takes options only (got "${rest[0]}")`);
+  if ((ctx.opts as ConnectOptions).otel) return (await import("./connect-otel")).connectOtel(ctx);
+  if ((ctx.opts as ConnectOptions).print) throw new UsageError("--print goes with --otel");
   const o = ctx.opts as ConnectOptions;
   const hold = Number(o["hold-seconds"] ?? 600);
   if (!Number.isInteger(hold) || hold < 1 || hold > 86_400)
@@ -101,6 +103,7 @@ export async function disconnect(ctx: CommandContext): Promise<void> {
   if (agent !== "claude")
     throw new UsageError(`disconnect takes claude (got "${agent ?? ""}"); a Codex watcher stops with Ctrl-C`);
   if (rest.length) throw new UsageError(`disconnect claude takes options only (got "${rest[0]}")`);
+  if ((ctx.opts as ConnectOptions).otel) return (await import("./connect-otel")).disconnectOtel(ctx);
   const settings = claudeSettingsFile(ctx.opts as ConnectOptions, ctx.env);
   const root = connectionDir(chipsHome(ctx.env), "claude", settings);
   if (!fs.existsSync(root))

@@ -119,21 +119,64 @@ interface Backup {
   after_sha256: string;
 }
 
+/** One edit of a settings file: what connect adds, and how to take only that out again. */
+interface Edit {
+  add(text: string | null): string;
+  /** The settings less the edit's entries (whatever else is there stays). */
+  strip(text: string): string;
+}
+
+const hooksEdit = (file: string, script: string, holdSeconds: number): Edit => ({
+  add: (text) => withChipsHooks(text, file, script, holdSeconds),
+  strip: (text) => JSON.stringify(without(parse(text, file), script), null, 2) + "\n",
+});
+
+/**
+ * The environment variables `env` set in the settings' `env` (`chips connect claude --otel`),
+ * replacing only those names; taken out again by name.
+ */
+const envEdit = (file: string, env: Record<string, string>): Edit => {
+  const envOf = (s: Settings): Record<string, unknown> => {
+    const e = s.env;
+    if (e === undefined) return {};
+    if (!e || typeof e !== "object" || Array.isArray(e)) throw new Error(`${file}: "env" is not an object`);
+    return e as Record<string, unknown>;
+  };
+  return {
+    add: (text) => {
+      const s = parse(text, file);
+      return JSON.stringify({ ...s, env: { ...envOf(s), ...env } }, null, 2) + "\n";
+    },
+    strip: (text) => {
+      const s = parse(text, file);
+      const rest = Object.fromEntries(Object.entries(envOf(s)).filter(([k]) => !(k in env)));
+      const { env: _old, ...others } = s;
+      return JSON.stringify(Object.keys(rest).length ? { ...others, env: rest } : others, null, 2) + "\n";
+    },
+  };
+};
+
 /** Install the hooks into `file`, remembering the original bytes in `backupFile` (kept from the first connect). */
 export function installHooks(file: string, backupFile: string, script: string, holdSeconds: number): void {
+  install(file, backupFile, hooksEdit(file, script, holdSeconds));
+}
+
+/** Put `env` into the settings' `env` of `file`, remembering the original bytes in `backupFile`. */
+export function installEnv(file: string, backupFile: string, env: Record<string, string>): void {
+  install(file, backupFile, envEdit(file, env));
+}
+
+function install(file: string, backupFile: string, edit: Edit): void {
   const current = readOrNull(file);
   const old = readOrNull(backupFile);
   const prior: Backup | null = old ? (JSON.parse(old.toString("utf8")) as Backup) : null;
-  const next = withChipsHooks(current?.toString("utf8") ?? null, file, script, holdSeconds);
+  const next = edit.add(current?.toString("utf8") ?? null);
   const madeDirs: string[] = [];
   for (let d = path.dirname(file); !fs.existsSync(d); d = path.dirname(d)) madeDirs.push(d);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const keepBefore = prior && prior.file === file && current !== null && sha(current) === prior.after_sha256;
   // Connected before and edited since: the "before" is today's file less Chips' old entries.
-  const stale =
-    prior && !keepBefore && current !== null
-      ? Buffer.from(JSON.stringify(without(parse(current.toString("utf8"), file), script), null, 2) + "\n")
-      : null;
+  const stale = prior && !keepBefore && current !== null ? Buffer.from(edit.strip(current.toString("utf8"))) : null;
   const backup: Backup = {
     file,
     before: keepBefore ? prior.before : ((stale ?? current)?.toString("base64") ?? null),
@@ -144,15 +187,23 @@ export function installHooks(file: string, backupFile: string, script: string, h
   writeAtomic(file, next, current ? fs.statSync(file).mode & 0o777 : 0o644);
 }
 
+type Removed = { file: string; restored: "exact" | "entries-only" | "nothing" };
+
 /**
  * Take the hooks out again. When the file is still exactly what connect wrote, the
  * original comes back byte for byte (or goes, if there was none); when someone changed it
  * since, only Chips' entries are removed and the answer says so.
  */
-export function removeHooks(
-  backupFile: string,
-  script: string,
-): { file: string; restored: "exact" | "entries-only" | "nothing" } {
+export function removeHooks(backupFile: string, script: string): Removed {
+  return remove(backupFile, (file) => hooksEdit(file, script, 0));
+}
+
+/** Take `env`'s variables out again, as removeHooks does the hooks. */
+export function removeEnv(backupFile: string, env: Record<string, string>): Removed {
+  return remove(backupFile, (file) => envEdit(file, env));
+}
+
+function remove(backupFile: string, editOf: (file: string) => Edit): Removed {
   const raw = readOrNull(backupFile);
   if (!raw) return { file: "", restored: "nothing" };
   const b = JSON.parse(raw.toString("utf8")) as Backup;
@@ -173,10 +224,8 @@ export function removeHooks(
     fs.unlinkSync(backupFile);
     return { file: b.file, restored: "exact" };
   }
-  if (current !== null) {
-    const s = without(parse(current.toString("utf8"), b.file), script);
-    writeAtomic(b.file, JSON.stringify(s, null, 2) + "\n", fs.statSync(b.file).mode & 0o777);
-  }
+  if (current !== null)
+    writeAtomic(b.file, editOf(b.file).strip(current.toString("utf8")), fs.statSync(b.file).mode & 0o777);
   fs.unlinkSync(backupFile);
   return { file: b.file, restored: "entries-only" };
 }
