@@ -63,7 +63,7 @@ const tmp = (name: string) => {
   return d;
 };
 
-it("[OTL5] Claude Code's own telemetry, no hooks: its session is a run with its tool calls, finished when it goes quiet", async () => {
+it("[OTL5] [OTL4] Claude Code's own telemetry, no hooks: its session is a run with its tool calls, finished when it goes quiet", async () => {
   const project = tmp("project");
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? "",

@@ -96,7 +96,7 @@ describe("[OTL3] a retried export stores nothing twice", () => {
     expect(run).toMatchObject({ state: "finished", tools: null });
   });
 
-  it("Claude Code's logs: a result before its decision, then both again: one whole call", async () => {
+  it("[OTL5] Claude Code's logs: a result before its decision, then both again: one whole call", async () => {
     const w = await newWorkspace(server);
     const logs = claudeLogs("5f1e7c2a-0000-4000-8000-000000000001", [
       { name: "user_prompt", attrs: { prompt: "<REDACTED>" } },
@@ -134,7 +134,7 @@ describe("[OTL3] a retried export stores nothing twice", () => {
     ]);
   });
 
-  it("Codex's logs: the exit code from the output, not `success`; a resend in reverse stores nothing", async () => {
+  it("[OTL5] Codex's logs: the exit code from the output, not `success`; a resend in reverse stores nothing", async () => {
     const w = await newWorkspace(server);
     const logs = codexLogs("019a0000-0000-7000-8000-00000000c0de", [
       { name: "codex.user_prompt", attrs: { prompt: "Run the checks", prompt_length: "14" } },

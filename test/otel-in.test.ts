@@ -20,7 +20,7 @@ afterAll(() => server.close());
 const runsOf = async (w: Workspace) =>
   (await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/runs`, { token: w.token })).body.runs as any[];
 
-describe("[OTL6] GenAI spans from the OTel JS SDK become a run with its tool calls", () => {
+describe("[OTL1] [OTL6] GenAI spans from the OTel JS SDK become a run with its tool calls", () => {
   for (const protocol of ["http/protobuf", "http/json"] as const) {
     it(`over ${protocol}: invoke_agent is the run, execute_tool its calls, chat its usage, plan its dots`, async () => {
       const w = await newWorkspace(server);
@@ -71,7 +71,7 @@ describe("[OTL6] GenAI spans from the OTel JS SDK become a run with its tool cal
     });
   }
 
-  it("a resource naming the room (chips.space.id) puts the run there", async () => {
+  it("[OTL4] a resource naming the room (chips.space.id) puts the run there", async () => {
     const w = await newWorkspace(server);
     const room = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/spaces`, {
       method: "POST",

@@ -8,7 +8,7 @@ import { codexFacts, isCodex } from "./codex";
 import type { Refused, Signal } from "./decode";
 import type { Fact, Session } from "./facts";
 import { genAiFacts } from "./genai";
-import { planSession } from "./plan";
+import { planSession, storedKey } from "./plan";
 import { dataPointCount, logRecords, spanRecords } from "./records";
 import { runOfSession, seenCalls, storedKeys } from "./sessions";
 
@@ -78,9 +78,9 @@ async function storeSession(
   const stored = await storedKeys(
     deps.database,
     ws,
-    facts.map((f) => f.key),
+    facts.map((f) => storedKey(f.key)),
   );
-  if (facts.every((f) => stored.has(f.key))) return { ok: true }; // a resend: all of it is stored
+  if (facts.every((f) => stored.has(storedKey(f.key)))) return { ok: true }; // a resend: all of it is stored
   const { runId, run } = await runOfSession(deps.database, ws, cred.subjectId, session);
   if (run?.state === "finished")
     return { ok: false, problem: problem("run_finished", `run ${runId} has finished; its telemetry is not taken`) };

@@ -24,6 +24,10 @@ export function hashedId(prefix: string, seed: string): string {
   return prefix + CROCKFORD[Number(bits & 7n)] + out;
 }
 
+/** A fact's key as stored: itself, or — past the protocol's 255 characters — a hash of it. */
+export const storedKey = (key: string) =>
+  key.length <= LIMITS.idempotencyKey ? key : `otel:h:${createHash("sha256").update(key).digest("hex")}`;
+
 export interface SessionState {
   workspaceId: string;
   harnessId: string;
@@ -45,7 +49,7 @@ export function planSession(session: Session, facts: Fact[], s: SessionState): P
   const fresh: Fact[] = [];
   const keys = new Set<string>();
   for (const f of facts) {
-    if (s.stored.has(f.key) || keys.has(f.key)) continue;
+    if (s.stored.has(storedKey(f.key)) || keys.has(f.key)) continue;
     keys.add(f.key);
     fresh.push(f);
   }
@@ -59,8 +63,7 @@ export function planSession(session: Session, facts: Fact[], s: SessionState): P
       id: hashedId("evt_", `${s.workspaceId}:${key}`),
       workspace_id: s.workspaceId,
       run_id: s.runId,
-      idempotency_key:
-        key.length <= LIMITS.idempotencyKey ? key : `otel:h:${createHash("sha256").update(key).digest("hex")}`,
+      idempotency_key: storedKey(key),
       actor,
       ...fields,
     });
