@@ -1,3 +1,5 @@
+import os from "node:os";
+import path from "node:path";
 import { resolveToken, resolveUrl } from "../config";
 import { CliError } from "../errors";
 import { call } from "../http";
@@ -46,4 +48,11 @@ export async function harnessAndRoom(
         : `error: ${me.workspace_id} has no room yet`,
     ]);
   return { url, token, me, space };
+}
+
+/** Which Claude Code settings file: --settings, --user (the user's), else the project's own local one. */
+export function claudeSettingsFile(o: ConnectOptions, env: Record<string, string | undefined>): string {
+  if (o.settings) return path.resolve(o.settings);
+  if (o.user) return path.join(env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), ".claude"), "settings.json");
+  return path.resolve(".claude", "settings.local.json");
 }

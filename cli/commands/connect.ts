@@ -1,20 +1,12 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { CliError, EXIT, UsageError } from "../errors";
 import type { CommandContext } from "./context";
-import { harnessAndRoom, type ConnectOptions } from "./connect-room";
+import { claudeSettingsFile, harnessAndRoom, type ConnectOptions } from "./connect-room";
 import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/agents/connect/home";
 
 const PKG = path.resolve(import.meta.dirname, "../..");
-
-/** Which Claude Code settings file: --settings, --user (the user's), else the project's own local one. */
-export function claudeSettingsFile(o: ConnectOptions, env: Record<string, string | undefined>): string {
-  if (o.settings) return path.resolve(o.settings);
-  if (o.user) return path.join(env.CLAUDE_CONFIG_DIR || path.join(os.homedir(), ".claude"), "settings.json");
-  return path.resolve(".claude", "settings.local.json");
-}
 
 function setsidPath(): string | null {
   for (const p of ["/usr/bin/setsid", "/bin/setsid"]) if (fs.existsSync(p)) return p;

@@ -46,7 +46,7 @@ const SERVICES: Record<Signal, { file: string; pkg: string; request: string; res
 let types: Record<Signal, { request: protobuf.Type; response: protobuf.Type }> | null = null;
 
 /** The request and response types of each signal, loaded once from the vendored files. */
-export function otlpTypes() {
+function otlpTypes() {
   if (types) return types;
   const root = new protobuf.Root();
   root.resolvePath = (_origin, target) => path.join(PROTO_DIR, target);

@@ -23,7 +23,7 @@ const FINAL = new Set([400, 401, 403, 404, 413, 415]);
 type Deps = Pick<ChipsServices, "database" | "db" | "storage">;
 
 /** `k=v,k2=v2` (values percent-encoded, as OTEL_EXPORTER_OTLP_HEADERS) as headers. */
-export function parseHeaders(list: string): Record<string, string> {
+function parseHeaders(list: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const pair of list.split(",").filter((p) => p.trim())) {
     const at = pair.indexOf("=");

@@ -34,7 +34,7 @@ interface Base {
   goal?: string;
 }
 
-export interface CallFields {
+interface CallFields {
   callId: string;
   tool: string;
   summary: string;
@@ -89,7 +89,7 @@ export function jsonObject(v: unknown): Record<string, unknown> {
 export const clean = (s: string, max: number) => clipUtf8(redact(s), max);
 
 /** One redacted line of at most `max` bytes. */
-export const line = (s: string, max: number) => clean(s.replace(/\s+/g, " ").trim(), max);
+const line = (s: string, max: number) => clean(s.replace(/\s+/g, " ").trim(), max);
 
 /** The end of a text in at most `max` UTF-8 bytes (an output's tail says most: the error, the exit), redacted. */
 export function tail(s: string, max: number): string {

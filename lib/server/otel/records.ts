@@ -9,7 +9,7 @@
 
 export type Attrs = Record<string, unknown>;
 
-export interface SpanEventRecord {
+interface SpanEventRecord {
   name: string;
   timeMs: number;
   attrs: Attrs;
@@ -50,7 +50,7 @@ const obj = (v: unknown): Record<string, unknown> =>
 const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 
 /** An AnyValue (either encoding) as a plain value; a 64-bit integer past 2^53 stays a string. */
-export function anyValue(v: unknown): unknown {
+function anyValue(v: unknown): unknown {
   const o = obj(v);
   if ("stringValue" in o) return str(o.stringValue);
   if ("boolValue" in o) return o.boolValue === true;
@@ -65,7 +65,7 @@ export function anyValue(v: unknown): unknown {
   return undefined;
 }
 
-export function attrsOf(kvs: unknown): Attrs {
+function attrsOf(kvs: unknown): Attrs {
   const out: Attrs = {};
   for (const kv of arr(kvs)) {
     const k = obj(kv).key;
@@ -75,7 +75,7 @@ export function attrsOf(kvs: unknown): Attrs {
 }
 
 /** Unix nanoseconds (a decimal string or a number) as ms; 0 for none. */
-export function nsToMs(v: unknown): number {
+function nsToMs(v: unknown): number {
   const s = str(v);
   if (!/^\d{1,20}$/.test(s)) return 0;
   return s.length > 6 ? Number(s.slice(0, -6)) : 0;

@@ -28,7 +28,7 @@ import {
  * from the run and item ids, so exporting a run again sends the same spans.
  */
 
-export type Attr = string | number | boolean | string[];
+type Attr = string | number | boolean | string[];
 
 export interface SpanPlan {
   traceId: string;
@@ -47,8 +47,8 @@ const hex = (s: string, n: number) => {
   const h = createHash("sha256").update(s).digest("hex").slice(0, n);
   return /^0+$/.test(h) ? "1".padStart(n, "0") : h; // an all-zero id is invalid
 };
-export const traceIdOf = (runId: string) => hex(`chips:run:${runId}`, 32);
-export const spanIdOf = (runId: string, item: string) => hex(`${runId}:${item}`, 16);
+const traceIdOf = (runId: string) => hex(`chips:run:${runId}`, 32);
+const spanIdOf = (runId: string, item: string) => hex(`${runId}:${item}`, 16);
 
 type Ev = Record<string, unknown> & { type: string; ts: string; seq: number };
 const str = (v: unknown) => (typeof v === "string" ? v : "");
