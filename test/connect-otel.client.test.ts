@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { newWorkspace, type Workspace } from "./support/api";
+import { chipsCli } from "./support/chips-cli";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
@@ -11,22 +11,12 @@ import { startTestServer, type TestServer } from "./support/server";
  * telemetry — printed for a shell, or put into the settings' `env` beside what is there and
  * taken out again byte for byte by `chips disconnect claude --otel`.
  */
-const ROOT = path.resolve(import.meta.dirname, "..");
 let server: TestServer;
 let ws: Workspace;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "chips-connect-otel-"));
 
-function chips(args: string[]): Promise<{ code: number | null; out: string }> {
-  const e: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(e))
-    if (k.startsWith("CHIPS_") || k.startsWith("OTEL_") || k === "DATABASE_URL") delete e[k];
-  Object.assign(e, { CHIPS_URL: server.url, CHIPS_TOKEN: ws.token, CHIPS_HOME: path.join(dir, "home") });
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "chips.mjs"), ...args], { cwd: dir, env: e });
-  let out = "";
-  proc.stdout.on("data", (d) => (out += d));
-  proc.stderr.on("data", (d) => (out += d));
-  return new Promise((resolve) => proc.on("close", (code) => resolve({ code, out })));
-}
+const chips = (args: string[]) =>
+  chipsCli(args, { url: server.url, token: ws.token, cwd: dir, env: { CHIPS_HOME: path.join(dir, "home") } });
 
 beforeAll(async () => {
   server = await startTestServer();

@@ -1,9 +1,8 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/core/protocol";
 import { ev, newWorkspace, post, request, runStarted, type Workspace } from "./support/api";
 import { decodeSpans, startReceiver, type Receiver } from "./support/otlp-receiver";
+import { chipsCli } from "./support/chips-cli";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
@@ -13,23 +12,12 @@ import { startTestServer, type TestServer } from "./support/server";
  * their receipts ride as span events; a second export sends the same ids; and the spans, posted
  * to Chips' own OTLP endpoint, make the same run again.
  */
-const ROOT = path.resolve(import.meta.dirname, "..");
 let server: TestServer;
 let receiver: Receiver;
 let ws: Workspace;
 let runId: string;
 
-function chips(args: string[], token: string): Promise<{ code: number | null; out: string }> {
-  const e: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(e))
-    if (k.startsWith("CHIPS_") || k.startsWith("OTEL_") || k === "DATABASE_URL") delete e[k];
-  Object.assign(e, { CHIPS_URL: server.url, CHIPS_TOKEN: token, CHIPS_DATA_DIR: path.join(ROOT, "no-such-data-dir") });
-  const proc = spawn(process.execPath, [path.join(ROOT, "bin", "chips.mjs"), ...args], { cwd: ROOT, env: e });
-  let out = "";
-  proc.stdout.on("data", (d) => (out += d));
-  proc.stderr.on("data", (d) => (out += d));
-  return new Promise((resolve) => proc.on("close", (code) => resolve({ code, out })));
-}
+const chips = (args: string[], token: string) => chipsCli(args, { url: server.url, token });
 
 beforeAll(async () => {
   server = await startTestServer();
