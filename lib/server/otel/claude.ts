@@ -61,7 +61,9 @@ export function claudeFacts(r: LogRecord): Fact[] {
         return [
           { ...base, t: "call.end", ...call, outcome: "denied", error: `refused (${str(a.source) || "policy"})` },
         ];
-      return [{ ...base, t: "call.start", ...call, startedAt: iso(r.timeMs) }];
+      // A decision says no input: the call goes on the record whole at its result, whose input gives
+      // its summary (two requests apart when the command runs past an export interval).
+      return [{ ...base, t: "running", tool: call.tool }];
     }
     case "tool_result":
       return toolResult(base, r);

@@ -60,7 +60,8 @@ function codexFact(r: LogRecord): Fact | null {
       const call = { callId: clean(callId, TOOL_LIMITS.callId), tool: clean(tool, TOOL_LIMITS.tool), summary: tool };
       if (DENIED.has(str(a.decision)))
         return { ...base, t: "call.end", ...call, outcome: "denied", error: `refused (${str(a.source) || "policy"})` };
-      return { ...base, t: "call.start", ...call, startedAt: iso(r.timeMs) };
+      // As Claude Code's: the call goes on the record whole at its result, which has the command.
+      return { ...base, t: "running", tool: call.tool };
     }
     case "codex.tool_result":
       return toolResult(base, r, callId);

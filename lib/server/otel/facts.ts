@@ -45,7 +45,8 @@ export type Fact = Base &
   (
     | { t: "prompt" }
     | { t: "usage"; usage: Usage }
-    | ({ t: "call.start"; startedAt?: string } & CallFields)
+    /** A call began (its input unknown yet): the typing indicator, no tool event — the call is sent whole at its end. */
+    | { t: "running"; tool: string }
     | ({
         t: "call.end";
         outcome: ToolOutcome;

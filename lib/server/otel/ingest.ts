@@ -86,7 +86,7 @@ async function storeSession(
     return { ok: false, problem: problem("run_finished", `run ${runId} has finished; its telemetry is not taken`) };
   const spaceId = session.spaceId ?? run?.space_id ?? (await roomsOf(deps.db, ws))[0]?.id;
   if (!spaceId) return { ok: false, problem: problem("space_not_found", "this workspace has no room for the run") };
-  const calls = facts.flatMap((f) => (f.t === "call.start" || f.t === "call.end" ? [f.callId] : []));
+  const calls = facts.flatMap((f) => (f.t === "call.end" ? [f.callId] : []));
   const seen = run ? await seenCalls(deps.database, runId, calls) : new Set<string>();
   const planned = planSession(session, facts, {
     workspaceId: ws,

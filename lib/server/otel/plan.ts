@@ -81,10 +81,6 @@ export function planSession(session: Session, facts: Fact[], s: SessionState): P
   let usage: Usage = s.run?.usage ?? { input_tokens: 0, output_tokens: 0 };
   const open = new Set((s.run?.tools?.open ?? []).map((o) => o.call_id));
   const plan = new Map((s.run?.plan ?? []).map((p) => [p.step_id, p.state as string]));
-  // A call whose start and end came together is sent whole: its summary is then the end's,
-  // which knows the input (a start knows only the tool's name).
-  const ending = new Map<string, string | undefined>();
-  for (const f of fresh) if (f.t === "call.end") ending.set(f.callId, undefined);
   const used: Fact[] = [];
   for (const f of fresh) {
     used.push(f);
@@ -96,30 +92,12 @@ export function planSession(session: Session, facts: Fact[], s: SessionState): P
         usage = add(usage, f.usage);
         event(f.key, "run.status", { phase: "thinking", verb_phrase: "Thinking…", usage });
         break;
-      case "call.start":
-        if (s.seen.has(f.callId)) break;
-        if (ending.has(f.callId)) {
-          ending.set(f.callId, f.startedAt);
-          break;
-        }
-        s.seen.add(f.callId);
-        open.add(f.callId);
-        event(f.key, "tool.started", {
-          call_id: f.callId,
-          tool: f.tool,
-          summary: f.summary,
-          ...(f.input !== undefined ? { input: f.input } : {}),
-          ...(f.startedAt ? { started_at: f.startedAt } : {}),
-        });
-        event(`${f.key}/status`, "run.status", {
-          phase: "tool",
-          verb_phrase: clipUtf8(`Running ${f.summary}…`, LIMITS.verbPhrase),
-        });
+      case "running":
+        event(f.key, "run.status", { phase: "tool", verb_phrase: clipUtf8(`Running ${f.tool}…`, LIMITS.verbPhrase) });
         break;
       case "call.end": {
         if (s.seen.has(f.callId) && !open.has(f.callId)) break; // finished before: nothing new
-        const whole = !open.has(f.callId);
-        const startedAt = ending.get(f.callId) ?? f.startedAt;
+        const whole = !open.has(f.callId); // open: started by another source of the run's events
         s.seen.add(f.callId);
         open.delete(f.callId);
         event(f.key, "tool.finished", {
@@ -127,7 +105,7 @@ export function planSession(session: Session, facts: Fact[], s: SessionState): P
           outcome: f.outcome,
           ...(whole ? { tool: f.tool, summary: f.summary } : {}),
           ...(whole && f.input !== undefined ? { input: f.input } : {}),
-          ...(whole && startedAt ? { started_at: startedAt } : {}),
+          ...(whole && f.startedAt ? { started_at: f.startedAt } : {}),
           ...(f.exitCode !== undefined ? { exit_code: f.exitCode } : {}),
           ...(f.durationMs !== undefined ? { duration_ms: Math.min(f.durationMs, LIMITS.estimateSeconds * 1000) } : {}),
           ...(f.output !== undefined ? { output: f.output } : {}),
