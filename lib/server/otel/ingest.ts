@@ -9,7 +9,7 @@ import type { Refused, Signal } from "./decode";
 import type { Fact, Session } from "./facts";
 import { genAiFacts } from "./genai";
 import { planSession, storedKey } from "./plan";
-import { dataPointCount, logRecords, spanRecords } from "./records";
+import { logRecords, spanRecords } from "./records";
 import { runOfSession, seenCalls, storedKeys } from "./sessions";
 
 /**
@@ -47,7 +47,7 @@ export async function ingestOtlp(
     for (const r of logRecords(body)) {
       facts.push(...(isClaude(r) ? claudeFacts(r) : isCodex(r) ? codexFacts(r) : []));
     }
-  } else dataPointCount(body); // accepted and not kept: both agents send deltas, and usage comes from their logs
+  } // metrics: taken and kept nowhere — both agents send deltas, and usage comes from their logs
 
   const sessions = new Map<string, { session: Session; facts: Fact[] }>();
   for (const f of facts) {

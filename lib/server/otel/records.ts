@@ -153,16 +153,3 @@ export function logRecords(body: Record<string, unknown>): LogRecord[] {
   }
   return out;
 }
-
-/** How many data points a metrics request holds (accepted, not mapped: both agents send deltas). */
-export function dataPointCount(body: Record<string, unknown>): number {
-  let n = 0;
-  for (const rm of arr(body.resourceMetrics))
-    for (const sm of arr(obj(rm).scopeMetrics))
-      for (const m of arr(obj(sm).metrics)) {
-        const mo = obj(m);
-        for (const kind of ["sum", "gauge", "histogram", "exponentialHistogram", "summary"])
-          n += arr(obj(mo[kind]).dataPoints).length;
-      }
-  return n;
-}
