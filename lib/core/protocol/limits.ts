@@ -5,6 +5,11 @@
 export const LIMITS = {
   /** Largest request body, bytes ([HTTP2] 413). */
   bodyBytes: 1024 * 1024,
+  /**
+   * Largest OTLP/HTTP body, bytes, before and after gzip ([OTL2] 413). Larger than the events
+   * API's: one short Codex run exports ~1.2 MB of spans as JSON in one request (docs/OTEL.md).
+   */
+  otlpBodyBytes: 4 * 1024 * 1024,
   /** Most events in one batch ([HTTP2] 413). */
   batchEvents: 500,
   idempotencyKey: 255,

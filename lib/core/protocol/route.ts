@@ -35,8 +35,13 @@ export type Scope = "workspace" | "run" | "space";
 
 export interface BodyDecl {
   schema: z.ZodType;
-  /** `application/json` unless said. An octet-stream body is read by the handler, after the scope. */
-  media?: "application/json" | "application/octet-stream";
+  /**
+   * `application/json` unless said. A body of another media type (octet-stream, OTLP's protobuf)
+   * is read by the handler as bytes, after the scope (415 for a media type not declared).
+   */
+  media?: "application/json" | "application/octet-stream" | "application/x-protobuf";
+  /** Other media types the handler reads the same bytes as, e.g. OTLP's JSON beside its protobuf. */
+  also?: Record<string, z.ZodType>;
   /** Past this the request is 413 and the rest is not read. */
   maxBytes: number;
   /** The title of the 422 when the body does not fit `schema`, e.g. "bad command". */
@@ -144,7 +149,7 @@ export function errorsOf(r: RouteDecl): ErrorCode[] {
   if (r.scope === "workspace") out.push("validation_failed");
   if (r.body) {
     out.push("unsupported_media_type", "payload_too_large");
-    if (r.body.media !== "application/octet-stream") out.push("invalid_json", "validation_failed");
+    if ((r.body.media ?? "application/json") === "application/json") out.push("invalid_json", "validation_failed");
   }
   if (r.scope === "run") out.push("run_not_found");
   if (r.scope === "space") out.push("space_not_found");

@@ -3,6 +3,7 @@ import { RUN_ROUTES } from "./runs";
 import { ROOM_ROUTES } from "./rooms";
 import { PEOPLE_ROUTES } from "./people";
 import { REVIEW_ROUTES, SHARE_ROUTES } from "./review";
+import { OTLP_ROUTES } from "./otlp";
 
 /**
  * Every HTTP route of the API, declared once (lib/core/protocol/route.ts), by name. The server
@@ -16,5 +17,6 @@ export const ROUTES = {
   ...PEOPLE_ROUTES,
   ...REVIEW_ROUTES,
   ...SHARE_ROUTES,
+  ...OTLP_ROUTES,
 };
-export { CORE_ROUTES, RUN_ROUTES, ROOM_ROUTES, PEOPLE_ROUTES, REVIEW_ROUTES, SHARE_ROUTES };
+export { CORE_ROUTES, RUN_ROUTES, ROOM_ROUTES, PEOPLE_ROUTES, REVIEW_ROUTES, SHARE_ROUTES, OTLP_ROUTES };

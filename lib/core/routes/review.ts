@@ -34,7 +34,9 @@ const format = z.enum(["json", "ndjson", "otlp", "otlp-json"]).default("json");
 const exportAnswer = {
   description: "the export, as a download",
   schema: ExportDocument.or(
-    z.object({ resourceSpans: z.array(z.unknown()) }).describe("format=otlp-json: an OTLP/JSON ExportTraceServiceRequest"),
+    z
+      .object({ resourceSpans: z.array(z.unknown()) })
+      .describe("format=otlp-json: an OTLP/JSON ExportTraceServiceRequest"),
   ),
   also: {
     "application/x-ndjson": z.string().describe("one stored event a line, in seq order"),

@@ -26,7 +26,7 @@ import { problemResponse, readBytes, readJson, type ApiEnv } from "./http";
 type Status<R extends RouteDecl> = keyof R["answers"] & number;
 
 /** A body sent as it is: JSON the server already holds serialized (stored events), or another media type. */
-type RawBody = string | Buffer | ReadableStream | null;
+type RawBody = string | Uint8Array<ArrayBuffer> | ReadableStream | null;
 
 /** What a handler answers: data for a status, a body already serialized, or a refusal. */
 export type Reply<R extends RouteDecl> =
@@ -46,7 +46,7 @@ type CredOf<R extends RouteDecl> =
       : Credential;
 type BodyValue<R extends RouteDecl> = R["body"] extends { judged: true }
   ? unknown
-  : R["body"] extends { media: "application/octet-stream" }
+  : R["body"] extends { media: "application/octet-stream" | "application/x-protobuf" }
     ? never
     : R["body"] extends { schema: infer S extends z.ZodType }
       ? z.output<S>
@@ -59,7 +59,7 @@ type Call<R extends RouteDecl> = {
   params: PathParams<R["path"]>;
   query: R["query"] extends z.ZodType ? z.output<R["query"]> : undefined;
   body: BodyValue<R>;
-  /** An octet-stream body, read now (415 for another media type, 413 past `maxBytes`, the declared bound by default). */
+  /** A body of bytes, read now (415 for a media type not declared, 413 past `maxBytes`, the declared bound by default). */
   octets: (maxBytes?: number) => Promise<Buffer | ProblemError>;
 } & (R["scope"] extends "workspace" ? { ws: string } : unknown) &
   (R["scope"] extends "run" ? { run: Run } : unknown) &
@@ -98,8 +98,9 @@ async function prepare(svc: ChipsServices, r: RouteDecl, c: Context<ApiEnv>): Pr
     }
   }
   const body = r.body;
-  if (body?.media === "application/octet-stream") {
-    call.octets = (maxBytes = body.maxBytes) => octets(c, maxBytes);
+  if (body?.media && body.media !== JSON_TYPE) {
+    const media = [body.media, ...Object.keys(body.also ?? {})];
+    call.octets = (maxBytes = body.maxBytes) => octets(c, maxBytes, media);
   } else if (body) {
     const read = await readJson(c, body.maxBytes);
     if (!read.ok) return read.problem;
@@ -130,10 +131,9 @@ async function prepare(svc: ChipsServices, r: RouteDecl, c: Context<ApiEnv>): Pr
   return call as Call<RouteDecl>;
 }
 
-async function octets(c: Context<ApiEnv>, maxBytes: number): Promise<Buffer | ProblemError> {
+async function octets(c: Context<ApiEnv>, maxBytes: number, media: string[]): Promise<Buffer | ProblemError> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
-  if (type !== "application/octet-stream")
-    return problem("unsupported_media_type", "send the body as application/octet-stream");
+  if (!media.includes(type)) return problem("unsupported_media_type", `send the body as ${media.join(" or ")}`);
   const read = await readBytes(c, maxBytes);
   return read.ok ? read.value : read.problem;
 }

@@ -11,7 +11,7 @@ import { roomHandlers } from "./room-routes";
 import { peopleHandlers } from "./people-routes";
 import { reviewHandlers } from "./review-routes";
 import { shareHandlers } from "./share-routes";
-import { otlpRoutes } from "./otlp-routes";
+import { otlpHandlers } from "./otlp-routes";
 import { log } from "../log";
 import { unavailable } from "../storage";
 
@@ -25,6 +25,7 @@ export function createApi(svc: ChipsServices) {
     ...peopleHandlers(svc),
     ...reviewHandlers(svc),
     ...shareHandlers(svc),
+    ...otlpHandlers(svc),
   };
 
   app.onError((err, c) => {
@@ -40,16 +41,16 @@ export function createApi(svc: ChipsServices) {
   // The routes anyone may call come before the credential check; the table says which they are.
   mountAll(app, svc, ROUTES, handlers, (r) => !!r.who.open);
 
-  // OTLP/HTTP in, on the paths exporters append to their endpoint (its own sign-in: harness tokens only).
-  otlpRoutes(app, svc);
-
-  // Everything below needs a credential (lib/server/api/sign-in.ts).
-  app.use("/api/v1/*", async (c, next) => {
+  // Everything below needs a credential (lib/server/api/sign-in.ts): the API, and OTLP/HTTP in on
+  // the paths exporters append to their endpoint (lib/core/routes/otlp.ts).
+  const signedIn = async (c: Context<ApiEnv>, next: () => Promise<void>) => {
     const cred = await signIn(svc, c);
     if (isProblem(cred)) return problemResponse(cred);
     c.set("cred", cred);
     return storageGate(c, next);
-  });
+  };
+  app.use("/api/v1/*", signedIn);
+  app.use("/v1/*", signedIn);
 
   /**
    * While the database is unreachable a write is refused at once (503 + Retry-After) rather

@@ -52,7 +52,16 @@ function operation(name: string, r: RouteDecl): RouteConfig {
       ...(params.length ? { params: z.object(Object.fromEntries(params.map((p) => [p, z.string()]))) } : {}),
       ...(r.query ? { query: r.query } : {}),
       ...(r.body
-        ? { body: { required: true, content: { [r.body.media ?? "application/json"]: { schema: r.body.schema } } } }
+        ? {
+            body: {
+              required: true,
+              content: Object.fromEntries(
+                Object.entries({ [r.body.media ?? "application/json"]: r.body.schema, ...r.body.also }).map(
+                  ([media, schema]) => [media, { schema }],
+                ),
+              ),
+            },
+          }
         : {}),
     },
     responses: responses(r),

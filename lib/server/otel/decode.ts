@@ -13,14 +13,8 @@ import { problem, type ProblemError } from "@/lib/core/protocol";
 export type Signal = "traces" | "logs" | "metrics";
 export type Encoding = "json" | "protobuf";
 
-/**
- * Largest OTLP body, bytes, before and after gzip ([OTL2] 413). Larger than the events API's
- * 1 MiB: one short Codex run exports ~1.2 MB of spans as JSON in one request (docs/OTEL.md).
- */
-export const OTLP_MAX_BYTES = 4 * 1024 * 1024;
-
 /** The encoding a Content-Type names, or null for one OTLP/HTTP does not define (415). */
-export function encodingOf(contentType: string | undefined): Encoding | null {
+function encodingOf(contentType: string | undefined): Encoding | null {
   const type = (contentType ?? "").split(";")[0].trim().toLowerCase();
   if (type === "application/json") return "json";
   return type === "application/x-protobuf" || type === "application/protobuf" ? "protobuf" : null;
