@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redact } from "@/lib/agents/runner/redact";
+import { redact } from "@/lib/core/protocol/redact";
 
 describe("[TOOL3] what a tool call says is redacted before it leaves the machine", () => {
   it("[TOOL3] values named like secrets, auth headers, URL credentials and known token shapes are replaced; the rest is kept", () => {

@@ -1,7 +1,7 @@
 import { clipUtf8, clipUtf8Tail, LIMITS, TOOL_LIMITS } from "@/lib/core/protocol";
 import type { EventInput } from "@/lib/agents/sdk/types";
 import type { AgentEvent } from "./adapter";
-import { redact } from "./redact";
+import { redact } from "@/lib/core/protocol/redact";
 
 type Started = Extract<AgentEvent, { type: "call_started" }>;
 type Finished = Extract<AgentEvent, { type: "call_finished" }>;

@@ -1,8 +1,9 @@
 /**
- * Redaction of what a tool call says where no list of secrets is known — a person's own
- * terminal (`chips connect`), an AG-UI agent, an agent's OpenTelemetry (lib/server/otel/):
+ * Redaction of what a tool call says ([TOOL3]) where no list of secrets is known — a person's
+ * own terminal (`chips connect`), an AG-UI agent, an agent's OpenTelemetry (lib/server/otel/):
  * values that look like credentials are replaced with `[redacted]` before a summary, input,
- * output or error is stored. A runner also masks its job's own secrets by value ([RN4]).
+ * output or error leaves the machine or is stored. A runner also masks its job's own secrets
+ * by value first ([RN4], lib/agents/runner/mask.ts).
  * Patterns, so never complete: the known token shapes, and the value of anything named like a secret.
  */
 const PATTERNS: Array<[RegExp, string]> = [
