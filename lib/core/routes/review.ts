@@ -137,7 +137,8 @@ export const REVIEW_ROUTES = {
   reviewExport: route({
     method: "get",
     path: "/api/v1/workspaces/:ws/review/export",
-    summary: "The runs of a view (at most 1000, newest first unless sorted) as one export",
+    summary:
+      "The runs of a view (at most 1000, newest first unless sorted) as one export ([EXP1]) or as GenAI spans ([OTL7])",
     tag: "Review",
     who: {},
     scope: "workspace",
