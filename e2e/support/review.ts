@@ -59,17 +59,13 @@ export class RunsPage {
       await this.page.getByTestId(`filter-${name}`).selectOption({ label });
     for (const [name, value] of Object.entries(f.fields ?? {}))
       await this.page.getByTestId(`filter-${name}`).fill(value);
-    await Promise.all([this.page.waitForURL(/\/runs\?/), this.page.getByTestId("filter-apply").click()]);
+    // The form's GET loads a new page: wait for its load (a URL test passes at once on the page before, whose URL also has `/runs?`).
+    await Promise.all([this.page.waitForEvent("load"), this.page.getByTestId("filter-apply").click()]);
   }
 
   /** The ids of every run a search box's text finds (its operators included: `ran:"npm publish"`). */
   async search(q: string): Promise<string[]> {
-    await this.page.getByTestId("filter-q").fill(q);
-    // The page of this search, not the one before (whose URL also has `/runs?`).
-    await Promise.all([
-      this.page.waitForURL((u) => u.searchParams.get("q") === q),
-      this.page.getByTestId("filter-apply").click(),
-    ]);
+    await this.filter({ q });
     return (await this.allIds()).sort();
   }
 
