@@ -1,9 +1,7 @@
 import type { Run } from "@/lib/core/protocol";
 import { alignTools } from "@/lib/core/review/compare";
+import { RunColumns, td } from "./compare-head";
 import { callTally, muted } from "./format";
-
-const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
-const td = "px-2 py-1.5 align-top";
 
 /** The runs' tool calls side by side ([TOOL6]): a row per tool, each run's calls of it. */
 export function CompareTools({ runs }: { runs: Run[] }) {
@@ -13,18 +11,7 @@ export function CompareTools({ runs }: { runs: Run[] }) {
     <div className="overflow-x-auto">
       <table className="mt-2 w-full text-sm" data-testid="compare-tools">
         <caption className="sr-only">Tool calls, by tool</caption>
-        <thead>
-          <tr>
-            <th scope="col" className={th}>
-              Tool
-            </th>
-            {runs.map((r, i) => (
-              <th key={r.id} scope="col" className={th}>
-                Run {i + 1}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <RunColumns first="Tool" runs={runs} />
         <tbody>
           {rows.map((row) => (
             <tr

@@ -4,12 +4,10 @@ import { alignSteps, compareChangeSets, sideOf } from "@/lib/core/review/compare
 import { runHarnessName } from "@/lib/core/views/names";
 import { ReviewNav } from "@/components/review/review-nav";
 import { CompareTools } from "@/components/review/compare-tools";
+import { RunColumns, td, th } from "@/components/review/compare-head";
 import { callTally, link, muted, took, tokens, usd } from "@/components/review/format";
 
 export const dynamic = "force-dynamic";
-
-const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
-const td = "px-2 py-1.5 align-top";
 
 /** Runs side by side ([CMP1]): steps aligned by step_id (else title) with their calls, outcome, usage, checks, diff stats, tool calls by tool ([TOOL6]), and the change-sets file by file. */
 export default async function ComparePage({
@@ -98,18 +96,7 @@ export default async function ComparePage({
           <div className="overflow-x-auto">
             <table className="mt-2 w-full text-sm" data-testid="compare-steps">
               <caption className="sr-only">Plan steps, aligned</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={th}>
-                    Step
-                  </th>
-                  {runs.map((r, i) => (
-                    <th key={r.id} scope="col" className={th}>
-                      Run {i + 1}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <RunColumns first="Step" runs={runs} />
               <tbody>
                 {alignSteps(runs).map((row) => (
                   <tr
@@ -154,21 +141,7 @@ export default async function ComparePage({
           <div className="overflow-x-auto">
             <table className="mt-2 w-full text-sm" data-testid="compare-files">
               <caption className="sr-only">Files changed, by run</caption>
-              <thead>
-                <tr>
-                  <th scope="col" className={th}>
-                    File
-                  </th>
-                  {runs.map((r, i) => (
-                    <th key={r.id} scope="col" className={th}>
-                      Run {i + 1}
-                    </th>
-                  ))}
-                  <th scope="col" className={th}>
-                    Alike
-                  </th>
-                </tr>
-              </thead>
+              <RunColumns first="File" runs={runs} after={["Alike"]} />
               <tbody>
                 {compareChangeSets(runs).map((f) => (
                   <tr
