@@ -48,6 +48,20 @@ beforeAll(async () => {
   // Talks of it, ran nothing of it.
   await withCalls("talker", "Should we npm publish today?", []);
   await withCalls("codex", "Release 1.3", [["exec_command", "npm publish", "failed", 700]]);
+  // Asked to publish and refused before it ran: a whole denied call (a gate's, as chips connect claude sends it).
+  runs.gated = await startRun(server, ws, { goal: "Release 1.4" });
+  const denied = await post(server, ws.token, {
+    events: [
+      ev(ws, "tool.finished", {
+        run_id: runs.gated,
+        call_id: "gated-0",
+        tool: "Bash",
+        summary: "npm publish",
+        outcome: "denied",
+      }),
+    ],
+  });
+  if (denied.status !== 201) throw new Error(denied.text);
   await withCalls("lint", "Lint", [
     ["Bash", "npm run lint", "failed", 5000],
     ["Edit", "Edit src/a.ts", "ok", 10],
@@ -66,15 +80,15 @@ async function found(q: string): Promise<string[]> {
 }
 
 describe("[TOOL6] runs found by their tool calls", () => {
-  it('[TOOL6] ran:"npm publish" finds exactly the runs that ran it — not one that ran its words apart, nor one that only said them', async () => {
+  it('[TOOL6] ran:"npm publish" finds exactly the runs that ran it — not one that ran its words apart, nor one that only said them, nor one refused it', async () => {
     expect(await found('ran:"npm publish"')).toEqual(["codex", "published"]);
-    // The plain words find every run that holds them, goals included.
-    expect(await found("npm publish")).toEqual(["apart", "codex", "published", "talker"]);
+    // The plain words find every run that holds them, goals and calls' summaries included.
+    expect(await found("npm publish")).toEqual(["apart", "codex", "gated", "published", "talker"]);
     expect(await found("ran:publish")).toEqual(["apart", "codex", "published"]);
   });
 
   it("[TOOL6] tool:NAME finds runs with a call of that tool; failed:tool runs where a call failed; failed:NAME of that tool", async () => {
-    expect(await found("tool:Bash")).toEqual(["apart", "lint", "published"]);
+    expect(await found("tool:Bash")).toEqual(["apart", "gated", "lint", "published"]);
     expect(await found("tool:exec_command")).toEqual(["codex"]);
     expect(await found("failed:tool")).toEqual(["codex", "lint"]);
     expect(await found("failed:Bash")).toEqual(["lint"]);
@@ -108,7 +122,8 @@ describe("[TOOL6] rollups by tool", () => {
     expect(r.status, r.text).toBe(200);
     const rows = Object.fromEntries(r.body.rows.map((x: any) => [x.key, x]));
     expect(Object.keys(rows).sort()).toEqual(["Bash", "Edit", "exec_command"]);
-    expect(rows.Bash).toMatchObject({ calls: 5, runs: 3, finished: 5, failed: 1, failure_rate: 0.2 });
+    // The refused call is one of Bash's calls (ended, not failed, untimed).
+    expect(rows.Bash).toMatchObject({ calls: 6, runs: 4, finished: 6, failed: 1, failure_rate: 1 / 6 });
     expect(rows.Bash.p50_ms).toBe(percentile(times.Bash, 0.5));
     expect(rows.Bash.p90_ms).toBe(percentile(times.Bash, 0.9));
     expect(rows.exec_command).toMatchObject({ calls: 1, runs: 1, failed: 1, failure_rate: 1, p90_ms: 700 });
@@ -117,7 +132,9 @@ describe("[TOOL6] rollups by tool", () => {
     });
     const lines = csv.text.trim().split("\r\n");
     expect(lines[0]).toBe("tool,key,runs,calls,finished,failed,failure_rate,p50_ms,p90_ms,tokens,cost_usd");
-    expect(lines).toContain(`Bash,Bash,3,5,5,1,0.2,${percentile(times.Bash, 0.5)},${percentile(times.Bash, 0.9)},,`);
+    expect(lines).toContain(
+      `Bash,Bash,4,6,6,1,${1 / 6},${percentile(times.Bash, 0.5)},${percentile(times.Bash, 0.9)},,`,
+    );
   });
 
   it("[TOOL6] a call indexed in two rounds — its start, later its end with no time of its own — is timed from its start by the server's clock", async () => {

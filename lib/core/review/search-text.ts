@@ -92,6 +92,8 @@ function ranWords(text: string): string[] {
 export function toolWords(e: StoredEvent): string[] {
   if (e.type !== "tool.started" && e.type !== "tool.finished") return [];
   if (!e.tool || !e.summary) return []; // a finish of a started call: its start said what it was
+  // A call refused before it ran (a gate's denial, sent whole) was a call of its tool, and ran nothing.
+  if (e.type === "tool.finished" && e.outcome === "denied") return [toolKey(e.tool)];
   return [toolKey(e.tool), ...ranWords(`${e.summary}\n${e.input ?? ""}`)];
 }
 
