@@ -73,9 +73,10 @@ Usage:
       (default 1800) without reaching it, and the next hook call starts another.
   chips disconnect claude [--settings FILE | --user]
       Take the hooks out again (the settings file back byte for byte when unchanged since).
-  chips connect codex [--space SPACE] [--project DIR] [--token T]
+  chips connect codex [--space SPACE] [--project DIR] [--codex-bin P] [--token T]
       Mirror the Codex sessions run in DIR (default: here) into a room from Codex's own
-      rollout files, until Ctrl-C. Watch-only: Codex lets nothing in.
+      rollout files, until Ctrl-C. Steer reaches an interactive session as its next message
+      (codex queue); nothing else gets in, and codex exec sessions are watch-only.
   chips bridge ag-ui URL --prompt "TEXT" [--space SPACE] [--token T]
       Run the AG-UI agent at URL on TEXT, shown in a room (cancel aborts it, steer reruns it
       with the guidance; AG-UI has no pause). docs/CONNECT.md says more.

@@ -137,7 +137,18 @@ const COMMANDS: Record<string, Command> = {
   },
   connect: {
     run: async (ctx) => (await import("./commands/connect")).connect(ctx),
-    options: ["token", "space", "settings", "user", "hold-seconds", "stale-seconds", "project", "otel", "print"],
+    options: [
+      "token",
+      "space",
+      "settings",
+      "user",
+      "hold-seconds",
+      "stale-seconds",
+      "project",
+      "otel",
+      "print",
+      "codex-bin",
+    ],
   },
   bridge: {
     run: async (ctx) => (await import("./commands/bridge")).bridge(ctx),

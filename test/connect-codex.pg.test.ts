@@ -19,11 +19,13 @@ import {
 import { startTestServer, type TestServer } from "./support/server";
 import { startCodexTty, sendToCodex } from "./support/codex-tty";
 import type { Tty } from "./support/tty";
+import { defaultCodexBin } from "../lib/agents/runner/adapters/codex";
 
 /**
  * `chips connect codex` with the REAL Codex CLI 0.169 in a pseudo-terminal, as a person
  * runs it (only the model is scripted): each turn typed into Codex is mirrored into the
- * room from the rollout file Codex writes, and its run is watch-only.
+ * room from the rollout file Codex writes; a room's steer gets in through Codex's message
+ * queue ([CDX1]), nothing else does.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
 let server: TestServer;
@@ -31,6 +33,8 @@ let ws: Workspace;
 let model: ModelServer;
 let tmp: string;
 let release: () => void = () => {};
+/** A room's steer of the second turn: Codex runs it as the session's next turn. */
+const STEER = "Now count to three";
 const held = new Promise<void>((r) => (release = r));
 beforeAll(async () => {
   server = await startTestServer({ rateLimit: 0 });
@@ -40,6 +44,7 @@ beforeAll(async () => {
     if (/Generate a concise, single-line task title/.test(lastUserText(input) ?? ""))
       return { items: [say("Count to two")] };
     if (lastUserText(input) === "Count again") return { items: [say("Again: two.")], hold: held };
+    if (lastUserText(input) === STEER) return { items: [say("Steered: three.")] };
     switch (outputsSinceUser(input)) {
       case 0:
         return {
@@ -72,7 +77,7 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, each tool call's start and end, the answer, usage; its run is watch-only: commands are refused", async () => {
+it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, each tool call's start and end, the answer, usage; [CDX1] a room's steer reaches the session through Codex's queue and runs as its next turn; other commands are refused", async () => {
   const project = path.join(tmp, "project");
   const codexHome = path.join(tmp, "codex-home");
   fs.mkdirSync(project, { recursive: true });
@@ -83,11 +88,15 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
     CHIPS_TOKEN: ws.token,
     CODEX_HOME: codexHome,
   };
-  const watcher: ChildProcess = spawn(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "connect", "codex"], {
-    cwd: project,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const watcher: ChildProcess = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/chips.mjs"), "connect", "codex", "--codex-bin", defaultCodexBin()],
+    {
+      cwd: project,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   watcher.stdout!.on("data", (d) => (out += d));
   watcher.stderr!.on("data", (d) => (out += d));
@@ -108,7 +117,7 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
       type: "run.started",
       goal_from: "harness",
       goal: "Count to two, please",
-      commands: [],
+      commands: ["steer"],
     });
     expect(events[0].session_ref).toMatch(/^[0-9a-f-]{36}$/);
     expect(events.filter((e: any) => e.type === "run.step").map((e: any) => `${e.step_id}:${e.state}`)).toEqual([
@@ -138,19 +147,34 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
       outcome: "succeeded",
       usage: { input_tokens: expect.any(Number), output_tokens: expect.any(Number) },
     });
-    // Nothing reaches a Codex session from outside: its run declares no commands ([RUN2]) and the server refuses them.
+    // [CDX1] Only a steer gets in (Codex's queue): the run declares just that ([RUN2]), and the server refuses a pause.
     const runId2Prompt = "Count again";
     const runId2 = await send(runId2Prompt);
     const refused = await command(server, ws, runId2, "pause");
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ code: "command_not_supported", commands: [] });
-    expect((await receipts(server, ws, runId2)).commands).toEqual([]);
+    expect(refused.body).toMatchObject({ code: "command_not_supported", commands: ["steer"] });
+    // A steer while the turn is busy: queued at once (applied), run by Codex as the session's next turn.
+    expect((await command(server, ws, runId2, "steer", STEER)).status).toBe(201);
+    await until(
+      async () => (await receipts(server, ws, runId2)).commands.some((c: any) => c.receipt === "applied"),
+      "the steer handed to Codex's queue",
+    );
     release();
     await until(
       async () => (await runEvents(server.url, ws, runId2, "run.finished")).length === 1,
       "the second turn's end",
       120_000,
     );
+    const steered = await waitForRun(server.url, ws, STEER, 120_000);
+    await until(
+      async () => (await runEvents(server.url, ws, steered, "run.finished")).length === 1,
+      "the steered turn's end",
+      120_000,
+    );
+    await tty.waitFor(/Steered: three/, "the steered answer in the terminal");
+    expect((await runEvents(server.url, ws, steered, "message.posted")).map((e: any) => e.text)).toEqual([
+      "Steered: three.",
+    ]);
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.id)).size).toBe(all.length);
   } finally {

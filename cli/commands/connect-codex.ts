@@ -6,12 +6,12 @@ import type { CommandContext } from "./context";
 import { chipsHome, connectionDir, privateDir, writeAtomic, type Connection } from "@/lib/agents/connect/home";
 
 /**
- * `chips connect codex [--space S] [--project DIR]`: mirror the Codex sessions run in DIR
- * (default: here) into a room, until Ctrl-C. Leave it running beside your terminal.
+ * `chips connect codex [--space S] [--project DIR] [--codex-bin P]`: mirror the Codex sessions
+ * run in DIR (default: here) into a room, until Ctrl-C. Leave it running beside your terminal.
  */
 export async function connectCodex(ctx: CommandContext): Promise<void> {
   if (ctx.args.length > 1) throw new UsageError(`connect codex takes options only (got "${ctx.args[1]}")`);
-  const o = ctx.opts as ConnectOptions & { project?: string };
+  const o = ctx.opts as ConnectOptions & { project?: string; "codex-bin"?: string };
   const project = path.resolve(o.project ?? ".");
   const { url, token, me, space } = await harnessAndRoom(ctx);
   const root = privateDir(connectionDir(chipsHome(ctx.env), "codex", project));
@@ -33,11 +33,12 @@ export async function connectCodex(ctx: CommandContext): Promise<void> {
     token,
     codexHome,
     stateDir: path.join(root, "state"),
+    codexBin: o["codex-bin"],
     log: (l) => ctx.io.err(`${l}\n`),
   });
   watcher.start();
   ctx.io.out(
-    `Mirroring the Codex sessions in ${project} (from ${codexHome}/sessions) into room "${space.name}" (${space.id}); runs are watch-only. Ctrl-C stops.\n`,
+    `Mirroring the Codex sessions in ${project} (from ${codexHome}/sessions) into room "${space.name}" (${space.id}); a room's Steer reaches an interactive session as its next message (codex queue), other buttons are refused. Ctrl-C stops.\n`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => void watcher.stop().then(resolve, resolve);

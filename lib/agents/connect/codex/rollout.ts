@@ -21,7 +21,8 @@ import { rolloutCall, rolloutOutput } from "./rollout-calls";
  * `agent_message`, `token_count`).
  */
 export type RolloutSignal =
-  | { kind: "session"; id: string; cwd: string }
+  /** `source`: who runs the session — `exec`, or an interactive TUI (`cli`, `vscode` on the shared app-server). */
+  | { kind: "session"; id: string; cwd: string; source: string }
   | { kind: "turn_started"; turnId: string }
   | { kind: "prompt"; text: string }
   | { kind: "agent"; event: AgentEvent }
@@ -62,7 +63,7 @@ export function readRolloutLine(line: string): RolloutSignal[] {
   const p: J = e.payload ?? {};
   switch (e.type) {
     case "session_meta":
-      return str(p.id) ? [{ kind: "session", id: str(p.id), cwd: str(p.cwd) }] : [];
+      return str(p.id) ? [{ kind: "session", id: str(p.id), cwd: str(p.cwd), source: str(p.source) }] : [];
     case "token_usage_record": {
       const u = usageOf(p.turn_token_usage);
       return u ? [{ kind: "usage", usage: u }] : [];

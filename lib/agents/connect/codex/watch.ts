@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { ChipsClient } from "@/lib/agents/sdk";
@@ -11,14 +12,19 @@ import type { Connection } from "../home";
 import { DurableStore, sendOutbox } from "../outbox";
 import { readRolloutLine } from "./rollout";
 
-/** Why a mirrored Codex run obeys no button (Codex offers no way in to a session it runs itself). */
-const WATCH_ONLY = "watch-only: started from a terminal (Codex offers no way in to steer, pause or cancel it)";
+/** Why a mirrored Codex run obeys no other button (Codex offers no way in but its message queue). */
+const WATCH_ONLY =
+  "Codex takes only a message from outside a session it runs itself (codex queue): steer, not pause or cancel";
+/** Why a `codex exec` session takes no steer: exec aborts a queued message as it exits (openai/codex#41060). */
+const EXEC_ONLY = "watch-only: a codex exec session drops queued messages";
 
 interface RolloutState {
   file: string;
   /** Bytes of the file read and applied. */
   offset: number;
   session: string | null;
+  /** Who runs the session (`session_meta.source`): `exec`, or an interactive TUI; absent in older state. */
+  source?: string | null;
   /** The session's working directory is this project's (or under it); null until session_meta is read. */
   mine: boolean | null;
   run: { id: string; translator: TranslatorState; usage: Usage | null } | null;
@@ -36,6 +42,8 @@ export interface WatchOptions {
   log(line: string): void;
   /** How often the rollout files are looked at, ms (default 300). */
   intervalMs?: number;
+  /** The `codex` that queues a steer into a session (default `codex` on PATH). */
+  codexBin?: string;
 }
 
 function rolloutFiles(dir: string): string[] {
@@ -62,8 +70,9 @@ function rolloutFiles(dir: string): string[] {
  * interactive ones, in a person's own terminal — into a room, by reading the rollout files
  * Codex writes for them (rollout.ts). The prompt is the person's message (`goal_from:
  * harness`), plans are dots, commands the typing indicator, the agent's words messages,
- * usage on the run. Codex gives nothing a way in, so the watcher answers every command
- * "rejected: watch-only". Offsets and outboxes are durable: a restart, or Chips being
+ * usage on the run. The one way in Codex gives is its message queue: a steer of an
+ * interactive session's run is handed to `codex queue --thread` ([CDX1]) and runs as the
+ * session's next turn; every other command is rejected. Offsets and outboxes are durable: a restart, or Chips being
  * down, loses and repeats nothing. Files there before the watcher first started are read
  * from their end (their past is not replayed).
  */
@@ -89,13 +98,35 @@ export class CodexWatcher {
     this.store = new DurableStore<RolloutState>(o.stateDir, { workspaceId: o.conn.workspace_id, actor });
     this.socket = this.client.onCommand(
       (cmd, controls) => {
-        const ours = this.store.keys().some((k) => this.store.load(k)?.state.run?.id === cmd.run_id);
-        if (ours)
-          void controls
-            .reject(WATCH_ONLY)
-            .catch((e) => o.log(`could not answer ${cmd.command_id}: ${(e as Error).message}`));
+        const s = this.store
+          .keys()
+          .map((k) => this.store.load(k)?.state)
+          .find((x) => x?.run?.id === cmd.run_id);
+        if (!s) return;
+        const answer =
+          cmd.command !== "steer"
+            ? controls.reject(WATCH_ONLY)
+            : s.source === "exec" || !s.session
+              ? controls.reject(EXEC_ONLY)
+              : this.enqueue(s.session, cmd.text ?? "").then(
+                  () => controls.apply(),
+                  (e: Error) => controls.reject(`codex queue failed: ${clipUtf8(e.message, 1000)}`),
+                );
+        void answer.catch((e) => o.log(`could not answer ${cmd.command_id}: ${(e as Error).message}`));
       },
       { onError: (e) => o.log(`commands: ${(e as Error)?.message ?? e}`) },
+    );
+  }
+
+  /** [CDX1] A message for a session's next turn: Codex runs it at once when idle, after the turn when busy. */
+  private enqueue(thread: string, text: string): Promise<void> {
+    return new Promise((resolve, reject) =>
+      execFile(
+        this.o.codexBin ?? "codex",
+        ["queue", "--thread", thread, "--message", text],
+        { env: { ...process.env, CODEX_HOME: this.o.codexHome }, timeout: 30_000 },
+        (err, _out, stderr) => (err ? reject(new Error(stderr.trim() || err.message)) : resolve()),
+      ),
     );
   }
 
@@ -189,6 +220,7 @@ export class CodexWatcher {
     for (const sig of readRolloutLine(line)) {
       if (sig.kind === "session") {
         s.session = sig.id;
+        s.source = sig.source || null;
         const rel = path.relative(this.o.conn.project, sig.cwd);
         s.mine = !!sig.cwd && !rel.startsWith("..") && !path.isAbsolute(rel);
         continue;
@@ -212,7 +244,8 @@ export class CodexWatcher {
               space_id: this.o.conn.space_id,
               goal: clipUtf8(sig.text.trim() || "(an empty prompt)", LIMITS.goal),
               goal_from: "harness",
-              commands: [], // [RUN2] watch-only: Codex offers no way in to a session it runs itself
+              // [RUN2] [CDX1] an interactive session takes a steer through Codex's queue; exec drops it
+              commands: s.source && s.source !== "exec" ? ["steer"] : [],
               ...(s.session ? { session_ref: s.session } : {}),
             },
           ]);
