@@ -1,5 +1,5 @@
 import { rowCodec } from "./row-codec";
-import { commands, decisions, rooms, runnerEvents, runs } from "./schema";
+import { asks, commands, decisions, rooms, runnerEvents, runs } from "./schema";
 
 // What the writer's read (db/ingest-sql.ts) and write (db/ingest-write-sql.ts) statements share:
 // the read models' row codecs and the one-key-at-a-time lookups.
@@ -9,12 +9,14 @@ export const commandRows = rowCodec(commands);
 export const runnerEventRows = rowCodec(runnerEvents);
 export const roomRows = rowCodec(rooms);
 export const decisionRows = rowCodec(decisions);
+export const askRows = rowCodec(asks);
 
 export type RunRow = typeof runs.$inferSelect;
 export type CommandRow = typeof commands.$inferSelect;
 export type RunnerEventRow = typeof runnerEvents.$inferSelect;
 export type RoomRow = typeof rooms.$inferSelect;
 export type DecisionRow = typeof decisions.$inferSelect;
+export type AskRow = typeof asks.$inferSelect;
 
 export const num = (v: unknown) => Number(v); // int8 is a string on postgres-js, a number on PGlite
 

@@ -1,6 +1,7 @@
 import type { Run } from "./client";
 import { readBudgets, type BudgetRead } from "./budget-sql";
 import {
+  askRows,
   commandRows,
   decisionRows,
   eventsWithKeys,
@@ -8,6 +9,7 @@ import {
   perKey,
   roomRows,
   runRows,
+  type AskRow,
   type CommandRow,
   type DecisionRow,
   type RoomRow,
@@ -73,6 +75,10 @@ export interface BatchAsk {
   decisions: { spaceId: string; decisionId: string }[];
   /** The UTC day whose budgets and spend the batch judges against, or null when it reports no usage and starts no run. */
   budgetDay: string | null;
+  /** Asks the batch's events name ([ASK1]–[ASK6]). */
+  askIds: string[];
+  /** Runs whose asks not yet settled the batch may change (an ask event, a run finishing). */
+  askRuns: string[];
 }
 
 /** The store as one batch sees it. `head` is null when the workspace is gone. */
@@ -101,6 +107,10 @@ export interface BatchRead {
   rooms: RoomRow[];
   decisions: DecisionRow[];
   budget: BudgetRead | null;
+  /** The asks named (in any workspace: the caller tells its own from others'), and the unsettled asks of `askRuns`. */
+  asks: AskRow[];
+  /** The stored `run.answer_applied` or `run.ask_closed` of each of those asks that has one (a repeat replays it). */
+  askSettles: Map<string, string>;
 }
 
 const list = (select: string) => `(select coalesce(json_agg(x), '[]') from (${select}) x)`;
@@ -116,6 +126,10 @@ const READ_EVENTS = `select ${HEAD},
 
 const READ_MODELS = `with named_runs as (
     ${perKey("$2", "runs", "id = k.key", runRows.jsonColumns)}
+  ), named_asks as (
+    ${perKey("$11", "asks", "id = k.key", askRows.jsonColumns)}
+    union
+    ${perKey("$12", "asks", "run_id = k.key and workspace_id = $1 and state in ('asked', 'shown', 'answered')", askRows.jsonColumns, true)}
   ), named_commands as (
     ${perKey("$4", "commands", "id = k.key and workspace_id = $1", commandRows.jsonColumns)}
     union
@@ -133,7 +147,9 @@ const READ_MODELS = `with named_runs as (
   ${list(`select k.run_id, k.call_id from unnest($8::text[], $9::text[]) as k(run_id, call_id)
       cross join lateral (select 1 from events where run_id = k.run_id and type in ('tool.started', 'tool.finished') and ((body::jsonb) ->> 'call_id') = k.call_id limit 1) e`)} as calls,
   ${list(`select k.key as run_id, h.sequence from unnest($10::text[]) as k(key)
-      cross join lateral (select sequence from run_events where run_id = k.key order by sequence desc limit 1) h`)} as runner_heads`;
+      cross join lateral (select sequence from run_events where run_id = k.key order by sequence desc limit 1) h`)} as runner_heads,
+  ${list(`select * from named_asks`)} as asks,
+  ${list(`select a.id, e.body from named_asks a cross join lateral (select body from events where workspace_id = $1 and seq = a.settled_seq limit 1) e where a.workspace_id = $1`)} as ask_settles`;
 
 // Room state (issue 14), read only for a batch that judges or changes it.
 const READ_ROOMS = `select ${HEAD},
@@ -143,16 +159,24 @@ const READ_ROOMS = `select ${HEAD},
 
 type J = Record<string, unknown>;
 
+/** Whether a batch names a run read model, an agent, a command or an ask: the READ_MODELS statement. */
+const namesModels = (a: BatchAsk) =>
+  a.runIds.length +
+    a.agentIds.length +
+    a.commandIds.length +
+    a.finishing.length +
+    a.runnerSeqs.length +
+    a.askIds.length +
+    a.askRuns.length >
+  0;
+
 /** Whether a batch's read needs more than its events statement (the run read models, rooms, budgets). */
 export const readsMore = (a: BatchAsk) =>
-  a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0 ||
-  a.roomSpaces.length + a.decisions.length > 0 ||
-  a.budgetDay !== null;
+  namesModels(a) || a.roomSpaces.length + a.decisions.length > 0 || a.budgetDay !== null;
 
 /** The store as the batch sees it: its read statements go out together. */
 export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
-  const needsModels =
-    a.runIds.length + a.agentIds.length + a.commandIds.length + a.finishing.length + a.runnerSeqs.length > 0;
+  const needsModels = namesModels(a);
   const [[ev], models, room, budget] = await Promise.all([
     run<J>(READ_EVENTS, [a.workspaceId, a.keys, a.ids, a.spaceIds]),
     needsModels
@@ -167,6 +191,8 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
           a.calls.map((c) => c.runId),
           a.calls.map((c) => c.callId),
           [...new Set(a.runnerSeqs.map((p) => p.runId))],
+          a.askIds,
+          a.askRuns,
         ]).then((r) => r[0])
       : null,
     a.roomSpaces.length + a.decisions.length
@@ -208,5 +234,7 @@ export async function readBatch(run: Run, a: BatchAsk): Promise<BatchRead> {
     rooms: rows(room, "rooms").map(roomRows.decode),
     decisions: rows(room, "decisions").map(decisionRows.decode),
     budget,
+    asks: rows(models, "asks").map(askRows.decode),
+    askSettles: new Map(rows(models, "ask_settles").map((r) => [r.id as string, r.body as string])),
   };
 }

@@ -1,6 +1,7 @@
 import type { Run } from "./client";
 import { USAGE_CTE } from "./budget-sql";
 import {
+  askRows,
   commandRows,
   decisionRows,
   eventsWithKeys,
@@ -9,6 +10,7 @@ import {
   roomRows,
   runnerEventRows,
   runRows,
+  type AskRow,
   type CommandRow,
   type DecisionRow,
   type RoomRow,
@@ -43,6 +45,8 @@ export interface BatchWrite {
   runnerEvents: RunnerEventRow[];
   rooms: RoomRow[];
   decisions: DecisionRow[];
+  /** Asks and their receipts the batch made or moved ([ASK4]). */
+  asks: AskRow[];
   /** Usage to add per harness and UTC day ([BUD1]). */
   usage: { harnessId: string; day: string; tokens: number; micro: number }[];
   /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
@@ -65,7 +69,7 @@ const whenHeld = `where exists (select from head)`;
 // nothing. One statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
 // as text: drizzle turns postgres-js's timestamp array serializer off. Two shapes: a
 // batch that touches no run read model leaves those parts out (less to plan).
-const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$29", "$30"] : ["$20", "$21"]) => `with head as (
+const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$30", "$31"] : ["$20", "$21"]) => `with head as (
     update workspaces set seq_head = $2 where id = $1 and seq_head = $3
       and not exists (${eventsWithKeys("$1", keys)}) and not exists (${perKey(ids, "events", "id = k.key", "id")})
     returning id
@@ -92,6 +96,8 @@ const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$29", "$30"] : 
     ${roomRows.insertFrom("$23")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
   ), decision_rows as (
     ${decisionRows.insertFrom("$24")} ${whenHeld} on conflict (space_id, decision_id) do update set status = excluded.status, superseded_by = excluded.superseded_by, updated_seq = excluded.updated_seq
+  ), ask_rows as (
+    ${askRows.insertFrom("$29")} ${whenHeld} ${askRows.onConflictReplace("id")}
   ), ${USAGE_CTE("$25", "$26", "$27", "$28")}`
       : ""
   }
@@ -102,7 +108,13 @@ const WRITE_ALL = writeBatchSql(true);
 /** Store the batch; false (nothing stored) when the workspace's head moved since it was read. */
 export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
   const models =
-    w.runs.length + w.commands.length + w.runnerEvents.length + w.rooms.length + w.decisions.length + w.usage.length >
+    w.runs.length +
+      w.commands.length +
+      w.runnerEvents.length +
+      w.rooms.length +
+      w.decisions.length +
+      w.usage.length +
+      w.asks.length >
     0;
   const params = [
     w.workspaceId,
@@ -135,6 +147,7 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
         roomRows.encode(w.rooms),
         decisionRows.encode(w.decisions),
         ...usageColumns(w),
+        askRows.encode(w.asks),
         ...absent,
       ])
     : run<{ stored: number }>(WRITE_EVENTS, [...params, ...absent]));

@@ -41,6 +41,8 @@ export function runRow(r: Run): RunRow {
     lastLog: r.last_log,
     review: r.review,
     tools: r.tools,
+    asksOpen: r.asks_open,
+    waitingSince: r.waiting_since,
   };
 }
 
@@ -77,6 +79,8 @@ export function runOf(r: RunRow): Run {
     last_log: r.lastLog,
     review: r.review,
     tools: r.tools,
+    asks_open: r.asksOpen,
+    waiting_since: isoOrNull(r.waitingSince),
   };
 }
 

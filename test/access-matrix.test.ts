@@ -14,6 +14,7 @@ import {
   type Who,
 } from "./support/access-rows";
 import { until } from "./support/feed";
+import { ask, permission } from "./support/asks";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
@@ -127,6 +128,7 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
           expect(made.status, made.text).toBe(201);
           return made.body.link.id;
         },
+        freshAsk: () => ask(server, ws, permission(ws, runId)),
         freshTask: async () => {
           const made = await send("member", "POST", `/api/v1/spaces/${ws.space_id}/tasks`, aTask());
           expect(made.status, made.text).toBe(201);

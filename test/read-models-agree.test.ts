@@ -47,13 +47,14 @@ async function threeViews(intents: Intent[]) {
     for (const id of world.runIds) {
       const run = (await request(`${server.url}/api/v1/runs/${id}`, { token: ws.token })).body;
       const receipts = (await request(`${server.url}/api/v1/runs/${id}/commands`, { token: ws.token })).body.commands;
+      const asks = (await request(`${server.url}/api/v1/runs/${id}/asks`, { token: ws.token })).body.asks;
       // [TOOL4] The run page's calls: folded from the log's windows (as the page reads them) and from the whole log.
       const own = log.filter((e) => e.run_id === id);
       views.push({
         id,
-        stored: { run, receipts },
-        live: { run: live.runs[id], receipts: live.receipts[id] ?? [] },
-        replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [] },
+        stored: { run, receipts, asks },
+        live: { run: live.runs[id], receipts: live.receipts[id] ?? [], asks: live.asks[id] ?? [] },
+        replay: { run: replay.runs[id], receipts: replay.receipts[id] ?? [], asks: replay.asks[id] ?? [] },
         page: {
           windowed: (await loadRunLog(server.chips.services.db, id, receipts)).calls,
           whole: runLogOf(own, receipts).calls,
@@ -98,8 +99,8 @@ async function threeViews(intents: Intent[]) {
   }
 }
 
-describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4] one projection: stored read models, the live room and a replay of the log agree", () => {
-  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, tool calls, finishes, room saves, decisions, tasks and task starts", async () => {
+describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4][ASK4] one projection: stored read models, the live room and a replay of the log agree", () => {
+  it("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4][ASK4] for any legal sequence of runs, plans, steps, statuses, commands, receipts, runner events, tool calls, finishes, room saves, decisions, tasks, task starts, asks and answers", async () => {
     await fc.assert(
       fc.asyncProperty(Sequence, async (intents) => {
         const views = await threeViews(intents);
@@ -124,6 +125,7 @@ describe("[RUN1][UI1][UI5][RN2][ROOM1][DEC1][TSK1][TSK2][TSK3][TOOL4] one projec
           expect(v.live, `live room vs replay of the log, run ${v.id}`).toEqual(v.replay);
           expect(v.live.run, `live room vs GET /api/v1/runs/${v.id}`).toEqual(v.stored.run);
           expect(v.live.receipts, `live room vs GET /api/v1/runs/${v.id}/commands`).toEqual(v.stored.receipts);
+          expect(v.live.asks, `live room vs GET /api/v1/runs/${v.id}/asks`).toEqual(v.stored.asks);
           // [TOOL4] the run page lists each call under the step whose count, failures and time the read model keeps.
           expect(v.page.windowed, `run page's calls, windowed vs whole log, run ${v.id}`).toEqual(v.page.whole);
           const run = v.stored.run;

@@ -19,6 +19,7 @@ import {
   bigint,
   customType,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -110,6 +111,9 @@ export const runs = pgTable(
     review: jsonb("review").$type<RunReview>(),
     /** Its agent's tool calls ([TOOL4]). */
     tools: jsonb("tools").$type<RunTools>(),
+    /** [ASK4] Its asks waiting for a person, and since when the oldest waits. */
+    asksOpen: integer("asks_open").notNull().default(0),
+    waitingSince: timestamp("waiting_since", { withTimezone: true, mode: "string" }),
   },
   (t) => [index("runs_space_idx").on(t.workspaceId, t.spaceId, t.createdAt)],
 );

@@ -1,4 +1,4 @@
-import type { Actor, Decision, Frame, Receipt, RoomRevision, Run, StoredEvent, Task } from "@/lib/core/protocol";
+import type { Actor, Ask, Decision, Frame, Receipt, RoomRevision, Run, StoredEvent, Task } from "@/lib/core/protocol";
 import { emptyRuns, foldEvents } from "@/lib/core/projection/fold";
 import { firstRevision, foldRoom } from "@/lib/core/projection/room";
 import { foldDecisions, type Decisions } from "@/lib/core/projection/decisions";
@@ -25,6 +25,8 @@ export interface RoomState {
   runs: Record<string, Run>;
   /** Run id → its commands' receipts, oldest first. */
   receipts: Record<string, Receipt[]>;
+  /** Run id → its asks, oldest first ([ASK4]). */
+  asks: Record<string, Ask[]>;
   /** The oldest event held: history pages in before it; none older when its prev_seq is 0. */
   oldest: { seq: number; prev_seq: number } | null;
   /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6), folded like the runs. */
@@ -62,15 +64,19 @@ export function roomFromSnapshot(
   events: Frame[],
   receipts: Receipt[],
   state: RoomStateSnapshot,
+  asks: Ask[] = [],
 ): RoomState {
   // The read models are already current: the page only contributes timeline items.
   const byRun: Record<string, Receipt[]> = {};
   for (const r of receipts) (byRun[r.run_id] ??= []).push(r);
+  const asksByRun: Record<string, Ask[]> = {};
+  for (const a of asks) (asksByRun[a.run_id] ??= []).push(a);
   return prependHistory(
     {
       items: [],
       runs: Object.fromEntries(runs.map((r) => [r.id, r])),
       receipts: byRun,
+      asks: asksByRun,
       oldest: null,
       room: state.room,
       decisions: Object.fromEntries(state.decisions.map((d) => [d.decision_id, d])),
@@ -93,11 +99,11 @@ export function applyEvents(state: RoomState, events: readonly RoomEvent[]): Roo
     if (item?.kind === "run" && e.type === "run.queued") queued.add(item.runId);
     if (item) items.push(item);
   }
-  const { runs, receipts } = foldEvents(state, events);
+  const { runs, receipts, asks } = foldEvents(state, events);
   const room = events.reduce(foldRoom, state.room);
   const decisions = events.reduce(foldDecisions, state.decisions);
   const tasks = events.reduce(foldTasks, state.tasks);
-  return { items, runs, receipts, oldest: state.oldest ?? edge(events[0]), room, decisions, tasks };
+  return { items, runs, receipts, asks, oldest: state.oldest ?? edge(events[0]), room, decisions, tasks };
 }
 
 /** Older history (ascending, all before what is held) goes in front; run read models are not rewound. */

@@ -18,6 +18,7 @@ import { AttemptLimiter } from "./attempts";
 import { clientAddress, parseTrustedProxies } from "./client-address";
 import { ReviewIndexer } from "./review/indexer";
 import { IdleRelease } from "./idle";
+import { AskWaits } from "./ask-waits";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -55,6 +56,8 @@ export interface ChipsServices {
    * after CHIPS_WORKSPACE_IDLE seconds quiet ([SCL1]); `held()` counts what is kept now.
    */
   idle: IdleRelease;
+  /** Long-polls waiting for an ask to move ([ASK4]); the fan-out tells it of every ask event. */
+  askWaits: AskWaits;
   /** Listeners told, after each commit, of the new events in seq order. */
   committed: Set<(workspaceId: string, committed: Committed[]) => void>;
   /**
@@ -132,6 +135,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
       keys.objectUrlKey,
     ),
     review,
+    askWaits: new AskWaits(),
     committed,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {

@@ -17,6 +17,7 @@ import { OtlpExporter } from "./otel/exporter";
 import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
 import { HttpDrain } from "./shutdown";
+import { startAskExpiry } from "./asks";
 
 export interface RunningChips {
   url: string;
@@ -134,6 +135,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       });
     });
     const realtime = attachRealtime(server, services);
+    const stopAskExpiry = startAskExpiry(services);
     services.runnersOnline = (ws) => realtime.dispatcher.list(ws);
     // Pages (Next.js server components) read through the same services: one instance,
     // handed over through globalThis because Next bundles its own module graph.
@@ -171,6 +173,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       step = "closing sockets, finishing requests in flight";
       services.storage.close();
       services.idle.stop();
+      stopAskExpiry();
       const [, settled] = await Promise.all([realtime.close(), drain.settled(end - reserve - performance.now())]);
       if (!settled)
         log.warn(

@@ -22,6 +22,8 @@ export interface Ctx {
   freshShare(): Promise<string>;
   /** A task of its own scope made by the member for this one request. */
   freshTask(): Promise<string>;
+  /** A permission the run's harness asks for this one request ([ASK1]): its id. */
+  freshAsk(): Promise<string>;
 }
 interface Row {
   req: (c: Ctx) => Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown };
@@ -292,6 +294,23 @@ export const ROUTES: Record<string, Row> = {
   "DELETE /api/v1/workspaces/:ws/shares/:share": {
     req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/shares/${await c.freshShare()}` }),
     expect: { owner: 200, member: 200, viewer: 403, revoked: 401, other: 403, token: 200 },
+  },
+  // Asks ([ASK1]-[ASK4]): members and owners answer (another workspace's run is not found); everyone of the workspace reads.
+  "POST /api/v1/runs/:run/asks/:ask/answer": {
+    req: async (c) => ({
+      path: `/api/v1/runs/${c.runId}/asks/${await c.freshAsk()}/answer`,
+      body: { decision: "allow", idempotency_key: key() },
+    }),
+    expect: write(201, 404),
+  },
+  "GET /api/v1/runs/:run/asks": { req: (c) => ({ path: `/api/v1/runs/${c.runId}/asks` }), expect: read(404) },
+  "GET /api/v1/runs/:run/asks/:ask": {
+    req: async (c) => ({ path: `/api/v1/runs/${c.runId}/asks/${await c.freshAsk()}` }),
+    expect: read(404),
+  },
+  "GET /api/v1/workspaces/:ws/asks": {
+    req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/asks?state=open` }),
+    expect: read(403),
   },
 };
 

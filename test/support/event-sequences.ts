@@ -6,6 +6,7 @@ import { TaskWorld } from "./task-sequences";
 import { SLOTS, type Intent } from "./intents";
 import { applies, newSlot, type RunSlot } from "./run-slots";
 import { toolEvent } from "./tool-sequences";
+import { askRequest } from "./ask-sequences";
 
 /**
  * Random but legal event sequences for property tests: fast-check draws a list of
@@ -247,6 +248,16 @@ export class SequenceWorld {
         if (free < 0) return;
         const id = await this.tasks.start(i, (runId) => !!this.runs.find((r) => r?.id === runId)?.succeeded);
         if (id) this.runs[free] = newSlot(id, "runner", "queued", true, []);
+        return;
+      }
+      case "ask":
+      case "answer":
+      case "ask-applied":
+      case "ask-close": {
+        if (!run) return;
+        const sent = askRequest(i, run);
+        if (sent.by === "person") await this.call("POST", sent.path, this.ws.person_token, sent.body);
+        else await this.post(run.by, this.runEvent(run, sent.body.type as string, sent.body));
         return;
       }
       case "room":

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { taskIntents } from "./task-sequences";
 import { toolIntent } from "./tool-sequences";
+import { askIntents } from "./ask-sequences";
 
 /**
  * The intents a property run draws (fast-check): "start run 1", "pause run 0", "ack run 2's
@@ -116,6 +117,11 @@ export const Intent = fc.oneof(
   w(2, taskIntents.start),
   // Tool calls ([TOOL2], [TOOL4]): started, finished, or whole, in or out of a step.
   w(4, toolIntent),
+  // Asks ([ASK1]–[ASK5]): asked, answered by a person, reported by the harness, or closed unanswered.
+  w(3, askIntents.ask),
+  w(3, askIntents.answer),
+  w(2, askIntents.applied),
+  w(1, askIntents.close),
 );
 export type Intent = typeof Intent extends fc.Arbitrary<infer T> ? T : never;
 

@@ -1,4 +1,5 @@
 import type { Intent } from "./intents";
+import { askApplies, type AskSeen } from "./ask-sequences";
 
 /**
  * A run as the property test's world (event-sequences.ts) knows it, and what [RUN1] lets
@@ -32,6 +33,8 @@ export interface RunSlot {
   /** Tool calls made, and those started and not finished ([TOOL2]). */
   calls: number;
   openCalls: string[];
+  /** Its asks ([ASK1]), oldest first. */
+  asks: AskSeen[];
 }
 
 /** Whether an intent about a run may be sent for it now ([RUN1]). */
@@ -59,6 +62,11 @@ export function applies(i: Intent, r: RunSlot): boolean {
       return true;
     case "tool":
       return (r.by === "harness" || r.taken) && (r.state === "running" || r.state === "paused");
+    case "ask":
+    case "answer":
+    case "ask-applied":
+    case "ask-close":
+      return askApplies(i, r);
     default:
       return false;
   }
@@ -88,5 +96,6 @@ export function newSlot(
     succeeded: false,
     calls: 0,
     openCalls: [],
+    asks: [],
   };
 }

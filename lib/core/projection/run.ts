@@ -36,6 +36,13 @@ export function foldRun(run: Run | null, e: StoredEvent): Run | null {
       return run && touch(run, e, callStarted(run, e));
     case "tool.finished":
       return run && touch(run, e, callFinished(run, e));
+    case "run.asked":
+    case "run.ask_shown":
+    case "run.answered":
+    case "run.answer_applied":
+    case "run.ask_closed":
+      // What they do to its asks (and asks_open, waiting_since) is in asks.ts.
+      return run && touch(run, e, {});
     case "message.posted":
     case "room.updated":
     case "decision.recorded":
@@ -89,6 +96,8 @@ function queued(e: Stored<"run.queued">): Run {
     last_log: null,
     review: null,
     tools: null,
+    asks_open: 0,
+    waiting_since: null,
   };
 }
 
@@ -128,6 +137,8 @@ function started(run: Run | null, e: Stored<"run.started">): Run {
     last_log: null,
     review: null,
     tools: null,
+    asks_open: 0,
+    waiting_since: null,
     ...fields,
   };
 }

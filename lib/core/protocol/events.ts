@@ -1,7 +1,6 @@
 import { z } from "zod";
 import {
-  Actor,
-  chars,
+  type Actor,
   GoalFrom,
   idOf,
   Instructions,
@@ -15,29 +14,10 @@ import {
 } from "./fields";
 import { LIMITS } from "./limits";
 import { toolFinishedFields, toolStartedFields } from "./tool-calls";
+import { event } from "./envelope";
+import { RunAnswerApplied, RunAnswered, RunAskClosed, RunAsked, RunAskShown } from "./ask-events";
 
-/** Protocol major version ([ENV1]). */
-export const PROTOCOL_VERSION = 1;
-
-/**
- * Fields every event carries on the way in. `ts` and `seq` are server-owned: accepted in
- * the input only so that a client echoing a stored event is not refused, then replaced
- * ([ENV4], [ENV8]). `actor` may be left out by a person: the server sets it.
- */
-const envelope = {
-  v: z.literal(PROTOCOL_VERSION),
-  id: idOf("event"),
-  ts: z.unknown().optional(),
-  seq: z.unknown().optional(),
-  workspace_id: idOf("workspace"),
-  space_id: idOf("space").optional(),
-  run_id: idOf("run").optional(),
-  idempotency_key: chars(LIMITS.idempotencyKey).optional(),
-  actor: Actor.optional(),
-};
-
-const event = <T extends string, S extends z.ZodRawShape>(type: T, shape: S) =>
-  z.object({ ...envelope, type: z.literal(type), ...shape });
+export { PROTOCOL_VERSION } from "./envelope";
 
 /** What a person may tell a run ([RUN1]): the one list of command names. */
 export const CommandName = z.enum(["steer", "pause", "resume", "cancel"]);
@@ -340,6 +320,21 @@ export const CATALOGUE = {
   "tool.started": { schema: ToolStarted, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
   "tool.finished": { schema: ToolFinished, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
   "run.notice": { schema: RunNotice, sentBy: ["system"], requiresRun: true, requiresSpace: false },
+  "run.asked": { schema: RunAsked, sentBy: ["harness", "runner"], requiresRun: true, requiresSpace: false },
+  "run.ask_shown": { schema: RunAskShown, sentBy: ["system"], requiresRun: true, requiresSpace: false },
+  "run.answered": { schema: RunAnswered, sentBy: ["system"], requiresRun: true, requiresSpace: false },
+  "run.answer_applied": {
+    schema: RunAnswerApplied,
+    sentBy: ["harness", "runner"],
+    requiresRun: true,
+    requiresSpace: false,
+  },
+  "run.ask_closed": {
+    schema: RunAskClosed,
+    sentBy: ["harness", "runner", "system"],
+    requiresRun: true,
+    requiresSpace: false,
+  },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type EventType = keyof typeof CATALOGUE;
@@ -383,6 +378,11 @@ export const IncomingEvent = z.discriminatedUnion("type", [
   ToolStarted,
   ToolFinished,
   RunNotice,
+  RunAsked,
+  RunAskShown,
+  RunAnswered,
+  RunAnswerApplied,
+  RunAskClosed,
 ]);
 export type IncomingEvent = z.infer<typeof IncomingEvent>;
 

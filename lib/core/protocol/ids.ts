@@ -16,6 +16,8 @@ export const ID_PREFIX = {
   /** A bearer token's public id (never the token). */
   token: "tok_",
   share: "shr_",
+  /** A run's request for a person's input: a permission or a question ([ASK1]). */
+  ask: "ask_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -15,3 +15,5 @@ export * from "./tasks";
 export * from "./scope";
 export * from "./tool-calls";
 export * from "./route";
+export * from "./ask-events";
+export * from "./asks";

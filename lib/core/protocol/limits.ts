@@ -28,6 +28,20 @@ export const LIMITS = {
   reason: 4000,
   runnerMessage: 16_384,
   name: 200,
+  /** An ask ([ASK1]): the tool it is about, its one-line summary, the command, paths, question, options. */
+  askTool: 128,
+  askSummary: 500,
+  askCommand: 4000,
+  askPaths: 50,
+  askPath: 1000,
+  askQuestion: 4000,
+  askOptionId: 64,
+  askOptionLabel: 200,
+  askPermissionOptions: 10,
+  askQuestionOptions: 20,
+  askSource: 64,
+  /** The longest an ask may wait for a person before the agent's safe default applies: a day. */
+  askExpiresSeconds: 86_400,
   /** Largest estimate_seconds accepted (a week). */
   estimateSeconds: 7 * 24 * 3600,
 } as const;

@@ -111,6 +111,12 @@ export const Run = z
     review: RunReview.nullable(),
     /** Its agent's tool calls ([TOOL4]); null until the first. */
     tools: RunTools.nullable(),
+    /**
+     * [ASK4] Its asks still waiting for a person (asked or shown), and since when the oldest
+     * of them waits: "needs you · since 14:02". Null while none waits.
+     */
+    asks_open: z.number().int(),
+    waiting_since: z.string().nullable(),
   })
   .meta({ id: "Run" });
 export type Run = z.infer<typeof Run>;

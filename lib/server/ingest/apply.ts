@@ -2,6 +2,7 @@ import {
   clipUtf8,
   LIMITS,
   newId,
+  type Ask,
   type IncomingEvent,
   type ProblemError,
   type Receipt,
@@ -9,12 +10,12 @@ import {
 } from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 import type { BatchState } from "./batch-state";
-import { foldRunEvent } from "@/lib/core/projection/fold";
+import { foldRunEvent, type RunFold } from "@/lib/core/projection/fold";
 import { foldRoom } from "@/lib/core/projection/room";
 import { foldDecisions, type Decisions } from "@/lib/core/projection/decisions";
 import { decisionKey } from "./batch-state";
-import type { RunRecord } from "@/lib/core/projection/receipts";
 import { derivedEvents } from "./command-rules";
+import { derivedAskEvents } from "./ask-rules";
 import { accountUsage } from "./budget-rules";
 import { judge, stamp } from "./rules";
 import { callKey } from "./tool-rules";
@@ -66,7 +67,8 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
   const answer: string[] = [];
   const unrecorded: Unrecorded[] = [];
   for (let i = 0; i < req.events.length; i++) {
-    const v = judge(state, req.credential, req.events[i], req.hashes[i], req.pointers[i]);
+    const at = req.storedAt?.[i] ?? ts;
+    const v = judge(state, req.credential, req.events[i], req.hashes[i], req.pointers[i], at);
     if (v.kind === "refuse") {
       state.rollbackRequest();
       return { ok: false, problem: v.problem };
@@ -76,13 +78,12 @@ export function applyRequest(state: BatchState, req: IngestRequest, ts: string):
       continue;
     }
     const queue: FollowUp[] = [];
-    const at = req.storedAt?.[i] ?? ts;
     const first = accept(state, req.credential, v.event, req.hashes[i], at, queue);
     accepted.push(first);
     answer.push(first.body);
     while (queue.length) {
       const f = queue.shift()!;
-      const fv = judge(state, f.cred, f.event, f.hash, "");
+      const fv = judge(state, f.cred, f.event, f.hash, "", at);
       if (fv.kind === "accept") accepted.push(accept(state, f.cred, fv.event, f.hash, at, queue));
       else if (fv.kind === "refuse") {
         // A notice is taken in any state of its run; one refused too (its room unknown) is logged.
@@ -139,7 +140,11 @@ function accept(
 
   if (e.run_id) {
     // The one projection folds the event into the run and its receipts (lib/core/projection/).
-    const before: RunRecord = { run: state.runs.get(e.run_id) ?? null, receipts: receiptsOf(state, e.run_id) };
+    const before: RunFold = {
+      run: state.runs.get(e.run_id) ?? null,
+      receipts: receiptsOf(state, e.run_id),
+      asks: asksOf(state, e.run_id),
+    };
     const after = foldRunEvent(before, e);
     if (after.run) state.set(state.runs, e.run_id, after.run);
     for (const r of after.receipts) {
@@ -150,8 +155,19 @@ function accept(
     if (e.type === "run.command_acked") state.set(state.ackBodies, e.command_id, body);
     if (e.type === "tool.started" || e.type === "tool.finished")
       state.set(state.calls, callKey(e.run_id, e.call_id), true);
+    if (after.asks !== before.asks)
+      for (const a of after.asks) {
+        if (before.asks.includes(a)) continue;
+        state.set(state.asks, a.ask_id, a);
+        state.set(state.askChanges, a.ask_id, true);
+      }
+    if (e.type === "run.answer_applied" || e.type === "run.ask_closed") state.set(state.askSettles, e.ask_id, body);
     const sys = systemOf(e.workspace_id);
-    for (const f of [...derivedEvents(before, e), ...accountUsage(state, before.run, after.run, e)])
+    for (const f of [
+      ...derivedEvents(before, e),
+      ...derivedAskEvents(before, e),
+      ...accountUsage(state, before.run, after.run, e),
+    ])
       followUps.push({ cred: sys, event: f, hash: bodyHash(f, sys) });
   }
   if (e.type === "room.updated") state.set(state.rooms, e.space_id!, foldRoom(state.rooms.get(e.space_id!)!, e));
@@ -176,6 +192,13 @@ function receiptsOf(state: BatchState, runId: string): Receipt[] {
   const out: Receipt[] = [];
   for (const r of state.commands.values()) if (r && r.run_id === runId) out.push(r);
   return out;
+}
+
+/** The asks the batch knows of a run (those its events name, and its unsettled ones), oldest first. */
+function asksOf(state: BatchState, runId: string): Ask[] {
+  const out: Ask[] = [];
+  for (const a of state.asks.values()) if (a.run_id === runId) out.push(a);
+  return out.length > 1 ? out.sort((x, y) => x.seq - y.seq) : out;
 }
 
 /** The decisions an event names, folded by the one projection and kept for the write. */

@@ -1,4 +1,4 @@
-import type { Decision, Receipt, RoomRevision, Run } from "@/lib/core/protocol";
+import type { Ask, Decision, Receipt, RoomRevision, Run } from "@/lib/core/protocol";
 import type { Limits, MicroSpend } from "@/lib/core/projection/budget";
 import type { StoredRef } from "@/db/ingest-sql";
 
@@ -47,6 +47,17 @@ export class BatchState {
   readonly usage = new Map<string, { tokens: number; micro: number }>();
   /** `${run_id} ${call_id}` of every tool call a run's log holds, of those the batch names ([TOOL2]). */
   readonly calls = new Map<string, true>();
+  /**
+   * Ask id → the ask of this workspace ([ASK1]–[ASK6]): those the batch's events name, and the
+   * unsettled asks of their runs (a run's waiting count is folded from all of them).
+   */
+  readonly asks = new Map<string, Ask>();
+  /** Ask ids taken by another workspace. */
+  readonly foreignAsks = new Set<string>();
+  /** The stored `run.answer_applied` / `run.ask_closed` of a settled ask (a repeat replays it). */
+  readonly askSettles = new Map<string, string>();
+  /** Asks the batch made or moved: written with it. */
+  readonly askChanges = new Map<string, true>();
   /** Agent id → harness id ([ENV11]). */
   readonly agents = new Map<string, string>();
   seq: number;

@@ -3,6 +3,7 @@ import type { Run } from "@/db/client";
 import { readBatch, readsMore, type BatchAsk } from "@/db/ingest-sql";
 import { writeBatch, type EventColumns } from "@/db/ingest-write-sql";
 import { receiptOf, receiptRow, runOf, runRow } from "@/db/run-rows";
+import { askOf as askModel, askRow } from "@/db/ask-rows";
 import { decisionOf, decisionRow, roomOf, roomRow } from "@/db/room-rows";
 import { firstRevision } from "@/lib/core/projection/room";
 import { BatchState, decisionKey } from "./batch-state";
@@ -13,6 +14,7 @@ const uniq = <T>(xs: T[]) => [...new Set(xs)];
 const present = <T>(x: T | null | undefined): x is T => x !== null && x !== undefined;
 const commandIdOf = (e: { type: string; command_id?: string }) =>
   e.type.startsWith("run.command") ? e.command_id : undefined;
+const askIdOf = (e: IncomingEvent) => ("ask_id" in e ? e.ask_id : undefined);
 
 /** What the whole batch needs to know of the store. */
 export function askOf(workspaceId: string, reqs: IngestRequest[]): BatchAsk {
@@ -75,6 +77,20 @@ export function askOf(workspaceId: string, reqs: IngestRequest[]): BatchAsk {
     roomSpaces,
     decisions,
     budgetDay: budgeted ? day : null,
+    askIds: uniq(all.map(askIdOf).filter(present)),
+    // A run's waiting count is folded from all its unsettled asks; a run that finishes settles them ([ASK5]).
+    askRuns: uniq(
+      all
+        .filter(
+          (e) =>
+            askIdOf(e) !== undefined ||
+            e.type === "run.finished" ||
+            e.type === "run.command_acked" ||
+            (e.type === "run.command" && e.command === "cancel"),
+        )
+        .map((e) => e.run_id)
+        .filter(present),
+    ),
   };
 }
 
@@ -114,6 +130,11 @@ export async function load(run: Run, ask: BatchAsk): Promise<BatchState | "gone"
     for (const [id, seq] of read.budget.runningSpaces) if (!s.spaceHeads.has(id)) s.spaceHeads.set(id, seq);
   }
   for (const d of read.decisions) s.decisions.set(decisionKey(d.spaceId, d.decisionId), decisionOf(d));
+  for (const a of read.asks) {
+    if (a.workspaceId === workspaceId) s.asks.set(a.id, askModel(a));
+    else s.foreignAsks.add(a.id);
+  }
+  for (const [k, v] of read.askSettles) s.askSettles.set(k, v);
   return s;
 }
 
@@ -228,6 +249,7 @@ export function write(
       payload: e.payload ?? null,
       occurredAt: e.occurred_at,
     })),
+    asks: [...s.askChanges.keys()].map((id) => askRow(s.asks.get(id)!)),
     usage: [...s.usage].map(([k, u]) => {
       const [harnessId, day] = k.split(" ");
       return { harnessId, day, ...u };

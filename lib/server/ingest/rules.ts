@@ -6,6 +6,7 @@ import { judgeAck, judgeCommand, judgeDelivered } from "./command-rules";
 import { judgeDecision, judgeRoomUpdate } from "./room-rules";
 import { judgeBudget } from "./budget-rules";
 import { judgeTool } from "./tool-rules";
+import { isAskEvent, judgeAsk } from "./ask-rules";
 import { WORKSPACE_SUBJECT } from "@/lib/core/projection/budget";
 
 export type Verdict =
@@ -18,11 +19,22 @@ const refuse = (code: ProblemError["code"], detail: string, pointer: string): Ve
   problem: problem(code, detail, [{ pointer, message: detail }]),
 });
 
+/** Events a finished run still takes: a command's ack, the end of an ask ([ASK5]) and late answers to it ([ASK2]). */
+const AFTER_FINISH = new Set(["run.command_acked", "run.answer_applied", "run.ask_closed", "run.answered"]);
+
 /**
  * The stateful rules for one parsed, authorized event, in [HTTP2] order: the agent
- * registry (403), replay, key reuse, id conflict, 404s, then the run lifecycle ([RUN1]).
+ * registry (403), replay, key reuse, id conflict, 404s, then the run lifecycle ([RUN1]) and
+ * the asks' ([ASK1]–[ASK6]). `now` is the time the event would be stored at.
  */
-export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: string, base: string): Verdict {
+export function judge(
+  s: BatchState,
+  cred: Credential,
+  e: IncomingEvent,
+  hash: string,
+  base: string,
+  now: string,
+): Verdict {
   if (e.actor?.kind === "agent") {
     const owner = s.agents.get(e.actor.id);
     if (owner && owner !== cred.subjectId)
@@ -104,10 +116,10 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
   // Review comes after the fact: an annotation is taken in any state ([ANN2], docs/REVIEW.md);
   // so is Chips' notice of what it could not append, or it could fail its cause ([DRV1]).
   if (e.type === "run.annotated" || e.type === "run.notice") return { kind: "accept", run, event };
-  if (run.state === "finished" && e.type !== "run.command_acked") {
+  if (run.state === "finished" && !AFTER_FINISH.has(e.type)) {
     return refuse("run_finished", "the run has finished", `${base}/run_id`);
   }
-  if (run.state === "paused" && (e.type === "run.status" || e.type === "run.step")) {
+  if (run.state === "paused" && (e.type === "run.status" || e.type === "run.step" || e.type === "run.asked")) {
     return refuse("run_paused", "the run is paused", `${base}/run_id`);
   }
   if (e.type === "run.command") {
@@ -129,6 +141,14 @@ export function judge(s: BatchState, cred: Credential, e: IncomingEvent, hash: s
     // [BUD2] a runner whose budget is exhausted is handed no run (the run stays queued for another).
     const spent = judgeBudget(s, [e.runner_id, WORKSPACE_SUBJECT], `${base}/runner_id`);
     if (spent) return { kind: "refuse", problem: spent };
+  }
+  // [ASK3] an answer is a person's (the answers API writes it for them; imports keep its person).
+  if (e.type === "run.answered" && cred.kind !== "person")
+    return refuse("forbidden", "answers come from people", `${base}/type`);
+  if (isAskEvent(e) && run.state !== "queued") {
+    const v = judgeAsk(s, run, e, now, base);
+    if (v.kind !== "ok") return v;
+    return { kind: "accept", run, event: v.event.space_id ? v.event : { ...v.event, space_id: run.space_id } };
   }
   // A queued run can be cancelled, assigned, or refused by its runner (runner.event + run.finished).
   const whileQueued =

@@ -12,7 +12,15 @@ import { workspaceRoom } from "./person-socket";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;
-const ROUTED = new Set(["run.queued", "run.finished", "run.command"]);
+const ROUTED = new Set([
+  "run.queued",
+  "run.finished",
+  "run.command",
+  "run.ask_shown",
+  "run.answered",
+  "run.answer_applied",
+  "run.ask_closed",
+]);
 
 /**
  * The /harness namespace ([RT3]): harnesses and runners connect with `auth: {token}`; the
@@ -99,6 +107,8 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
       frames.filter((f) => f.type === "run.queued" || f.type === "run.finished").map((f) => f.workspace_id as string),
     );
     for (const ws of kicks) void dispatcher.kick(ws);
+    // Long-polls on an ask wake when it moves ([ASK4]).
+    for (const f of frames) if ("ask_id" in f) svc.askWaits.moved(f.ask_id);
     for (const f of frames) {
       if (f.type !== "run.command") continue;
       const commandId = f.command_id as string;

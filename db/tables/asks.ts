@@ -1,0 +1,49 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { AskAnswer, AskCloseReason, AskRequest, AskState, ShownVia, StoredActor } from "../../lib/core/protocol";
+
+/**
+ * Read model of asks and their receipts ([ASK4]; lib/core/protocol/asks.ts `Ask`, db/ask-rows.ts
+ * maps it), written by the ingest writer in the same transaction as their events.
+ */
+export const asks = pgTable(
+  "asks",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    spaceId: text("space_id").notNull(),
+    runId: text("run_id").notNull(),
+    /** The harness (or runner) the answer goes to. */
+    harnessId: text("harness_id"),
+    actor: jsonb("actor").$type<StoredActor>().notNull(),
+    request: jsonb("request").$type<AskRequest>().notNull(),
+    /** asked → shown → answered → applied | rejected; or asked/shown → closed */
+    state: text("state").$type<AskState>().notNull(),
+    seq: bigint("seq", { mode: "number" }).notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "string" }),
+    shownVia: text("shown_via").$type<ShownVia>(),
+    shownAt: timestamp("shown_at", { withTimezone: true, mode: "string" }),
+    answer: jsonb("answer").$type<AskAnswer>(),
+    reason: text("reason"),
+    closedReason: text("closed_reason").$type<AskCloseReason>(),
+    appliedDefault: text("applied_default"),
+    settledSeq: bigint("settled_seq", { mode: "number" }),
+    settledAt: timestamp("settled_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [
+    index("asks_run_idx").on(t.runId, t.seq),
+    // The inbox: a workspace's asks waiting for a person, oldest first.
+    index("asks_waiting_idx")
+      .on(t.workspaceId, t.seq)
+      .where(sql`${t.state} in ('asked', 'shown')`),
+    // Answers a harness has not yet said it applied: sent again when it (re)connects.
+    index("asks_harness_answered_idx")
+      .on(t.harnessId, t.seq)
+      .where(sql`${t.state} = 'answered'`),
+    // Asks waiting past their expiry: closed by Chips ([ASK6]).
+    index("asks_expiry_idx")
+      .on(t.expiresAt)
+      .where(sql`${t.state} in ('asked', 'shown') and ${t.expiresAt} is not null`),
+  ],
+);
