@@ -33,6 +33,7 @@ async function main() {
         ``,
         `  Watch an agent work: open the room above, then run the demo harness:`,
         `    npx chips demo                            a run with a plan, statuses and messages; try Pause, Steer, Cancel`,
+        `    npx chips demo --ask                      halfway it asks the room for a permission: Allow or Deny it there`,
         ``,
         `  Run a real agent (Codex CLI or Claude Code) in its own git worktree:`,
         `    npx chips runner token                    a runner identity and its token (shown once)`,

@@ -80,10 +80,12 @@ Usage:
   chips bridge ag-ui URL --prompt "TEXT" [--space SPACE] [--token T]
       Run the AG-UI agent at URL on TEXT, shown in a room (cancel aborts it, steer reruns it
       with the guidance; AG-UI has no pause). docs/CONNECT.md says more.
-  chips demo [--space SPACE] [--steps N] [--step-ms MS] [--token TOKEN]
+  chips demo [--space SPACE] [--steps N] [--step-ms MS] [--ask] [--token TOKEN]
       Run the demo harness: a run of N pretend steps (default 5, MS each, default 2000)
       in the room (default: the workspace's first), with status, steps and messages; it
-      obeys pause, resume, steer and cancel. Ctrl-C finishes the run failed and exits.
+      obeys pause, resume, steer and cancel. --ask: halfway it asks the room for a
+      permission and waits for Allow / Deny (5 minutes, then deny). Ctrl-C finishes the
+      run failed and exits.
   chips help
       This text.
 

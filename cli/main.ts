@@ -24,6 +24,7 @@ const OPTIONS = {
   timeout: { type: "string" },
   steps: { type: "string" },
   "step-ms": { type: "string" },
+  ask: { type: "boolean" },
   // chips run start
   repo: { type: "string", multiple: true },
   prompt: { type: "string" },
@@ -169,7 +170,7 @@ const COMMANDS: Record<string, Command> = {
   // Loaded on use: the SDK (Socket.IO, zod) would slow every other command's start.
   demo: {
     run: async (ctx) => (await import("./commands/demo")).demo(ctx),
-    options: ["token", "space", "steps", "step-ms"],
+    options: ["token", "space", "steps", "step-ms", "ask"],
   },
 };
 

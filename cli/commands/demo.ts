@@ -6,7 +6,7 @@ import { problemLines } from "../http";
 import type { CommandContext, Options } from "./context";
 
 /** The options `chips demo` takes beside the common ones. */
-export type DemoCliOptions = Options & { steps?: string; "step-ms"?: string };
+export type DemoCliOptions = Options & { steps?: string; "step-ms"?: string; ask?: boolean };
 
 const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
 
@@ -48,7 +48,14 @@ export async function demo({ opts, args, env, io }: CommandContext): Promise<voi
     token: resolveToken(opts, env),
     retry: { attempts: 6, baseMs: 250, maxMs: 4000, totalMs: 30_000 },
   });
-  const harness = new Demo({ client, spaceId: o.space, steps, stepMs, log: (line) => io.out(line + "\n") });
+  const harness = new Demo({
+    client,
+    spaceId: o.space,
+    steps,
+    stepMs,
+    ask: o.ask === true,
+    log: (line) => io.out(line + "\n"),
+  });
 
   let signal: string | null = null;
   const onSignal = (sig: NodeJS.Signals) => {

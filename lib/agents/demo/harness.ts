@@ -4,6 +4,7 @@ import { LIMITS } from "../../core/protocol/limits";
 import { newId } from "../../core/protocol/ids";
 import type { ChipsClient, Command, CommandControls, RunHandle } from "../sdk";
 import { makePlan, Progress, steeredStep, verbPhrase, type DemoStep } from "./plan";
+import { afterAnswer, DEMO_ASK } from "./ask";
 
 /** How the demo runs. */
 export interface DemoOptions {
@@ -19,6 +20,8 @@ export interface DemoOptions {
   log(line: string): void;
   /** How long to wait for the command socket before starting anyway (default 5 s). */
   connectTimeoutMs?: number;
+  /** Ask the room for a permission before the middle step, and wait for the answer ([ASK1]). */
+  ask?: boolean;
 }
 
 /** How the demo ended: done, cancelled by a person (acked), or stopped by a signal. */
@@ -65,6 +68,7 @@ export class Demo {
   private stopReason: string | null = null;
   private wakeUp: (() => void) | null = null;
   private steered = 0;
+  private asked = false;
   /** Steers acked while paused, still to be announced and worked. */
   private readonly acked = new WeakSet<Pending>();
   /** Index in the work list of the next step not started (where a steered step goes). */
@@ -175,6 +179,7 @@ export class Demo {
     for (let i = 0; ; i++) {
       await this.checkpoint(todo);
       if (i >= todo.length) return;
+      if (this.opts.ask && i === Math.floor(todo.length / 2) && !this.asked) await this.askRoom(todo);
       const step = todo[i];
       this.cursor = i + 1;
       const label = `${i + 1}/${todo.length}`;
@@ -258,6 +263,36 @@ export class Demo {
         continue;
       }
       return;
+    }
+  }
+
+  /**
+   * `--ask`: ask the room for a permission and wait for the answer, still obeying commands
+   * meanwhile (a cancel or a stop withdraws the ask); say what the answer made us do, and
+   * report it applied.
+   */
+  private async askRoom(todo: DemoStep[]) {
+    const { log } = this.opts;
+    this.asked = true;
+    const withdraw = new AbortController();
+    const outcome = this.run!.ask(DEMO_ASK, { signal: withdraw.signal });
+    outcome.catch(() => {}); // awaited below; a withdrawn ask's end is nobody's concern
+    log(`demo: asking the room: may I run "${DEMO_ASK.kind === "permission" ? DEMO_ASK.command : ""}"? (waiting)`);
+    try {
+      for (;;) {
+        const o = await Promise.race([outcome, this.idle().then(() => null)]);
+        if (!o) {
+          await this.checkpoint(todo);
+          continue;
+        }
+        const text = afterAnswer(o);
+        await this.run!.message(text);
+        log(`demo: ${o.kind === "answered" ? `answered ${o.answer.decision}` : `ask ${o.reason}`}: ${text}`);
+        if (o.kind === "answered") await o.apply();
+        return;
+      }
+    } finally {
+      withdraw.abort();
     }
   }
 

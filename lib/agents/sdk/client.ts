@@ -1,5 +1,6 @@
 import { LIMITS } from "../../core/protocol/limits";
 import { newId } from "../../core/protocol/ids";
+import { AskWaiter, type AskOptions, type AskOutcome, type AskRequest } from "./asks";
 import { Batch } from "./batch";
 import { CommandDispatcher, type CommandHandler, type CommandSubscription } from "./commands";
 import { ChipsError } from "./errors";
@@ -61,6 +62,7 @@ export class ChipsClient {
   private readonly token: string;
   private readonly transport: Transport;
   private readonly dispatcher: CommandDispatcher;
+  private readonly asks: AskWaiter;
   private readonly subscriptions = new Set<CommandSubscription>();
   private meRequest: Promise<Me> | null = null;
 
@@ -77,6 +79,7 @@ export class ChipsClient {
       fetch: opts.fetch,
     });
     this.dispatcher = new CommandDispatcher(this);
+    this.asks = new AskWaiter(this, this.transport);
   }
 
   /** The harness id (from `whoami`, or the actor given). */
@@ -169,11 +172,25 @@ export class ChipsClient {
   }
 
   /**
+   * Ask a person in the run's room and wait for the answer ([ASK1]–[ASK6]): posts `run.asked`
+   * and answers what became of it — a person's answer (act on it, then `apply()`; or
+   * `reject(reason)`), or its close (expired: apply your safe default; withdrawn through
+   * `signal`; the run finished). The answer comes by the `/harness` socket when `onCommand`
+   * opened one, and by long-poll in any case. With `expiresInSeconds` the ask is closed
+   * `expired` (a permission's default: `deny`) when the time is up.
+   */
+  ask(runId: string, request: AskRequest, opts: AskOptions = {}): Promise<AskOutcome> {
+    return this.asks.ask(runId, request, opts);
+  }
+
+  /**
    * Receive commands over the `/harness` socket: `handler(command, {apply, reject})` once
    * per command. Reconnects by itself; commands sent while away arrive on reconnect ([RT3]).
+   * The same socket brings the answers to `ask`.
    */
   onCommand(handler: CommandHandler, opts: SocketCommandOptions = {}): SocketCommands {
     const sub = new SocketCommands(this.url, this.token, this.dispatcher, handler, opts);
+    sub.socket.on("answer", (frame: unknown) => this.asks.deliver(frame));
     return this.track(sub);
   }
 

@@ -8,6 +8,7 @@ export { ChipsError, isChipsError, isRetryableStatus, type ChipsErrorInit } from
 export { Batch, chunk } from "./batch";
 export { RunHandle, type StartRunOptions, type StatusUpdate, type StepState, type Outcome } from "./run";
 export type { CommandControls, CommandHandler, CommandSubscription } from "./commands";
+export type { AskOptions, AskOutcome, AskRequest } from "./asks";
 export { SocketCommands, type SocketCommandOptions } from "./socket";
 export { PollCommands, type PollOptions } from "./poll";
 export { DEFAULT_RETRY, backoffMs, parseRetryAfter, type RetryPolicy } from "./retry";

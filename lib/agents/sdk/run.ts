@@ -1,8 +1,10 @@
+import type { AskOptions, AskOutcome, AskRequest } from "./asks";
 import type { EventInput, PlanStep, StoredEvent, Usage } from "./types";
 
-/** How a RunHandle posts: the client's `post`. */
+/** How a RunHandle posts and asks: the client's `post` and `ask`. */
 export interface RunPoster {
   post(event: EventInput): Promise<StoredEvent>;
+  ask(runId: string, request: AskRequest, opts?: AskOptions): Promise<AskOutcome>;
 }
 
 /** What `startRun` takes. */
@@ -74,6 +76,11 @@ export class RunHandle {
       ...(opts.title !== undefined ? { title: opts.title } : {}),
       ...(opts.note !== undefined ? { note: opts.note } : {}),
     });
+  }
+
+  /** Ask a person in the room and wait for the answer (see `ChipsClient.ask`). */
+  ask(request: AskRequest, opts: AskOptions = {}): Promise<AskOutcome> {
+    return this.client.ask(this.runId, request, opts);
   }
 
   /** Post a `message.posted` (markdown) in the run's room, as part of the run. */

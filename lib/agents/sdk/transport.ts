@@ -22,6 +22,10 @@ export interface Request {
   body?: string;
   /** False: one try only (the caller retries on its own schedule). Default true. */
   retry?: boolean;
+  /** Gives up the request (a long-poll no longer wanted): it rejects as a network error. */
+  signal?: AbortSignal;
+  /** This try's time limit, ms, when it should differ from the client's (a long-poll waits longer). */
+  timeoutMs?: number;
 }
 
 /** A 2xx answer, parsed. */
@@ -91,7 +95,7 @@ export class Transport {
         if (!(e instanceof ChipsError) || !isRetryableStatus(e.status)) throw e;
         error = e;
       }
-      if (attempt + 1 >= attempts) throw error;
+      if (attempt + 1 >= attempts || req.signal?.aborted) throw error;
       // At least the server's Retry-After, plus the jitter, so waiting clients do not return in step.
       const wait = (error.retryAfterMs ?? 0) + backoffMs(attempt, policy);
       if (Date.now() + wait > deadline) throw error;
@@ -111,7 +115,9 @@ export class Transport {
         method: req.method,
         headers,
         body: req.body,
-        signal: AbortSignal.timeout(this.opts.requestTimeoutMs ?? 30_000),
+        signal: ((t) => (req.signal ? AbortSignal.any([t, req.signal]) : t))(
+          AbortSignal.timeout(req.timeoutMs ?? this.opts.requestTimeoutMs ?? 30_000),
+        ),
       });
       text = await res.text();
     } catch (err) {

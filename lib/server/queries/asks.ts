@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
-import { asks, harnesses, runs, spaces } from "@/db/schema";
+import { asks, events, harnesses, runs, spaces } from "@/db/schema";
 import { askOf } from "@/db/ask-rows";
 import type { Ask, InboxAnswer } from "@/lib/core/protocol";
 
@@ -56,4 +56,28 @@ export async function expiredAsks(db: Db, now: string, limit: number) {
     .where(and(inArray(asks.state, [...WAITING]), isNotNull(asks.expiresAt), lte(asks.expiresAt, now)))
     .orderBy(asc(asks.expiresAt))
     .limit(limit);
+}
+
+/** Answers a harness has not said it applied, oldest first, as stored `run.answered` events: sent again on (re)connect. */
+export async function unappliedAnswers(db: Db, harnessId: string) {
+  return db
+    .select({ askId: asks.id, body: events.body })
+    .from(asks)
+    .innerJoin(
+      events,
+      and(eq(events.workspaceId, asks.workspaceId), sql`${events.seq} = (${asks.answer} ->> 'seq')::bigint`),
+    )
+    .where(and(eq(asks.harnessId, harnessId), eq(asks.state, "answered")))
+    .orderBy(asc(asks.seq))
+    .limit(1000);
+}
+
+/** Where an ask's answer goes: its harness, and where the ask stands. */
+export async function askRoute(db: Db, askId: string) {
+  const [row] = await db
+    .select({ harnessId: asks.harnessId, state: asks.state })
+    .from(asks)
+    .where(eq(asks.id, askId))
+    .limit(1);
+  return row ?? null;
 }

@@ -1,4 +1,5 @@
 import { commandRoute } from "@/lib/server/queries/runs";
+import { askRoute, unappliedAnswers } from "@/lib/server/queries/asks";
 import type { WorkspaceCredential } from "../credentials";
 import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
@@ -25,8 +26,9 @@ const ROUTED = new Set([
 /**
  * The /harness namespace ([RT3]): harnesses and runners connect with `auth: {token}`; the
  * connection is their presence. Each `run.command` of their runs is sent as `command`;
- * the socket's ack is the delivery receipt. On connect, every command not yet acked is sent
- * again, oldest first.
+ * the socket's ack is the delivery receipt. Each answer to one of their asks is sent as
+ * `answer` ([ASK4]). On connect, every command not yet acked and every answer not yet
+ * reported is sent again, oldest first.
  */
 export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
   const nsp: ChipsNamespace = io.of("/harness");
@@ -93,8 +95,10 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
           if (!err) delivered(c.workspaceId, c.runId, c.id);
         });
       }
+      // Answers it has not yet said it applied, as commands are resent until acked ([RT3], [ASK4]).
+      for (const a of await unappliedAnswers(svc.db, cred.subjectId)) socket.emit("answer", JSON.parse(a.body));
     } catch (e) {
-      svc.storage.refuse(e, "resending open commands");
+      svc.storage.refuse(e, "resending open commands and answers");
     }
   });
 
@@ -110,6 +114,7 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
     // Long-polls on an ask wake when it moves ([ASK4]).
     for (const f of frames) if ("ask_id" in f) svc.askWaits.moved(f.ask_id);
     for (const f of frames) {
+      if (f.type === "run.answered" || (f.type === "run.ask_closed" && f.actor.kind === "system")) await answer(f);
       if (f.type !== "run.command") continue;
       const commandId = f.command_id as string;
       const cmd = await commandRoute(svc.db, commandId);
@@ -122,6 +127,16 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
           if (answers?.length) delivered(f.workspace_id as string, f.run_id as string, commandId);
         });
     }
+  }
+
+  /**
+   * A person answered one of its asks, or Chips closed one (expired, the run finished): sent to
+   * the ask's harness as `answer`. Not acked into the log: the harness's `run.answer_applied`
+   * is the receipt, and until it comes the answer is sent again on each (re)connect.
+   */
+  async function answer(f: Extract<Frame, { type: "run.answered" | "run.ask_closed" }>) {
+    const ask = await askRoute(svc.db, f.ask_id);
+    if (ask?.harnessId) nsp.to(harnessRoom(ask.harnessId)).emit("answer", f);
   }
 
   return { nsp, route, dispatcher, close: () => clearInterval(timer) };
