@@ -1,9 +1,11 @@
+import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../lib/core/protocol";
 import { appendSystem } from "../lib/server/commands";
 import {
   ev,
   newHarness,
+  newWorkspace,
   post,
   readEvents,
   request,
@@ -29,8 +31,8 @@ afterAll(() => server?.close());
 
 const owner = () => ({ token: ws.person_token });
 const run = async (runId: string) => (await request(`${server.url}/api/v1/runs/${runId}`, { token: ws.token })).body;
-const asksOf = async (runId: string) =>
-  (await request(`${server.url}/api/v1/runs/${runId}/asks`, { token: ws.token })).body.asks as any[];
+const asksOf = async (runId: string, token = ws.token) =>
+  (await request(`${server.url}/api/v1/runs/${runId}/asks`, { token })).body.asks as any[];
 const harnessPost = (body: unknown) => post(server, ws.token, body);
 const applied = (runId: string, askId: string, result = "applied", reason?: string) =>
   harnessPost(ev(ws, "run.answer_applied", { run_id: runId, ask_id: askId, result, ...(reason ? { reason } : {}) }));
@@ -266,7 +268,7 @@ describe("[ASK2] the first answer wins", () => {
     expect((await answer(server, runId, askId, { decision: "allow" }, owner())).body.code).toBe("ask_not_found");
     expect((await answer(server, runId, newId("ask"), { decision: "allow" }, owner())).body.code).toBe("ask_not_found");
     expect((await answer(server, runId, "ask_nope", { decision: "allow" }, owner())).body.code).toBe("ask_not_found");
-    const { ws: elsewhere } = { ws: await (await import("./support/api")).newWorkspace(server) };
+    const elsewhere = await newWorkspace(server);
     const r = await answer(server, other, askId, { decision: "allow" }, { token: elsewhere.person_token });
     expect([r.status, r.body.code]).toEqual([404, "run_not_found"]);
   });
@@ -375,7 +377,7 @@ describe("[ASK4] receipts: asked → shown → answered → applied", () => {
   });
 
   it("[ASK4] the inbox lists what waits for a person across rooms, oldest first; answered ones leave it", async () => {
-    const { ws: mine } = { ws: await (await import("./support/api")).newWorkspace(server) };
+    const mine = await newWorkspace(server);
     const room2 = (
       await request(`${server.url}/api/v1/workspaces/${mine.workspace_id}/spaces`, {
         method: "POST",
@@ -471,5 +473,42 @@ describe("[ASK6] an ask that expires", () => {
     const other = await harnessPost(ev(ws, "run.ask_closed", { run_id: runId, ask_id: a.ask_id, reason: "cancelled" }));
     expect([other.status, other.body.code]).toEqual([409, "ask_closed"]);
     expect(await run(runId)).toMatchObject({ asks_open: 0 });
+  });
+});
+
+describe("[ASK4] asks reach the workspace's people wherever they are", () => {
+  it("[ASK4] each ask event goes to the workspace's people sockets as `ask`, never to another workspace's; an ask pushed to a person's page is shown", async () => {
+    const mine = await newWorkspace(server);
+    const theirs = await newWorkspace(server);
+    const runId = await startRun(server, mine);
+    // Nobody of the workspace has a page open: the ask stays `asked`.
+    const unseen = await ask(server, mine, permission(mine, runId));
+    const connect = (token: string) => {
+      const got: any[] = [];
+      const s = io(server.url, { transports: ["websocket"], auth: { token }, forceNew: true });
+      s.on("ask", (e: any) => got.push(e));
+      return { s, got, up: () => until(() => s.connected, "the person's socket connects") };
+    };
+    const me = connect(mine.person_token);
+    const other = connect(theirs.person_token);
+    await me.up();
+    await other.up();
+    expect((await asksOf(runId, mine.token))[0].state).toBe("asked");
+    const seen = await ask(server, mine, permission(mine, runId));
+    await until(
+      () => me.got.some((e) => e.type === "run.ask_shown" && e.ask_id === seen),
+      "the ask pushed, then shown",
+    );
+    expect(me.got.map((e) => [e.type, e.ask_id])).toEqual([
+      ["run.asked", seen],
+      ["run.ask_shown", seen],
+    ]);
+    expect(me.got[1]).toMatchObject({ via: "browser", actor: { kind: "system" } });
+    await answer(server, runId, unseen, { decision: "deny" }, { token: mine.person_token });
+    await until(() => me.got.some((e) => e.type === "run.answered"), "the answer pushed too");
+    expect((await asksOf(runId, mine.token)).map((a) => a.state)).toEqual(["answered", "shown"]);
+    expect(other.got).toEqual([]);
+    me.s.disconnect();
+    other.s.disconnect();
   });
 });

@@ -99,8 +99,11 @@ export function ReplayView({
       send: noAction,
       forceFinish: noAction,
       canAct: false,
+      asks: room.asks,
+      answer: async () => ({ ok: false as const, error: "This is a replay: nothing can be answered from it." }),
+      replayAt: now,
     }),
-    [room.receipts],
+    [room.receipts, room.asks, now],
   );
   const typing = typingRuns(Object.values(room.runs), now, statusTtlSeconds * 1000, () => false);
 

@@ -1,7 +1,8 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { Receipt, Run } from "@/lib/core/protocol";
+import type { Ask, Receipt, Run } from "@/lib/core/protocol";
+import type { AnswerInput, AnswerResult } from "@/lib/browser/ask-api";
 import type { SendCommand } from "./run-controls";
 
 /** What a run panel needs from the room beyond its run: receipts, presence and the actions. */
@@ -12,6 +13,11 @@ export interface RoomActions {
   forceFinish(runId: string): Promise<string | null>;
   /** False for a viewer: no buttons (the API refuses their commands anyway). */
   canAct: boolean;
+  /** Run id → its asks ([ASK4]); a person's answer to one. */
+  asks: Record<string, Ask[]>;
+  answer(runId: string, askId: string, body: AnswerInput): Promise<AnswerResult>;
+  /** A replay's clock (the time of the event it shows): expiries are judged by it, not by the wall clock. */
+  replayAt?: number;
 }
 
 export const RoomActionsContext = createContext<RoomActions | null>(null);

@@ -2,9 +2,10 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { forceFinish, postEvent, refusalOf, sendCommand } from "@/lib/browser/api";
+import { answerAsk } from "@/lib/browser/ask-api";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/browser/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/browser/room-state";
-import type { Decision, Receipt, RoomRevision, Run, Task } from "@/lib/core/protocol";
+import type { Ask, Decision, Receipt, RoomRevision, Run, Task } from "@/lib/core/protocol";
 import { DecisionsView } from "../room-state/decisions";
 import { BudgetStrip } from "../room-state/budgets";
 import { RoomBrief } from "../room-state/room-brief";
@@ -12,11 +13,13 @@ import { RoomPanel } from "../room-state/room-panel";
 import { TaskBoard } from "../room-state/tasks";
 import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/browser/use-now";
+import { usePeople } from "@/lib/browser/use-people";
 import { Composer } from "./composer";
 import type { Directory } from "../../lib/core/views/names";
 import { RoomHeader } from "./room-header";
 import { StartRun } from "./start-run-form";
 import { RunsRail } from "./runs-rail";
+import { NotifyButton } from "../asks/notify-button";
 import { Timeline } from "./timeline";
 import { TypingIndicators, typingRuns } from "./typing-indicator";
 
@@ -31,6 +34,8 @@ export interface RoomViewProps {
   initialRuns: Run[];
   initialEvents: FeedEvent[];
   initialReceipts: Receipt[];
+  /** Its runs' asks ([ASK4]). */
+  initialAsks: Ask[];
   /** The room's intent and outcome, read after the events (so never older than them). */
   initialRoom: RoomRevision;
   initialDecisions: Decision[];
@@ -44,11 +49,13 @@ export interface RoomViewProps {
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
   const [room, setRoom] = useState(() =>
-    roomFromSnapshot(p.initialRuns, p.initialEvents, p.initialReceipts, {
-      room: p.initialRoom,
-      decisions: p.initialDecisions,
-      tasks: p.initialTasks,
-    }),
+    roomFromSnapshot(
+      p.initialRuns,
+      p.initialEvents,
+      p.initialReceipts,
+      { room: p.initialRoom, decisions: p.initialDecisions, tasks: p.initialTasks },
+      p.initialAsks,
+    ),
   );
   const [panelOpen, setPanelOpen] = useState(false);
   const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
@@ -66,7 +73,7 @@ export function RoomView(p: RoomViewProps) {
       spaceId: p.spaceId,
       afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
-      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s)),
+      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s, s.asks)),
       onStatus: setStatus,
       onPeople: (people) => setPresent(people),
       onRole: (role) => setCanAct(role !== "viewer"),
@@ -115,8 +122,10 @@ export function RoomView(p: RoomViewProps) {
       send: (runId, command, text) => refusalOf(sendCommand(runId, command, text)),
       canAct,
       forceFinish: (runId) => refusalOf(forceFinish(runId)),
+      asks: room.asks,
+      answer: answerAsk,
     }),
-    [room.receipts, unresponsive, canAct],
+    [room.receipts, room.asks, unresponsive, canAct],
   );
   const runs = useMemo(() => Object.values(room.runs), [room.runs]);
   // Runners that took a run after the page was drawn are named by their run.assigned.
@@ -124,13 +133,19 @@ export function RoomView(p: RoomViewProps) {
     .filter((r) => r.runner)
     .map((r) => `${r.runner!.id}=${r.runner!.name}`)
     .join("|");
+  // People who answered asks after the page was drawn are named too ([ASK2]).
+  const persons = usePeople(
+    p.workspaceId,
+    p.dir.persons,
+    Object.values(room.asks).flatMap((as) => as.flatMap((a) => (a.answer ? [a.answer.person_id] : []))),
+  );
   const dir = useMemo<Directory>(() => {
     const extra = Object.fromEntries(
       runs.filter((r) => r.runner && !p.dir.harnesses[r.runner.id]).map((r) => [r.runner!.id, r.runner!.name]),
     );
-    return Object.keys(extra).length ? { ...p.dir, harnesses: { ...p.dir.harnesses, ...extra } } : p.dir;
+    return { persons, harnesses: Object.keys(extra).length ? { ...p.dir.harnesses, ...extra } : p.dir.harnesses };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [p.dir, runnerKey]);
+  }, [p.dir, runnerKey, persons]);
   const active = runs.filter((r) => r.state === "running" || r.state === "paused" || r.state === "queued");
   const typing = typingRuns(runs, now, p.statusTtlSeconds * 1000, unresponsive);
 
@@ -146,6 +161,14 @@ export function RoomView(p: RoomViewProps) {
           present={present}
           actions={
             <>
+              <a
+                href={`/w/${p.workspaceId}/inbox`}
+                data-testid="room-inbox-link"
+                className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
+              >
+                Needs you
+              </a>
+              <NotifyButton />
               <BudgetStrip workspaceId={p.workspaceId} runs={runs} />
               <button
                 type="button"

@@ -10,6 +10,7 @@ import { ChangeSet } from "./change-set";
 import { RunnerLines } from "./run-request";
 import { ChangeSetPayload } from "@/lib/core/protocol/runner-contract";
 import { useMemo } from "react";
+import { NeedsYou } from "../asks/needs-you";
 
 const VERDICT_LABEL = { approved: "approved", needs_work: "needs work", rejected: "rejected" } as const;
 const VERDICT_TONE = {
@@ -78,6 +79,7 @@ export function RunPanel({ run, dir }: { run: Run; dir: Directory }) {
         <span data-testid="run-state" className={`rounded-full px-2 py-0.5 text-xs font-medium ${label.tone}`}>
           {label.text}
         </span>
+        <NeedsYou run={run} />
         {presence === "unresponsive" && (
           <span
             data-testid="run-unresponsive"

@@ -4,6 +4,7 @@ import type { Run } from "@/lib/core/protocol";
 import { Collapsible, Markdown } from "@/components/ui/markdown";
 import { actorName, harnessName, initials, type Directory } from "../../lib/core/views/names";
 import { RunPanel } from "./run-panel";
+import { RoomAsk } from "./room-ask";
 
 const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
@@ -106,6 +107,12 @@ export const TimelineEntry = memo(function TimelineEntry({
             <time dateTime={item.ts}>{time(item.ts)}</time>
           </p>
           {run ? <RunPanel run={run} dir={dir} /> : <p className="text-sm text-zinc-600">A run ({item.runId}).</p>}
+        </div>
+      );
+    case "ask":
+      return (
+        <div data-seq={item.seq} id={item.askId} className="px-4 py-2">
+          <RoomAsk item={item} dir={dir} />
         </div>
       );
     case "notice":

@@ -7,6 +7,7 @@ import { foldTasks, type Tasks } from "@/lib/core/projection/tasks";
 export type TimelineItem =
   | { kind: "message"; seq: number; id: string; ts: string; actor: Actor; text: string; goalOf?: string }
   | { kind: "run"; seq: number; id: string; ts: string; runId: string }
+  | { kind: "ask"; seq: number; id: string; ts: string; runId: string; askId: string; actor: Actor }
   | { kind: "notice"; seq: number; id: string; ts: string; actor: Actor; text: string; runId?: string };
 
 export interface PresenceView {
@@ -150,6 +151,9 @@ function timelineItem(e: StoredEvent): TimelineItem | null {
     case "run.notice":
       // [DRV1] what Chips could not do to a run (a budget's pause of a watch-only run): said in the room.
       return { kind: "notice", ...base, actor: e.actor, text: e.text, runId: e.run_id! };
+    case "run.asked":
+      // [ASK4] the ask's card; what became of it is the run's ask, folded from the events after it.
+      return { kind: "ask", ...base, runId: e.run_id!, askId: e.ask_id, actor: e.actor };
     default:
       return null; // statuses, steps, commands, assignments and runner events live on the run panel, never as messages ([UI2])
   }

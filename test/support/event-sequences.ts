@@ -7,6 +7,7 @@ import { SLOTS, type Intent } from "./intents";
 import { applies, newSlot, type RunSlot } from "./run-slots";
 import { toolEvent } from "./tool-sequences";
 import { askRequest } from "./ask-sequences";
+import { until } from "./feed";
 
 /**
  * Random but legal event sequences for property tests: fast-check draws a list of
@@ -276,6 +277,17 @@ export class SequenceWorld {
   async settle(): Promise<void> {
     for (const run of this.runs)
       if (run && run.routed && run.state === "queued") await this.runner.raw.startFor(run.id);
+    // A person's page is open (the test's room feed): each ask still waiting is marked shown by Chips ([ASK4]).
+    for (const run of this.runs) {
+      if (!run?.asks.length) continue;
+      await until(
+        async () =>
+          !((await this.call("GET", `/api/v1/runs/${run.id}/asks`, this.ws.token)).asks as { state: string }[]).some(
+            (a) => a.state === "asked",
+          ),
+        `every ask of ${run.id} shown or settled`,
+      );
+    }
   }
 
   private runEvent(run: RunSlot, type: string, fields: Record<string, unknown>, keyed = true) {

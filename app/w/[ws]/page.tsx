@@ -40,6 +40,13 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
         >
           Past runs
         </Link>
+        <Link
+          data-testid="workspace-inbox-link"
+          className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
+          href={`/w/${ws}/inbox`}
+        >
+          Needs you
+        </Link>
       </div>
       {me.role !== "viewer" && <NewRoomForm workspaceId={ws} />}
       <h2 className="mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400">Rooms</h2>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { StoredEvent } from "./events";
 import type { Decision, Receipt, RoomRevision, Run } from "./models";
+import type { Ask } from "./asks";
 import type { Task } from "./tasks";
 import type { LeaseRenewAck, RunnerHello, RunnerHelloAck, StartRequest } from "./runner-contract";
 
@@ -37,6 +38,8 @@ export interface RoomSnapshot {
   head_seq: number;
   runs: Run[];
   receipts: Receipt[];
+  /** Its runs' asks and their receipts ([ASK4]). */
+  asks: Ask[];
   events: Frame[];
   /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6). */
   room: RoomRevision;

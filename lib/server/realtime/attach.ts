@@ -10,6 +10,7 @@ import { framePage, rawParser } from "./raw";
 import type { ChipsServer, ChipsSocket } from "./wire";
 import { dropSlowConsumers } from "./slow";
 import { attachHarnessNamespace } from "./harness";
+import { askFanout } from "./asks";
 import { RoomHub } from "./hub";
 import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { authenticate } from "./authenticate";
@@ -54,6 +55,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   io.engine.on("initial_headers", stamp);
   io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
+  const asks = askFanout(io, svc);
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => {
       const name = room(spaceId);
@@ -64,7 +66,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       (except.length ? io.to(name).except(except) : io.to(name)).emit(ROOM_EVENTS.events, framePage(frames));
     },
     emitToSocket: (socketId, frames) => io.to(socketId).emit(ROOM_EVENTS.events, framePage(frames)),
-    emitted: (frames) => void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing")),
+    emitted: (frames) => {
+      asks(frames);
+      void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing"));
+    },
     // People's sockets join their workspace's room on connecting, harnesses' and runners' theirs on /harness.
     inUse: (ws) => io.sockets.adapter.rooms.has(workspaceRoom(ws)) || harness.nsp.adapter.rooms.has(workspaceRoom(ws)),
   });

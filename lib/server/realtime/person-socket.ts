@@ -12,6 +12,7 @@ import {
 import type { WorkspaceCredential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/server/queries/rooms";
 import { receiptsOf } from "@/lib/server/queries/runs";
+import { asksOfRuns } from "@/lib/server/queries/asks";
 import { roomRuns, roomTasks } from "@/lib/server/queries/tasks";
 import { personName } from "@/lib/server/queries/people";
 import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } from "@/lib/server/queries/frames";
@@ -86,15 +87,14 @@ export function personSocket(
           roomTasks(svc.db, info.workspaceId, spaceId),
         ]);
         lastSent = page.length ? page[page.length - 1].seq : 0;
-        const receipts = await receiptsOf(
-          svc.db,
-          runs.map((x) => x.id),
-        );
+        const runIds = runs.map((x) => x.id);
+        const [receipts, asks] = await Promise.all([receiptsOf(svc.db, runIds), asksOfRuns(svc.db, runIds)]);
         socket.emit(ROOM_EVENTS.snapshot, {
           space_id: spaceId,
           head_seq: lastSent,
           runs,
           receipts,
+          asks,
           events: framePage(page),
           room: current,
           decisions: decided,

@@ -4,6 +4,7 @@ import { spaceEventsBefore } from "@/lib/server/queries/frames";
 import { directoryOf } from "@/lib/server/queries/review";
 import { getRoom, listDecisions, roomIn } from "@/lib/server/queries/rooms";
 import { receiptsOf } from "@/lib/server/queries/runs";
+import { asksOfRuns } from "@/lib/server/queries/asks";
 import { roomRuns, roomTasks } from "@/lib/server/queries/tasks";
 import { workspaceName } from "@/lib/server/queries/workspace";
 import { RoomView } from "@/components/room/room-view";
@@ -30,6 +31,8 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
     workspaceName(db, ws),
     directoryOf(db, ws),
   ]);
+  const runIds = runs.map((r) => r.id);
+  const [receipts, asks] = await Promise.all([receiptsOf(db, runIds), asksOfRuns(db, runIds)]);
   return (
     <RoomView
       canAct={me.role !== "viewer"}
@@ -40,10 +43,8 @@ export default async function RoomPage({ params }: { params: Promise<{ ws: strin
       dir={{ persons: names.persons, harnesses: names.harnesses }}
       initialRuns={runs}
       initialEvents={events}
-      initialReceipts={await receiptsOf(
-        db,
-        runs.map((r) => r.id),
-      )}
+      initialReceipts={receipts}
+      initialAsks={asks}
       initialRoom={current}
       initialDecisions={decided}
       initialTasks={Object.values(tasks)}
