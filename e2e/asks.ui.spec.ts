@@ -1,3 +1,5 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import { readAdminToken } from "./support/api";
 import { AskCardView, askOn, joinAs, runAsks, startRun } from "./support/asks";
@@ -251,3 +253,42 @@ test("[ASK4] an SDK agent asks, a person clicks Allow in Chromium, the agent get
     client.close();
   }
 });
+
+async function seriousIssues(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.passes.length, "axe really checked the page").toBeGreaterThan(10);
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+for (const scheme of ["light", "dark"] as const)
+  test(`[ASK4] axe finds no serious or critical issue on a room with waiting asks, nor on the inbox: ${scheme}`, async ({
+    page,
+    workspace,
+    harness,
+    loginAs,
+  }) => {
+    await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
+    const runId = await startRun(harness, "Release 2.0");
+    await askOn(harness, runId, { expires_in_seconds: 3600, paths: ["dist/", "build/"] });
+    await askOn(harness, runId, {
+      kind: "question",
+      question: "Which changelog format?",
+      tool: undefined,
+      summary: undefined,
+      command: undefined,
+      options: [
+        { id: "keep", label: "Keep a Changelog", description: "the usual" },
+        { id: "free", label: "Free-form" },
+      ],
+      free_text: true,
+    });
+    const room = await loginAs(page);
+    await expect(page.getByTestId("ask-card")).toHaveCount(2);
+    await room.waitLive();
+    expect(await seriousIssues(page)).toEqual([]);
+    await page.goto(`/w/${workspace.workspace_id}/inbox`);
+    await expect(page.getByTestId("ask-card")).toHaveCount(2);
+    expect(await seriousIssues(page)).toEqual([]);
+  });

@@ -129,6 +129,16 @@ describe("the role matrix (owner / member / viewer / revoked / other workspace)"
           return made.body.link.id;
         },
         freshAsk: () => ask(server, ws, permission(ws, runId)),
+        freshWebhook: async () => {
+          const r = await request(`${server.url}/api/v1/workspaces/${ws.workspace_id}/webhooks`, {
+            method: "POST",
+            token: server.adminToken,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ url: "http://127.0.0.1:9/fresh" }),
+          });
+          expect(r.status, r.text).toBe(201);
+          return r.body.id;
+        },
         freshTask: async () => {
           const made = await send("member", "POST", `/api/v1/spaces/${ws.space_id}/tasks`, aTask());
           expect(made.status, made.text).toBe(201);

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { AskAnswer, AskCloseReason, AskRequest, AskState, ShownVia, StoredActor } from "../../lib/core/protocol";
 
 /**
@@ -45,5 +45,54 @@ export const asks = pgTable(
     index("asks_expiry_idx")
       .on(t.expiresAt)
       .where(sql`${t.state} in ('asked', 'shown') and ${t.expiresAt} is not null`),
+  ],
+);
+
+/**
+ * A workspace's webhooks for new asks ([ASK7]): Slack-compatible JSON posted to `url` (a
+ * secret-ish value: never logged or served whole after it was made). A removed one keeps its
+ * row, so its deliveries stay readable.
+ */
+export const webhooks = pgTable(
+  "webhooks",
+  {
+    id: text("id").primaryKey(),
+    workspaceId: text("workspace_id").notNull(),
+    name: text("name").notNull(),
+    url: text("url").notNull(),
+    createdBy: text("created_by").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    removedAt: timestamp("removed_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [index("webhooks_workspace_idx").on(t.workspaceId)],
+);
+
+/** One ask's delivery to one webhook ([ASK7]): tried until it is taken or the attempts run out. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: text("id").primaryKey(),
+    webhookId: text("webhook_id").notNull(),
+    workspaceId: text("workspace_id").notNull(),
+    runId: text("run_id").notNull(),
+    askId: text("ask_id").notNull(),
+    /** The JSON posted, the same bytes on every attempt. */
+    payload: text("payload").notNull(),
+    /** pending → delivered | failed */
+    state: text("state").$type<"pending" | "delivered" | "failed">().notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    /** When the next attempt is due (while pending); a claimed attempt pushes it on, so one node takes it. */
+    nextAt: timestamp("next_at", { withTimezone: true, mode: "string" }).notNull(),
+    lastStatus: integer("last_status"),
+    lastError: text("last_error"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "string" }).notNull().defaultNow(),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true, mode: "string" }),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_once").on(t.webhookId, t.askId),
+    index("webhook_deliveries_webhook_idx").on(t.webhookId, t.createdAt),
+    index("webhook_deliveries_due_idx")
+      .on(t.nextAt)
+      .where(sql`${t.state} = 'pending'`),
   ],
 );

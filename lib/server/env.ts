@@ -75,6 +75,10 @@ export interface ChipsConfig {
   otlpExportUrl?: string;
   /** Headers for it, `k=v,k2=v2` as OTEL_EXPORTER_OTLP_HEADERS (CHIPS_OTLP_EXPORT_HEADERS). */
   otlpExportHeaders: string;
+  /** [ASK7] A webhook delivery that failed is tried again after this long, doubling each time (at most 10 min). */
+  webhookRetryMs: number;
+  /** [ASK7] Attempts per webhook delivery before it is logged failed. */
+  webhookAttempts: number;
 }
 
 const num = (v: string | undefined, d: number) => (v === undefined || v === "" ? d : Number(v));
@@ -111,6 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     otlpQuietSeconds: num(env.CHIPS_OTLP_QUIET_SECONDS, 300),
     otlpExportUrl: env.CHIPS_OTLP_EXPORT_URL || undefined,
     otlpExportHeaders: env.CHIPS_OTLP_EXPORT_HEADERS ?? "",
+    webhookRetryMs: num(env.CHIPS_WEBHOOK_RETRY_MS, 2000),
+    webhookAttempts: num(env.CHIPS_WEBHOOK_ATTEMPTS, 6),
     ...overrides,
   };
   for (const [k, v] of Object.entries(cfg)) {

@@ -18,6 +18,8 @@ import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./htt
 import { log, safePath } from "./log";
 import { HttpDrain } from "./shutdown";
 import { startAskExpiry } from "./asks";
+import { WebhookSender } from "./webhooks/sender";
+import { webhookEnqueuer } from "./webhooks/hooks";
 
 export interface RunningChips {
   url: string;
@@ -136,6 +138,10 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     });
     const realtime = attachRealtime(server, services);
     const stopAskExpiry = startAskExpiry(services);
+    // [ASK7] new asks go to the workspace's webhooks: enqueued after each commit here, sent (and retried) by every node.
+    const webhookSender = new WebhookSender(services);
+    const stopWebhooks = webhookSender.start();
+    services.committed.add(webhookEnqueuer(services, webhookSender));
     services.runnersOnline = (ws) => realtime.dispatcher.list(ws);
     // Pages (Next.js server components) read through the same services: one instance,
     // handed over through globalThis because Next bundles its own module graph.
@@ -174,6 +180,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       services.storage.close();
       services.idle.stop();
       stopAskExpiry();
+      stopWebhooks();
       const [, settled] = await Promise.all([realtime.close(), drain.settled(end - reserve - performance.now())]);
       if (!settled)
         log.warn(

@@ -24,6 +24,8 @@ export interface Ctx {
   freshTask(): Promise<string>;
   /** A permission the run's harness asks for this one request ([ASK1]): its id. */
   freshAsk(): Promise<string>;
+  /** A webhook of the workspace made by the admin for this one request ([ASK7]): its id. */
+  freshWebhook(): Promise<string>;
 }
 interface Row {
   req: (c: Ctx) => Promise<{ path: string; body?: unknown }> | { path: string; body?: unknown };
@@ -311,6 +313,28 @@ export const ROUTES: Record<string, Row> = {
   "GET /api/v1/workspaces/:ws/asks": {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/asks?state=open` }),
     expect: read(403),
+  },
+  // Webhooks for new asks ([ASK7]): the owner's alone (their URLs are secrets of sorts).
+  "POST /api/v1/workspaces/:ws/webhooks": {
+    req: (c) => ({
+      path: `/api/v1/workspaces/${c.ws.workspace_id}/webhooks`,
+      body: { url: "http://127.0.0.1:9/matrix", name: "matrix" },
+    }),
+    expect: manage(201),
+  },
+  "GET /api/v1/workspaces/:ws/webhooks": {
+    req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/webhooks` }),
+    expect: manage(200),
+  },
+  "DELETE /api/v1/workspaces/:ws/webhooks/:webhook": {
+    req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/webhooks/${await c.freshWebhook()}` }),
+    expect: manage(200),
+  },
+  "GET /api/v1/workspaces/:ws/webhooks/:webhook/deliveries": {
+    req: async (c) => ({
+      path: `/api/v1/workspaces/${c.ws.workspace_id}/webhooks/${await c.freshWebhook()}/deliveries`,
+    }),
+    expect: manage(200),
   },
 };
 

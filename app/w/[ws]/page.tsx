@@ -6,6 +6,7 @@ import { PeoplePanel } from "@/components/workspace/people-panel";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { NewRoomForm } from "@/components/workspace/new-room-form";
 import { BudgetsPanel } from "@/components/workspace/budgets-panel";
+import { WebhooksPanel } from "@/components/workspace/webhooks-panel";
 
 export const dynamic = "force-dynamic";
 
@@ -95,6 +96,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
       {isOwner && (
         <BudgetsPanel workspaceId={ws} subjects={access.harnesses.map(({ id, name, kind }) => ({ id, name, kind }))} />
       )}
+      {isOwner && <WebhooksPanel workspaceId={ws} />}
     </main>
   );
 }

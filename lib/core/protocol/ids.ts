@@ -18,6 +18,9 @@ export const ID_PREFIX = {
   share: "shr_",
   /** A run's request for a person's input: a permission or a question ([ASK1]). */
   ask: "ask_",
+  /** A workspace's webhook for new asks ([ASK7]), and one delivery to it. */
+  webhook: "whk_",
+  delivery: "dlv_",
 } as const;
 export type IdKind = keyof typeof ID_PREFIX;
 

@@ -17,3 +17,4 @@ export * from "./tool-calls";
 export * from "./route";
 export * from "./ask-events";
 export * from "./asks";
+export * from "./webhooks";
