@@ -21,6 +21,7 @@ import {
 import { SequenceWorld } from "./support/event-sequences";
 import { Sequence, type Intent } from "./support/intents";
 import { rawRunner } from "./support/raw-runner";
+import { ackEdge, askEdges } from "./support/schema-edges";
 import { startTestServer } from "./support/server";
 
 /**
@@ -52,9 +53,9 @@ const NEEDS_THE_STORE = [
 /**
  * What JSON Schema cannot say, and docs/PROTOCOL.md says so ([SCH1]): a plan's step ids are
  * unique (uniqueness of one property across array items). Such examples are refused by the
- * server and valid to the schema; the test checks exactly that.
+ * server and valid to the schema; the test checks exactly that. So are an ask's option ids.
  */
-const BEYOND_JSON_SCHEMA = [/duplicate step_id/];
+const BEYOND_JSON_SCHEMA = [/duplicate step_id/, /duplicate option id/];
 const SCHEMA_CODES = new Set(["validation_failed", "unsupported_version", "unknown_type"]);
 
 /** A runner's run from queue to finish: with the drawn sequences, every type a client may send. */
@@ -124,6 +125,12 @@ beforeAll(async () => {
     }
   }
   await edges(world.A);
+  const send = async (name: string, body: unknown) => {
+    label = name;
+    await post(server, world.A.token, body);
+  };
+  await askEdges(server, world.A, send);
+  await ackEdge(server, world.A, send);
   untap();
   await servedValidators();
 }, 180_000);

@@ -114,9 +114,36 @@ export const RunAsked = event("run.asked", {
   expires_in_seconds: z.number().int().min(1).max(LIMITS.askExpiresSeconds).optional(),
   /** Where the ask came from: `claude-hook`, `claude-prompt-tool`, `codex`, `ag-ui`, `sdk`… */
   source: text(LIMITS.askSource).optional(),
-}).superRefine((e, ctx) => {
-  for (const i of askIssues(e)) ctx.addIssue({ code: "custom", ...i });
-});
+})
+  .superRefine((e, ctx) => {
+    for (const i of askIssues(e)) ctx.addIssue({ code: "custom", ...i });
+  })
+  // [SCH1] askIssues said in JSON Schema, but for unique option ids (no keyword says a
+  // property is unique across array items).
+  .meta({
+    allOf: [
+      {
+        if: { properties: { kind: { const: "permission" } }, required: ["kind"] },
+        then: {
+          required: ["tool", "summary"],
+          not: { anyOf: [{ required: ["question"] }, { required: ["free_text"] }] },
+          properties: { options: { maxItems: LIMITS.askPermissionOptions, items: { required: ["decision"] } } },
+        },
+      },
+      {
+        if: { properties: { kind: { const: "question" } }, required: ["kind"] },
+        then: {
+          required: ["question"],
+          not: { anyOf: ["tool", "summary", "command", "paths", "scope"].map((f) => ({ required: [f] })) },
+          properties: { options: { items: { not: { required: ["decision"] } } } },
+          anyOf: [
+            { required: ["options"], properties: { options: { minItems: 1 } } },
+            { required: ["free_text"], properties: { free_text: { const: true } } },
+          ],
+        },
+      },
+    ],
+  });
 
 /** The ask first reached a person (system, once): pushed to an open Chips page, or to a webhook. */
 export const RunAskShown = event("run.ask_shown", {
