@@ -1,4 +1,12 @@
-import { canonicalId, isId, newId, problem, type AnswerBody, type IncomingEvent } from "@/lib/core/protocol";
+import {
+  canonicalId,
+  isId,
+  newId,
+  problem,
+  type AnswerBody,
+  type IncomingEvent,
+  type ShownVia,
+} from "@/lib/core/protocol";
 import { answerLabel } from "@/lib/core/projection/asks";
 import { expiredAsks, getAsk } from "@/lib/server/queries/asks";
 import { personName } from "@/lib/server/queries/people";
@@ -109,4 +117,23 @@ export function startAskExpiry(svc: ChipsServices, everyMs = 1000): () => void {
   }, everyMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Mark an ask shown ([ASK4]): it reached a person's open page or a webhook. Once: a refusal
+ * means another node, another way or an answer came first, or the run ended.
+ */
+export async function markShown(
+  svc: ChipsServices,
+  e: { workspace_id: string; run_id: string; ask_id: string },
+  via: ShownVia,
+) {
+  const r = await appendSystem(svc, e.workspace_id, {
+    type: "run.ask_shown",
+    run_id: e.run_id,
+    ask_id: e.ask_id,
+    via,
+  } as never);
+  if (!r.ok && r.problem.code !== "invalid_transition" && r.problem.code !== "run_finished")
+    log.warn({ askId: e.ask_id, problem: r.problem }, "ask not marked shown");
 }

@@ -1,5 +1,5 @@
 import { newId } from "../../core/protocol/ids";
-import type { Ask, AskAnswer } from "../../core/protocol/asks";
+import { answerOf, type Ask, type AskAnswer } from "../../core/protocol/asks";
 import type { AskCloseReason, AskOption } from "../../core/protocol/ask-events";
 import { isChipsError } from "./errors";
 import { sleep } from "./retry";
@@ -236,19 +236,5 @@ function askedEvent(runId: string, askId: string, req: AskRequest): EventInput {
     ...(req.command !== undefined ? { command: req.command } : {}),
     ...(req.paths !== undefined ? { paths: req.paths } : {}),
     ...(req.scope !== undefined ? { scope: req.scope } : {}),
-  };
-}
-
-/** The answer a pushed `run.answered` carries, as the ask's read model has it. */
-function answerOf(e: Extract<StoredEvent, { type: "run.answered" }>): AskAnswer {
-  return {
-    person_id: e.actor.id,
-    at: e.ts,
-    seq: e.seq,
-    decision: e.decision ?? null,
-    option_id: e.option_id ?? null,
-    text: e.text ?? null,
-    note: e.note ?? null,
-    scope: e.scope ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import type { Ask, AskRequest, Run, StoredEvent } from "@/lib/core/protocol";
+import { answerOf, type Ask, type AskRequest, type Run, type StoredEvent } from "@/lib/core/protocol";
 import type { Stored } from "./run";
 
 /** The reason an answer not yet applied when its run ended is settled with (the harness may still say). */
@@ -144,16 +144,7 @@ function answered(a: Ask, e: Stored<"run.answered">): Ask {
   return {
     ...a,
     state: "answered",
-    answer: {
-      person_id: e.actor.id,
-      at: e.ts,
-      seq: e.seq,
-      decision: e.decision ?? null,
-      option_id: e.option_id ?? null,
-      text: e.text ?? null,
-      note: e.note ?? null,
-      scope: e.scope ?? null,
-    },
+    answer: answerOf(e),
   };
 }
 

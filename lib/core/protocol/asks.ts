@@ -3,6 +3,7 @@ import { AskCloseReason, AskDecision, AskKind, AskOption, ShownVia } from "./ask
 import { text } from "./fields";
 import { LIMITS } from "./limits";
 import { StoredActor } from "./models";
+import type { StoredEvent } from "./events";
 
 /**
  * The read model of an ask and its receipt ([ASK4]), folded by the one projection
@@ -47,6 +48,20 @@ export const AskAnswer = z.object({
   scope: z.string().nullable(),
 });
 export type AskAnswer = z.infer<typeof AskAnswer>;
+
+/** The answer a stored `run.answered` gives: the ask's fold and the SDK read it alike. */
+export function answerOf(e: Extract<StoredEvent, { type: "run.answered" }>): AskAnswer {
+  return {
+    person_id: e.actor.id,
+    at: e.ts,
+    seq: e.seq,
+    decision: e.decision ?? null,
+    option_id: e.option_id ?? null,
+    text: e.text ?? null,
+    note: e.note ?? null,
+    scope: e.scope ?? null,
+  };
+}
 
 export const Ask = z.object({
   ask_id: z.string(),

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { claimDeliveries, type ClaimedDelivery } from "@/db/webhook-sql";
 import { webhookDeliveries } from "@/db/schema";
-import { appendSystem } from "../commands";
+import { markShown } from "../asks";
 import type { ChipsServices } from "../services";
 import { log } from "../log";
 
@@ -102,18 +102,7 @@ export class WebhookSender {
       { webhookId: d.webhook_id, askId: d.ask_id, attempt: d.attempts, status, error },
       done ? "webhook delivered" : last ? "webhook delivery failed for good" : "webhook delivery failed; retrying",
     );
-    if (done) await this.shown(d);
-  }
-
-  /** A webhook took the ask: it reached people ([ASK4]), unless it had already, or was answered. */
-  private async shown(d: ClaimedDelivery) {
-    const r = await appendSystem(this.svc, d.workspace_id, {
-      type: "run.ask_shown",
-      run_id: d.run_id,
-      ask_id: d.ask_id,
-      via: "webhook",
-    } as never);
-    if (!r.ok && r.problem.code !== "invalid_transition" && r.problem.code !== "run_finished")
-      log.warn({ askId: d.ask_id, problem: r.problem }, "ask not marked shown");
+    // A webhook took the ask: it reached people ([ASK4]), unless it had already, or was answered.
+    if (done) await markShown(this.svc, d, "webhook");
   }
 }
