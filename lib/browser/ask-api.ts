@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
-import type { AskAnswer, InboxAnswer } from "@/lib/core/protocol";
-import { ApiError, failureLine, request } from "./api";
+import type { AskAnswer } from "@/lib/core/protocol";
+import { ROUTES } from "@/lib/core/routes";
+import { ApiError, call, failureLine } from "./api";
 
 /**
  * The ask calls pages make ([ASK2], [ASK4]) over lib/browser/api.ts: a person's answer, and the
@@ -30,9 +31,9 @@ export type AnswerResult =
 /** Answer an ask; a fresh key per press. A second answer is told who answered first, and what. */
 export async function answerAsk(runId: string, askId: string, body: AnswerInput): Promise<AnswerResult> {
   try {
-    await request("POST", `/api/v1/runs/${encodeURIComponent(runId)}/asks/${encodeURIComponent(askId)}/answer`, {
-      ...body,
-      idempotency_key: `ans_${ulid()}`,
+    await call(ROUTES.answerAsk, {
+      params: { run: runId, ask: askId },
+      body: { ...body, idempotency_key: `ans_${ulid()}` },
     });
     return { ok: true };
   } catch (e) {
@@ -52,4 +53,4 @@ export async function answerAsk(runId: string, askId: string, body: AnswerInput)
 
 /** What waits for a person across the workspace's rooms, oldest first. */
 export const inboxAsks = async (workspaceId: string) =>
-  (await request<InboxAnswer>("GET", `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/asks?state=open`)).asks;
+  (await call(ROUTES.inbox, { params: { ws: workspaceId }, query: { state: "open" } })).asks;

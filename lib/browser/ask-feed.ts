@@ -1,11 +1,5 @@
 import { io, type Socket } from "socket.io-client";
-import type { StoredEvent } from "@/lib/core/protocol";
-
-/** An ask event as the workspace's people are sent it ([ASK4]): asked, shown, answered, applied, closed. */
-type AskEvent = Extract<
-  StoredEvent,
-  { type: "run.asked" | "run.ask_shown" | "run.answered" | "run.answer_applied" | "run.ask_closed" }
->;
+import { ROOM_EVENTS, type AskEvent, type RoomClientToServer, type RoomServerToClient } from "@/lib/core/protocol";
 
 interface Listener {
   event(e: AskEvent): void;
@@ -19,16 +13,21 @@ interface Listener {
  * ask notifies. Opened on the first listener, closed with the last.
  */
 class AskFeed {
-  private socket: Socket | null = null;
+  private socket: Socket<RoomServerToClient, RoomClientToServer> | null = null;
   private readonly listeners = new Set<Listener>();
 
   listen(l: Listener): () => void {
     this.listeners.add(l);
     if (!this.socket) {
-      const s = io({ path: "/socket.io", transports: ["websocket"], withCredentials: true, reconnectionDelay: 500 });
+      const s: Socket<RoomServerToClient, RoomClientToServer> = io({
+        path: "/socket.io",
+        transports: ["websocket"],
+        withCredentials: true,
+        reconnectionDelay: 500,
+      });
       s.on("connect", () => this.listeners.forEach((x) => x.status?.(true)));
       s.on("disconnect", () => this.listeners.forEach((x) => x.status?.(false)));
-      s.on("ask", (e: AskEvent) => this.listeners.forEach((x) => x.event(e)));
+      s.on(ROOM_EVENTS.ask, (e) => this.listeners.forEach((x) => x.event(e)));
       this.socket = s;
     } else if (this.socket.connected) l.status?.(true);
     return () => {

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useMemo, useRef, useState } from "react";
-import { request } from "./api";
+import { ROUTES } from "@/lib/core/routes";
+import { call } from "./api";
 
 /**
  * People's names as a page knows them, learning the ones it meets later: a person who joined
@@ -17,10 +18,7 @@ export function usePeople(workspaceId: string, persons: Record<string, string>, 
   useEffect(() => {
     if (!key) return;
     for (const id of key.split(",")) asked.current.add(id);
-    request<{ people: { id: string; name: string }[] }>(
-      "GET",
-      `/api/v1/workspaces/${encodeURIComponent(workspaceId)}/people`,
-    )
+    call(ROUTES.people, { params: { ws: workspaceId } })
       .then((r) => setLearned((l) => ({ ...l, ...Object.fromEntries(r.people.map((p) => [p.id, p.name])) })))
       .catch(() => {}); // a name stays "someone" until the next page load; nothing else depends on it
   }, [key, workspaceId]);

@@ -1,5 +1,6 @@
 import { LIMITS } from "../../core/protocol/limits";
 import { newId } from "../../core/protocol/ids";
+import { HARNESS_EVENTS } from "../../core/protocol/socket";
 import { AskWaiter, type AskOptions, type AskOutcome, type AskRequest } from "./asks";
 import { Batch } from "./batch";
 import { CommandDispatcher, type CommandHandler, type CommandSubscription } from "./commands";
@@ -190,7 +191,7 @@ export class ChipsClient {
    */
   onCommand(handler: CommandHandler, opts: SocketCommandOptions = {}): SocketCommands {
     const sub = new SocketCommands(this.url, this.token, this.dispatcher, handler, opts);
-    sub.socket.on("answer", (frame: unknown) => this.asks.deliver(frame));
+    sub.socket.on(HARNESS_EVENTS.answer, (frame: unknown) => this.asks.deliver(frame));
     return this.track(sub);
   }
 

@@ -102,12 +102,16 @@ export const AnswerBody = z.object({
 export type AnswerBody = z.infer<typeof AnswerBody>;
 
 /** `GET /api/v1/runs/:run/asks`: a run's asks and their receipts, oldest first. */
-export interface RunAsksAnswer {
-  run_id: string;
-  asks: Ask[];
-}
+export const RunAsksAnswer = z.object({ run_id: z.string(), asks: z.array(Ask) });
+export type RunAsksAnswer = z.infer<typeof RunAsksAnswer>;
 
-/** `GET /api/v1/workspaces/:ws/asks`: the inbox — asks across rooms, oldest first, with their rooms' and runs' names. */
-export interface InboxAnswer {
-  asks: (Ask & { space_name: string; run_goal: string; harness_name: string | null })[];
-}
+/** An ask in the inbox, with its room's and run's names. */
+export const InboxAsk = Ask.extend({
+  space_name: z.string(),
+  run_goal: z.string(),
+  harness_name: z.string().nullable(),
+});
+
+/** `GET /api/v1/workspaces/:ws/asks`: the inbox — asks across rooms, oldest first. */
+export const InboxAnswer = z.object({ asks: z.array(InboxAsk) });
+export type InboxAnswer = z.infer<typeof InboxAnswer>;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import {
-  type Actor,
+  Actor,
   GoalFrom,
   idOf,
   Instructions,

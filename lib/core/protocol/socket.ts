@@ -1,7 +1,13 @@
 import { z } from "zod";
 import type { StoredEvent } from "./events";
 import type { Decision, Receipt, RoomRevision, Run } from "./models";
-import type { Ask } from "./asks";
+import type { Ask as AskModel } from "./asks";
+
+/** An ask event as the workspace's people are sent it ([ASK4]): asked, shown, answered, applied, closed. */
+export type AskEvent = Extract<
+  StoredEvent,
+  { type: "run.asked" | "run.ask_shown" | "run.answered" | "run.answer_applied" | "run.ask_closed" }
+>;
 import type { Task } from "./tasks";
 import type { LeaseRenewAck, RunnerHello, RunnerHelloAck, StartRequest } from "./runner-contract";
 
@@ -39,7 +45,7 @@ export interface RoomSnapshot {
   runs: Run[];
   receipts: Receipt[];
   /** Its runs' asks and their receipts ([ASK4]). */
-  asks: Ask[];
+  asks: AskModel[];
   events: Frame[];
   /** The room's intent and outcome at its current revision (docs/PROTOCOL.md §6). */
   room: RoomRevision;
@@ -84,13 +90,15 @@ export const ROOM_EVENTS = {
   role: "role",
   revoked: "revoked",
   storage: "storage",
+  ask: "ask",
 } as const;
 
 /**
  * What a room's server sends. `Frames` is how a page of frames travels: the server writes the
- * stored bodies as they are (one raw JSON array), a client reads `Frame[]`.
+ * stored bodies as they are (one raw JSON array), a client reads `Frame[]`; `Ask` is one ask
+ * event, sent the same way.
  */
-export interface RoomServerToClient<Frames = Frame[]> {
+export interface RoomServerToClient<Frames = Frame[], Ask = AskEvent> {
   /** Frames in seq order, each once ([RT1]): a catch-up, then live. */
   [ROOM_EVENTS.events]: (frames: Frames) => void;
   /** A join too far behind: the room's read models and its newest page ([RT4]). */
@@ -104,6 +112,8 @@ export interface RoomServerToClient<Frames = Frame[]> {
   [ROOM_EVENTS.revoked]: (r: { reason: string }) => void;
   /** The server lost (or found again) its database. */
   [ROOM_EVENTS.storage]: (s: { available: boolean; since: number }) => void;
+  /** Each ask event of the person's workspace, whichever room is joined: the inbox and notifications follow it ([ASK4]). */
+  [ROOM_EVENTS.ask]: (e: Ask) => void;
 }
 
 /** What a room's client sends; the server parses each with the schemas above (untrusted). */
@@ -119,12 +129,15 @@ export const HARNESS_EVENTS = {
   runnerHello: "runner.hello",
   runnerStart: "runner.start",
   leaseRenew: "lease.renew",
+  answer: "answer",
 } as const;
 
 /** What `/harness` sends every harness: its runs' commands; acking the emit is the delivery receipt. */
 export interface HarnessServerToClient {
   // Acked with nothing (the ack is the receipt); its optional argument lets a broadcast's ack list who answered.
   [HARNESS_EVENTS.command]: (command: Frame, ack: (received?: undefined) => void) => void;
+  /** A person's `run.answered` to one of its asks, or the system's `run.ask_closed`; resent on connect until reported ([ASK4]). */
+  [HARNESS_EVENTS.answer]: (answer: Extract<StoredEvent, { type: "run.answered" | "run.ask_closed" }>) => void;
 }
 
 /** What `/harness` sends a runner beside its commands ([RT3]): a start, acked on receipt (refusals go on the run). */

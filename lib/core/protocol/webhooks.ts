@@ -19,28 +19,30 @@ export const WebhookBody = z.object({
 export type WebhookBody = z.infer<typeof WebhookBody>;
 
 /** A webhook as an owner sees it: never its whole URL (it is a secret of sorts), only its host and path's start. */
-export interface Webhook {
-  id: string;
-  name: string;
-  url_hint: string;
-  created_by: string;
-  created_at: string;
-  deliveries: { pending: number; delivered: number; failed: number };
-}
+export const Webhook = z.object({
+  id: z.string(),
+  name: z.string(),
+  url_hint: z.string(),
+  created_by: z.string(),
+  created_at: z.string(),
+  deliveries: z.object({ pending: z.number().int(), delivered: z.number().int(), failed: z.number().int() }),
+});
+export type Webhook = z.infer<typeof Webhook>;
 
 /** One ask's delivery to a webhook: where it stands and what the last attempt met. */
-export interface WebhookDelivery {
-  id: string;
-  ask_id: string;
-  run_id: string;
-  state: "pending" | "delivered" | "failed";
-  attempts: number;
-  last_status: number | null;
-  last_error: string | null;
-  created_at: string;
-  next_at: string | null;
-  delivered_at: string | null;
-}
+export const WebhookDelivery = z.object({
+  id: z.string(),
+  ask_id: z.string(),
+  run_id: z.string(),
+  state: z.enum(["pending", "delivered", "failed"]),
+  attempts: z.number().int(),
+  last_status: z.number().int().nullable(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  next_at: z.string().nullable(),
+  delivered_at: z.string().nullable(),
+});
+export type WebhookDelivery = z.infer<typeof WebhookDelivery>;
 
 /** `https://hooks.slack.com/services/T000/…`: enough to tell webhooks apart, not enough to post to one. */
 export function urlHint(url: string): string {

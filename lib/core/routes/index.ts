@@ -4,6 +4,7 @@ import { ROOM_ROUTES } from "./rooms";
 import { PEOPLE_ROUTES } from "./people";
 import { REVIEW_ROUTES, SHARE_ROUTES } from "./review";
 import { OTLP_ROUTES } from "./otlp";
+import { ASK_ROUTES, WEBHOOK_ROUTES } from "./asks";
 
 /**
  * Every HTTP route of the API, declared once (lib/core/protocol/route.ts), by name. The server
@@ -18,5 +19,17 @@ export const ROUTES = {
   ...REVIEW_ROUTES,
   ...SHARE_ROUTES,
   ...OTLP_ROUTES,
+  ...ASK_ROUTES,
+  ...WEBHOOK_ROUTES,
 };
-export { CORE_ROUTES, RUN_ROUTES, ROOM_ROUTES, PEOPLE_ROUTES, REVIEW_ROUTES, SHARE_ROUTES, OTLP_ROUTES };
+export {
+  CORE_ROUTES,
+  RUN_ROUTES,
+  ROOM_ROUTES,
+  PEOPLE_ROUTES,
+  REVIEW_ROUTES,
+  SHARE_ROUTES,
+  OTLP_ROUTES,
+  ASK_ROUTES,
+  WEBHOOK_ROUTES,
+};

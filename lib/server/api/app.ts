@@ -12,6 +12,8 @@ import { peopleHandlers } from "./people-routes";
 import { reviewHandlers } from "./review-routes";
 import { shareHandlers } from "./share-routes";
 import { otlpHandlers } from "./otlp-routes";
+import { askHandlers } from "./ask-routes";
+import { webhookHandlers } from "./webhook-routes";
 import { log } from "../log";
 import { unavailable } from "../storage";
 
@@ -26,6 +28,8 @@ export function createApi(svc: ChipsServices) {
     ...reviewHandlers(svc),
     ...shareHandlers(svc),
     ...otlpHandlers(svc),
+    ...askHandlers(svc),
+    ...webhookHandlers(svc),
   };
 
   app.onError((err, c) => {

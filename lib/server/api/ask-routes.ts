@@ -1,77 +1,51 @@
-import type { Hono } from "hono";
-import { AnswerBody, canonicalId, isId, type InboxAnswer, type RunAsksAnswer } from "@/lib/core/protocol";
+import { canonicalId, isId, problem } from "@/lib/core/protocol";
+import { ASK_ROUTES } from "@/lib/core/routes";
 import { waitsForPerson } from "@/lib/core/projection/asks";
 import { asksOfRuns, getAsk, inbox } from "@/lib/server/queries/asks";
 import { answerAsk } from "../asks";
 import type { ChipsServices } from "../services";
-import { personWriter, runScope, workspaceScope } from "./access";
-import { fail, intParam, json, parseBody, problemResponse, type ApiEnv } from "./http";
-
-/** The longest a long-poll on an ask waits, seconds. */
-const WAIT_MAX = 30;
+import type { Handlers } from "./adapter";
 
 /**
- * Asks and answers ([ASK1]–[ASK6], docs/API.md): a person answers (the first answer wins); a
- * run's asks and one ask are read by its workspace — one ask also by long-poll, for a hook
- * process with no socket; the inbox lists what waits for a person across the workspace's rooms.
+ * The handlers of lib/core/routes/asks.ts's asks ([ASK1]–[ASK6]): a person answers through the
+ * one writer (the first answer wins); one ask may be long-polled by a hook with no socket.
  */
-export function askRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
-  app.post("/api/v1/runs/:run/asks/:ask/answer", async (c) => {
-    const cred = personWriter(c, "answers come from people");
-    if (cred instanceof Response) return cred;
-    const input = await parseBody(c, AnswerBody, "bad answer", 64 * 1024);
-    if (input instanceof Response) return input;
-    const r = await answerAsk(svc, cred, c.req.param("run"), c.req.param("ask"), input.data);
-    return r.ok
-      ? new Response(r.body, { status: r.status, headers: { "content-type": "application/json" } })
-      : problemResponse(r.problem);
-  });
+export function askHandlers(svc: ChipsServices): Handlers<typeof ASK_ROUTES> {
+  return {
+    answerAsk: async ({ cred, params, body }) => {
+      const r = await answerAsk(svc, cred, params.run, params.ask, body);
+      return r.ok ? { status: r.status, raw: r.body } : r.problem;
+    },
 
-  app.get("/api/v1/runs/:run/asks", async (c) => {
-    const run = await runScope(svc, c);
-    if (run instanceof Response) return run;
-    return json({ run_id: run.id, asks: await asksOfRuns(svc.db, [run.id]) } satisfies RunAsksAnswer);
-  });
+    runAsks: async ({ run }) => ({ status: 200, body: { run_id: run.id, asks: await asksOfRuns(svc.db, [run.id]) } }),
 
-  // One ask; `wait` (seconds) holds the answer until the ask no longer waits for a person.
-  app.get("/api/v1/runs/:run/asks/:ask", async (c) => {
-    const wait = intParam(c.req.query("wait"), "wait", 0, WAIT_MAX);
-    if (wait instanceof Response) return wait;
-    const run = await runScope(svc, c);
-    if (run instanceof Response) return run;
-    const cred = c.get("cred");
-    if ((cred.kind === "harness" || cred.kind === "runner") && run.harness_id !== cred.subjectId)
-      return fail("forbidden", "this run belongs to another harness");
-    // A harness waiting on its ask is there: the wait counts as presence, as a poll does.
-    if (cred.kind === "harness" || cred.kind === "runner") svc.presence.seen(cred.subjectId, cred.workspaceId);
-    const raw = c.req.param("ask");
-    const askId = isId("ask", raw) ? canonicalId(raw) : null;
-    const read = async () => {
-      const a = askId ? await getAsk(svc.db, run.workspace_id, askId) : null;
-      return a && a.run_id === run.id ? a : null;
-    };
-    let ask = await read();
-    if (!ask) return fail("ask_not_found", "no such ask for this run");
-    if (wait > 0 && waitsForPerson(ask)) {
-      const moved = svc.askWaits.wait(ask.ask_id, wait * 1000);
-      ask = (await read())!; // read again after registering, so a move in between is not missed
-      if (waitsForPerson(ask)) {
-        await moved;
-        ask = (await read())!;
+    // `wait` (seconds) holds the answer until the ask no longer waits for a person.
+    oneAsk: async ({ cred, run, params, query }) => {
+      if ((cred.kind === "harness" || cred.kind === "runner") && run.harness_id !== cred.subjectId)
+        return problem("forbidden", "this run belongs to another harness");
+      // A harness waiting on its ask is there: the wait counts as presence, as a poll does.
+      if (cred.kind === "harness" || cred.kind === "runner") svc.presence.seen(cred.subjectId, cred.workspaceId);
+      const askId = isId("ask", params.ask) ? canonicalId(params.ask) : null;
+      const read = async () => {
+        const a = askId ? await getAsk(svc.db, run.workspace_id, askId) : null;
+        return a && a.run_id === run.id ? a : null;
+      };
+      let ask = await read();
+      if (!ask) return problem("ask_not_found", "no such ask for this run");
+      if (query.wait > 0 && waitsForPerson(ask)) {
+        const moved = svc.askWaits.wait(ask.ask_id, query.wait * 1000);
+        ask = (await read())!; // read again after registering, so a move in between is not missed
+        if (waitsForPerson(ask)) {
+          await moved;
+          ask = (await read())!;
+        }
       }
-    }
-    return json(ask);
-  });
+      return { status: 200, body: ask };
+    },
 
-  app.get("/api/v1/workspaces/:ws/asks", async (c) => {
-    const ws = workspaceScope(c);
-    if (ws instanceof Response) return ws;
-    const state = c.req.query("state") ?? "open";
-    if (state !== "open" && state !== "all") return fail("validation_failed", "state is open or all", "/query/state");
-    const limit = intParam(c.req.query("limit"), "limit", 200, 1000);
-    if (limit instanceof Response) return limit;
-    return json({
-      asks: await inbox(svc.db, ws, { waiting: state === "open", limit: Math.max(1, limit) }),
-    } satisfies InboxAnswer);
-  });
+    inbox: async ({ ws, query }) => ({
+      status: 200,
+      body: { asks: await inbox(svc.db, ws, { waiting: query.state === "open", limit: Math.max(1, query.limit) }) },
+    }),
+  };
 }

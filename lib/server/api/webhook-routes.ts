@@ -1,48 +1,34 @@
-import type { Hono } from "hono";
-import { canonicalId, isId, WebhookBody } from "@/lib/core/protocol";
+import { canonicalId, isId, problemAt } from "@/lib/core/protocol";
+import { WEBHOOK_ROUTES } from "@/lib/core/routes";
 import { deliveriesOf, listWebhooks, webhookIn } from "@/lib/server/queries/webhooks";
 import { addWebhook, removeWebhook } from "../webhooks/hooks";
 import type { ChipsServices } from "../services";
-import { workspaceScope } from "./access";
-import { fail, intParam, json, parseBody, type ApiEnv } from "./http";
+import type { Handlers } from "./adapter";
+
+const noWebhook = () => problemAt("not_found", "no such webhook in this workspace", "/path/webhook");
 
 /**
- * Webhooks for new asks ([ASK7], docs/API.md): the workspace's owner adds, lists and removes
- * them and reads each one's deliveries. A webhook's URL is shown whole only in the answer to
- * the request that made it; after that, a hint.
+ * The handlers of lib/core/routes/asks.ts's webhooks ([ASK7]): an owner's. A webhook's URL is
+ * answered whole only to the request that made it; after that, a hint.
  */
-export function webhookRoutes(app: Hono<ApiEnv>, svc: ChipsServices) {
-  app.post("/api/v1/workspaces/:ws/webhooks", async (c) => {
-    const ws = workspaceScope(c, undefined, "manage");
-    if (ws instanceof Response) return ws;
-    const input = await parseBody(c, WebhookBody, "bad webhook", 8 * 1024);
-    if (input instanceof Response) return input;
-    const made = await addWebhook(svc, ws, c.get("cred").subjectId, input.data);
-    return json({ ...made, url: input.data.url }, 201);
-  });
+export function webhookHandlers(svc: ChipsServices): Handlers<typeof WEBHOOK_ROUTES> {
+  return {
+    addWebhook: async ({ cred, ws, body }) => ({
+      status: 201,
+      body: { ...(await addWebhook(svc, ws, cred.subjectId, body)), url: body.url },
+    }),
 
-  app.get("/api/v1/workspaces/:ws/webhooks", async (c) => {
-    const ws = workspaceScope(c, undefined, "manage");
-    if (ws instanceof Response) return ws;
-    return json({ webhooks: await listWebhooks(svc.db, ws) });
-  });
+    webhooks: async ({ ws }) => ({ status: 200, body: { webhooks: await listWebhooks(svc.db, ws) } }),
 
-  app.delete("/api/v1/workspaces/:ws/webhooks/:webhook", async (c) => {
-    const ws = workspaceScope(c, undefined, "manage");
-    if (ws instanceof Response) return ws;
-    const raw = c.req.param("webhook");
-    const removed = isId("webhook", raw) && (await removeWebhook(svc, ws, canonicalId(raw)));
-    return removed ? json({ removed: canonicalId(raw) }) : fail("not_found", "no such webhook in this workspace");
-  });
+    removeWebhook: async ({ ws, params }) => {
+      const id = isId("webhook", params.webhook) ? canonicalId(params.webhook) : null;
+      return id && (await removeWebhook(svc, ws, id)) ? { status: 200, body: { removed: id } } : noWebhook();
+    },
 
-  app.get("/api/v1/workspaces/:ws/webhooks/:webhook/deliveries", async (c) => {
-    const ws = workspaceScope(c, undefined, "manage");
-    if (ws instanceof Response) return ws;
-    const limit = intParam(c.req.query("limit"), "limit", 100, 1000);
-    if (limit instanceof Response) return limit;
-    const raw = c.req.param("webhook");
-    const hook = isId("webhook", raw) ? await webhookIn(svc.db, ws, canonicalId(raw)) : null;
-    if (!hook) return fail("not_found", "no such webhook in this workspace");
-    return json({ deliveries: await deliveriesOf(svc.db, hook.id, Math.max(1, limit)) });
-  });
+    webhookDeliveries: async ({ ws, params, query }) => {
+      const hook = isId("webhook", params.webhook) ? await webhookIn(svc.db, ws, canonicalId(params.webhook)) : null;
+      if (!hook) return noWebhook();
+      return { status: 200, body: { deliveries: await deliveriesOf(svc.db, hook.id, Math.max(1, query.limit)) } };
+    },
+  };
 }

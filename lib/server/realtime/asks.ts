@@ -1,8 +1,9 @@
-import type { Server } from "socket.io";
+import { ROOM_EVENTS } from "@/lib/core/protocol";
 import { markShown } from "../asks";
 import type { ChipsServices } from "../services";
 import { workspaceRoom } from "./person-socket";
 import { RawJson, type OutFrame } from "./raw";
+import type { ChipsServer } from "./wire";
 
 const ASK_EVENTS = new Set(["run.asked", "run.ask_shown", "run.answered", "run.answer_applied", "run.ask_closed"]);
 
@@ -12,14 +13,14 @@ const ASK_EVENTS = new Set(["run.asked", "run.ask_shown", "run.answered", "run.a
  * it, on any page), and an ask pushed to at least one person's open page is marked shown
  * (`run.ask_shown{via: browser}`; when several nodes do, the writer keeps the first).
  */
-export function askFanout(io: Server, svc: ChipsServices) {
+export function askFanout(io: ChipsServer, svc: ChipsServices) {
   return (frames: OutFrame[]) => {
     for (const f of frames) {
       if (!ASK_EVENTS.has(f.type)) continue;
       const e = JSON.parse(f.json) as { workspace_id: string; run_id: string; ask_id: string };
       const room = workspaceRoom(e.workspace_id);
       if (!io.sockets.adapter.rooms.has(room)) continue; // nobody of the workspace on this node
-      io.to(room).emit("ask", new RawJson(f.json));
+      io.to(room).emit(ROOM_EVENTS.ask, new RawJson(f.json));
       if (f.type === "run.asked")
         void markShown(svc, e, "browser").catch((err) => svc.storage.refuse(err, "marking an ask shown"));
     }

@@ -96,7 +96,8 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
         });
       }
       // Answers it has not yet said it applied, as commands are resent until acked ([RT3], [ASK4]).
-      for (const a of await unappliedAnswers(svc.db, cred.subjectId)) socket.emit("answer", JSON.parse(a.body));
+      for (const a of await unappliedAnswers(svc.db, cred.subjectId))
+        socket.emit(HARNESS_EVENTS.answer, JSON.parse(a.body));
     } catch (e) {
       svc.storage.refuse(e, "resending open commands and answers");
     }
@@ -136,7 +137,7 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
    */
   async function answer(f: Extract<Frame, { type: "run.answered" | "run.ask_closed" }>) {
     const ask = await askRoute(svc.db, f.ask_id);
-    if (ask?.harnessId) nsp.to(harnessRoom(ask.harnessId)).emit("answer", f);
+    if (ask?.harnessId) nsp.to(harnessRoom(ask.harnessId)).emit(HARNESS_EVENTS.answer, f);
   }
 
   return { nsp, route, dispatcher, close: () => clearInterval(timer) };

@@ -14,7 +14,7 @@ import type { RawJson } from "./raw";
  * listens only to its own events (person-socket.ts, harness.ts).
  */
 type Listen = RoomClientToServer<RawJson> & RunnerClientToServer;
-type Emit = RoomServerToClient<RawJson> & RunnerServerToClient;
+type Emit = RoomServerToClient<RawJson, RawJson> & RunnerServerToClient;
 /** What the handshake put on a socket: the credential it proved. */
 interface SocketData {
   cred: Credential;
