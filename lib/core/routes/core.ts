@@ -124,6 +124,8 @@ export const CORE_ROUTES = {
       "sequence_conflict",
       "command_pending",
       "command_not_supported",
+      "ask_not_found",
+      "ask_closed",
       "revision_conflict",
       "budget_exhausted",
       "rate_limited",
