@@ -24,11 +24,14 @@
  * and per idle room, memory per joined room, the first request's p99 after the release beside
  * a warm request's, join p99, delivery p99 per class and CPU per event under `--growth-rate`.
  */
-import path from "node:path";
+import os from "node:os";
 import { flags, machine, num, one } from "../lib/args";
 import { startPg, type PgCluster } from "../lib/pg";
 import fs from "node:fs";
-import { rmrf, sleep, spawnResumed, tmpDir, waitQuiet } from "../lib/proc";
+import { machineMeter, sleep, waitQuiet } from "../lib/proc";
+import { relayTenants, server } from "./servers";
+import { table } from "../lib/table";
+import { headlineAims, growthTrend, type Headline, type GrowthRow } from "./report";
 import type { Assignment } from "./clients";
 import {
   catchUps,
@@ -68,31 +71,6 @@ const quietWait = Number(one(f, "quiet-wait") ?? 0);
 const kib = (mib: number) => (mib * 1024).toFixed(1);
 const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
 
-async function server(kind: "chips" | "relay", pg: PgCluster | null, tag: string) {
-  const memFile = path.join(tmpDir("chips-scale-mem-"), "mem.json");
-  const env: Record<string, string> = {
-    CHIPS_BENCH_MEM_FILE: memFile,
-    CHIPS_WORKSPACE_IDLE: String(idleS),
-    CHIPS_LOG_LEVEL: "warn",
-  };
-  if (kind === "chips" && pg) env.DATABASE_URL = await pg.createDb(`scale_${tag}`);
-  const srv = await spawnResumed({
-    script: kind === "chips" ? "server.ts" : "bench/scale/relay.ts",
-    env,
-    nodeArgs: ["--expose-gc"],
-    hooks: [path.join(import.meta.dirname, "../lib/mem-hook.ts")],
-  });
-  return {
-    srv,
-    memFile,
-    async stop() {
-      await srv.stop();
-      rmrf(srv.dataDir);
-      rmrf(path.dirname(memFile));
-    },
-  };
-}
-
 /**
  * Rooms by class: the first room of every (W / busy)-th workspace is busy. At most as many
  * busy rooms as take 80 % of `total` at `busyRate` each: the quiet rooms always get the rest.
@@ -123,13 +101,18 @@ async function window(
   const { busy, quiet } = classes(tenants, busyN, total);
   const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
   fs.writeFileSync(memFile + ".pause", "");
+  const meter = machineMeter();
   const cpu0 = cpuMs();
   const load = await postLoad(url, { busy, quiet, busyRate, total, seconds });
   const reports = await collect(children, expectedDeliveries(sockets, load.perRoom));
   const serverCpu = cpuMs() - cpu0;
+  // The machine is shared: how busy it was (ours and everyone's) says how far to trust the window.
+  const m = meter.stop();
   fs.rmSync(memFile + ".pause");
-  log(`window at ${total}/s: machine ${machineBusy.toFixed(0)} % busy before it`);
-  return { load, d: deliveries(reports, load.perRoom), cpuPerEvent: serverCpu / Math.max(1, load.ok) };
+  const machineNow = `${m.busy.toFixed(0)} % / ${m.load1.toFixed(1)}`;
+  log(`window at ${total}/s: machine ${machineNow} (% of a core busy, 200 = both; load average)`);
+  if (quietWait) log(`  ${machineBusy.toFixed(0)} % busy before it`);
+  return { load, d: deliveries(reports, load.perRoom), cpuPerEvent: serverCpu / Math.max(1, load.ok), machineNow };
 }
 
 async function headline(pg: PgCluster | null) {
@@ -137,23 +120,12 @@ async function headline(pg: PgCluster | null) {
     `\n=== headline: ${W} workspaces × ${R} rooms × ${S} sockets = ${W * R * S} sockets in ${W * R} rooms; ${rate} events/s (${busyN} busy rooms at ${busyRate}/s), ${seconds} s`,
   );
   const rows: string[][] = [];
-  const out: Record<string, { p99b: number; p99q: number }> = {};
+  const out: Headline = { rate, sockets: W * R * S, rooms: W * R, windows: [] };
   for (const kind of ["chips", "relay"] as const) {
-    const s = await server(kind, pg, `head_${W}`);
+    const s = await server(kind, pg, `head_${W}`, idleS);
     try {
       const tenants: Tenant[] =
-        kind === "chips"
-          ? await makeTenants(s.srv.url, s.srv.dataDir, W, R)
-          : Array.from({ length: W }, (_, i) => ({
-              ws: {
-                workspace_id: `ws_${i}`,
-                space_id: `ws_${i}_r0`,
-                harness_id: `h_${i}`,
-                token: "",
-                person_token: "",
-              } as never,
-              rooms: Array.from({ length: R }, (_, k) => `ws_${i}_r${k}`),
-            }));
+        kind === "chips" ? await makeTenants(s.srv.url, s.srv.dataDir, W, R) : relayTenants(W, R);
       // A message in every room first: joins catch up on it, and every workspace has a writer and caches.
       if (kind === "chips")
         await postEach(
@@ -182,11 +154,12 @@ async function headline(pg: PgCluster | null) {
                   busy.slice(0, 10).map((b) => ({ token: b.ws.person_token, room: b.room })),
                 )
               : null;
-          if (r === rate) out[kind] = { p99b: w.d.busy.pct(99), p99q: w.d.quiet.pct(99) };
+          out.windows.push({ kind, offered: r, load: w.load, d: w.d });
           rows.push([
             kind === "chips" ? "Chips" : "bare relay",
             String(r),
             `${w.load.ok}/${w.load.sent} (${w.load.rate.toFixed(0)}/s)${w.load.failed ? ` ${w.load.failed} failed: ${w.load.firstError}` : ""}`,
+            `${p(w.load.answers, 50)} / ${p(w.load.answers, 99)}`,
             `${p(w.d.busy, 50)} / ${p(w.d.busy, 99)}`,
             `${p(w.d.quiet, 50)} / ${p(w.d.quiet, 99)}`,
             `${w.d.lost} / ${w.d.reorder} / ${w.d.dup} / ${w.d.breaks}`,
@@ -194,6 +167,7 @@ async function headline(pg: PgCluster | null) {
             `${kib((after.heap - before.heap) / sockets.length)} / ${kib((after.rss - before.rss) / sockets.length)}`,
             `${p(c.joins, 50)} / ${p(c.joins, 99)} (${c.connectS.toFixed(0)} s)`,
             cu ? `${p(cu, 50)} / ${p(cu, 99)}` : "–",
+            w.machineNow,
           ]);
           log(`${kind} at ${r}/s: ${JSON.stringify(rows.at(-1))}`);
         }
@@ -210,6 +184,7 @@ async function headline(pg: PgCluster | null) {
         "server",
         "offered/s",
         "events stored",
+        "POST answer p50/p99 ms",
         "busy p50/p99 ms",
         "quiet p50/p99 ms",
         "lost/reorder/dup/holes",
@@ -217,13 +192,12 @@ async function headline(pg: PgCluster | null) {
         "KiB/socket heap/RSS",
         "join p50/p99 ms",
         "busy room from 0 p50/p99 ms",
+        "machine busy % / load",
       ],
       rows,
     ),
   );
-  console.log(
-    `Chips / relay delivery p99: busy ${(out.chips.p99b / out.relay.p99b).toFixed(2)}×, quiet ${(out.chips.p99q / out.relay.p99q).toFixed(2)}× (aim ≤ 2×)`,
-  );
+  console.log("\n" + headlineAims(out));
 }
 
 async function growthTable(pg: PgCluster | null) {
@@ -231,8 +205,11 @@ async function growthTable(pg: PgCluster | null) {
     `\n=== growth: W workspaces × ${growthRooms} rooms, 1 socket a room, ${growthRate} events/s for ${seconds} s, idle after ${idleS} s`,
   );
   const rows: string[][] = [];
+  const trend: GrowthRow[] = [];
+  let stopped = "";
   for (const w of growth) {
-    const s = await server("chips", pg, `grow_${w}`);
+    const s = await server("chips", pg, `grow_${w}`, idleS);
+    const t0 = Date.now();
     try {
       const tenants = await makeTenants(s.srv.url, s.srv.dataDir, w, growthRooms);
       const m0 = await settled(s.memFile);
@@ -258,12 +235,15 @@ async function growthTable(pg: PgCluster | null) {
         c.children,
         s.memFile,
       ).finally(() => stopClients(c.children));
+      const prev = trend.at(-1);
+      trend.push({ w, idleMiB: m2.heap - m0.heap, roomKiB: ((m4.heap - m3.heap) * 1024) / rooms.length });
       rows.push([
         String(w),
         String(rooms.length),
         kib((m1.heap - m0.heap) / w),
         kib((m2.heap - m0.heap) / w),
         ((((m2.heap - m0.heap) * 2 ** 20) / rooms.length) | 0).toString(),
+        prev ? kib((m2.heap - m0.heap - prev.idleMiB) / (w - prev.w)) : "–",
         kib((m4.heap - m3.heap) / rooms.length),
         kib((m4.rss - m3.rss) / rooms.length),
         `${p(first, 99)} / ${p(warm, 99)}`,
@@ -271,11 +251,18 @@ async function growthTable(pg: PgCluster | null) {
         `${p(x.d.busy, 99)} / ${p(x.d.quiet, 99)}`,
         x.cpuPerEvent.toFixed(3),
         `${x.d.lost}/${x.d.reorder}/${x.d.dup}`,
+        x.machineNow,
+        ((Date.now() - t0) / 1000).toFixed(0),
       ]);
       log(`growth ${w}: ${JSON.stringify(rows.at(-1))}`);
+    } catch (e) {
+      // A step the machine cannot carry ends the table there: say where and why, keep the rows.
+      stopped = `stopped at W = ${w}: ${String(e).split("\n")[0]}`;
+      log(stopped);
     } finally {
       await s.stop();
     }
+    if (stopped) break;
   }
   console.log(
     table(
@@ -285,6 +272,7 @@ async function growthTable(pg: PgCluster | null) {
         "KiB/ws hot",
         "KiB/ws idle",
         "B/room idle",
+        "KiB/ws idle, marginal",
         "KiB/joined room heap",
         "RSS",
         "first / warm post p99 ms",
@@ -292,25 +280,34 @@ async function growthTable(pg: PgCluster | null) {
         "busy / quiet p99 ms",
         "CPU ms/event",
         "lost/reorder/dup",
+        "machine busy % / load",
+        "step s",
       ],
       rows,
     ),
   );
-}
-
-function table(head: string[], rows: string[][]): string {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(w[i])).join("  ");
-  return [line(head), ...rows.map(line)].join("\n");
+  console.log(growthTrend(trend) + (stopped ? `\n${stopped}` : ""));
 }
 
 async function main() {
   console.log(machine());
+  console.log(
+    `load average at start: ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(", ")}`,
+  );
   const pg = db === "postgres" ? await startPg() : null;
   if (pg) console.log(`PostgreSQL ${pg.version}`);
   try {
     if (!f.has("skip-headline")) await headline(pg);
     if (!f.has("skip-growth")) await growthTable(pg);
+    console.log(
+      `load average at end: ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(", ")}`,
+    );
   } finally {
     await pg?.stop();
   }

@@ -149,6 +149,8 @@ export interface LoadResult {
   failed: number;
   firstError: string | null;
   rate: number;
+  /** Time from each POST's scheduled send to its answer (the commit, for Chips): delivery's floor. */
+  answers: Hist;
   /** Events stored per room. */
   perRoom: Map<string, number>;
 }
@@ -166,7 +168,7 @@ export async function postLoad(url: string, load: Load): Promise<LoadResult> {
   const share = Math.min(1, (load.busy.length * load.busyRate) / load.total);
   const gap = 1000 / load.total;
   const perRoom = new Map<string, number>();
-  const res: LoadResult = { sent: 0, ok: 0, failed: 0, firstError: null, rate: 0, perRoom };
+  const res: LoadResult = { sent: 0, ok: 0, failed: 0, firstError: null, rate: 0, answers: new Hist(), perRoom };
   let acc = 0;
   let b = 0;
   let q = 0;
@@ -191,6 +193,7 @@ export async function postLoad(url: string, load: Load): Promise<LoadResult> {
       .then(
         (r) => {
           if (r.status === 201 || r.status === 200) {
+            res.answers.add(monoMs() - at);
             res.ok++;
             perRoom.set(target.room, (perRoom.get(target.room) ?? 0) + 1);
           } else {
