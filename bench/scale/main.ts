@@ -14,15 +14,19 @@
  *
  * --quiet-wait S: before each load window, wait up to S seconds for the machine to be < 30 % busy.
  *
- * The headline run (`--shape`, W×R×S = 10,000 sockets in 1,000 rooms by default) prints
- * delivery p50/p99 per room class on Chips and on the relay and their ratio, loss / reorder /
- * duplicates, server CPU per event, memory per socket, join (with catch-up) times and the
- * catch-up of a busy room from seq 0.
+ * The headline run (`--shape`, W×R×S = 10,000 sockets in 1,000 rooms by default) prints,
+ * per server and offered rate: each POST's answer time and delivery p50/p99 per room class,
+ * loss / reorder / duplicates / holes, server CPU per event, memory per socket, join (with
+ * catch-up) times, the catch-up of a busy room from seq 0 and how busy the shared machine was
+ * (its CPU over the window and load average); then the issue's aims with verdicts (Chips'
+ * p99 ÷ the relay's of the same run) and the highest offered rate each server held.
  *
  * The growth table (`--growth`, one socket per room) starts a fresh server per W and prints,
  * per W: memory per workspace while hot and once idle past CHIPS_WORKSPACE_IDLE (`--idle` s)
  * and per idle room, memory per joined room, the first request's p99 after the release beside
- * a warm request's, join p99, delivery p99 per class and CPU per event under `--growth-rate`.
+ * a warm request's, join p99, delivery p99 per class and CPU per event under `--growth-rate`,
+ * and the idle and joined-room figures at the largest W against the smallest. A step that
+ * fails (the machine cannot carry it) ends the table there, with the reason.
  */
 import os from "node:os";
 import { flags, machine, num, one } from "../lib/args";
