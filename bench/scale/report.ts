@@ -6,7 +6,7 @@
 import { aimsTable } from "../lib/table";
 import type { deliveries, LoadResult } from "./run";
 
-export interface Window {
+interface Window {
   kind: "chips" | "relay";
   offered: number;
   load: LoadResult;
