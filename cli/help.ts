@@ -58,12 +58,13 @@ Usage:
                [--codex-model M] [--codex-models M,M] [--claude-base-url URL]
                [--claude-env NAME=VALUE]... [--claude-bin P] [--claude-model M]
                [--claude-models M,M] [--bwrap PATH]
-               [--secrets-file FILE] [--cleanup keep|remove] [--config FILE]
+               [--secrets-file FILE] [--cleanup keep|remove] [--ask-seconds N] [--config FILE]
       Dial in to Chips and run agent CLIs for queued runs in their own git worktrees (under
       --work-dir, default ~/.chips-runner). --repo is the allowlist; --codex-config/-env say
       how Codex reaches its model, --claude-* the same for Claude Code (always run in a
       bubblewrap sandbox: --bwrap); --*-models list more models a run may pick (the start form
-      offers them); --secrets-file holds NAME=VALUE lines a run may name.
+      offers them); --secrets-file holds NAME=VALUE lines a run may name;
+      --ask-seconds: how long a run of the "ask" profile waits for a person (default 300).
       Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
   chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N] [--stale-seconds N] [--token T]
       Put the Claude Code sessions you run in this project in a room: hooks added to

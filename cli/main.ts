@@ -58,6 +58,7 @@ const OPTIONS = {
   bwrap: { type: "string" },
   "secrets-file": { type: "string" },
   cleanup: { type: "string" },
+  "ask-seconds": { type: "string" },
   // chips connect / disconnect / bridge
   settings: { type: "string" },
   user: { type: "boolean" },
@@ -134,22 +135,12 @@ const COMMANDS: Record<string, Command> = {
       "bwrap",
       "secrets-file",
       "cleanup",
+      "ask-seconds",
     ],
   },
   connect: {
     run: async (ctx) => (await import("./commands/connect")).connect(ctx),
-    options: [
-      "token",
-      "space",
-      "settings",
-      "user",
-      "hold-seconds",
-      "stale-seconds",
-      "project",
-      "otel",
-      "print",
-      "codex-bin",
-    ],
+    options: ["token", "space", "settings", "user", "hold-seconds", "stale-seconds", "project", "otel", "print", "codex-bin", "ask-seconds"],
   },
   bridge: {
     run: async (ctx) => (await import("./commands/bridge")).bridge(ctx),

@@ -6,6 +6,7 @@ import { CliError, EXIT, UsageError } from "../errors";
 import { call } from "../http";
 import { defaultWorkspace, managerToken, workspaceFor } from "../workspace";
 import type { CommandContext, Options } from "./context";
+import { ASK_PROFILE_SECONDS, type PermissionProfile } from "@/lib/core/protocol/runner-contract";
 
 /** The options of `chips runner`. */
 export type RunnerCliOptions = Options & {
@@ -27,6 +28,7 @@ export type RunnerCliOptions = Options & {
   bwrap?: string;
   "secrets-file"?: string;
   cleanup?: string;
+  "ask-seconds"?: string;
 };
 
 /** The runner's config file (JSON): everything the flags say, flags win. */
@@ -37,13 +39,14 @@ interface RunnerFile {
   capacity?: number;
   cleanup?: "keep" | "remove";
   secretsFile?: string;
+  askSeconds?: number;
   codex?: {
     bin?: string;
     config?: string[];
     env?: Record<string, string>;
     model?: string;
     models?: string[];
-    profiles?: ("read-only" | "workspace-write")[];
+    profiles?: PermissionProfile[];
   };
   claude?: {
     bin?: string;
@@ -53,7 +56,7 @@ interface RunnerFile {
     model?: string;
     models?: string[];
     bwrap?: string;
-    profiles?: ("read-only" | "workspace-write")[];
+    profiles?: PermissionProfile[];
   };
 }
 
@@ -114,6 +117,9 @@ export async function runner(ctx: CommandContext): Promise<void> {
   const cleanup = (o.cleanup ?? file.cleanup ?? "keep") as "keep" | "remove";
   if (cleanup !== "keep" && cleanup !== "remove") throw new UsageError("--cleanup is keep or remove");
   const secretsFile = o["secrets-file"] ?? file.secretsFile;
+  const askSeconds = Number(o["ask-seconds"] ?? file.askSeconds ?? ASK_PROFILE_SECONDS);
+  if (!Number.isInteger(askSeconds) || askSeconds < 1 || askSeconds > 86_400)
+    throw new UsageError("--ask-seconds must be a whole number from 1 to 86400");
 
   const { Runner } = await import("@/lib/agents/runner/runner");
   const { CodexAdapter } = await import("@/lib/agents/runner/adapters/codex");
@@ -145,6 +151,7 @@ export async function runner(ctx: CommandContext): Promise<void> {
     secrets: secretsFile ? readSecretsFile(secretsFile) : {},
     capacity,
     cleanup,
+    askSeconds,
     log: (line) => io.out(line + "\n"),
   });
   try {

@@ -21,7 +21,7 @@ function offered(online: OnlineRunner[] | null, agent: string, what: "models" | 
   return [...new Set(all)];
 }
 
-const PROFILES = ["workspace-write", "read-only"] as const;
+const PROFILES = ["workspace-write", "read-only", "ask"] as const;
 
 /** The permission profile ([RN1]), each with what it means for the chosen agent. */
 export function ProfileChoice(f: {

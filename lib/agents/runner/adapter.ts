@@ -71,13 +71,41 @@ export type AgentEvent =
   | { type: "turn_completed" }
   | { type: "turn_failed"; message: string }
   /** Something the CLI said that is worth a log line but changes nothing. */
-  | { type: "notice"; message: string };
+  | { type: "notice"; message: string }
+  /** [RN5] The CLI asks whether a tool call may run: the job answers through {@link Adapter.permissionAnswer}. */
+  | { type: "permission"; requestId: string; call: ToolCall }
+  /** The CLI took back a question it asked (it was answered another way). */
+  | { type: "permission_withdrawn"; requestId: string };
+
+/** A tool call the agent wants to make, in its CLI's words (`Bash` `{command}`, `Edit` `{file_path…}`). */
+export interface ToolCall {
+  tool: string;
+  input: Record<string, unknown>;
+  toolUseId: string | null;
+}
+
+/** The answer to a {@link ToolCall}: run it (with this input), or not (the model reads `message`). */
+export type Verdict =
+  { behavior: "allow"; updatedInput: Record<string, unknown> } | { behavior: "deny"; message: string };
+
+/**
+ * [RN5] Which tool calls of an `ask` run need a person: `allow` run at once (`"*"`: all but
+ * those in `ask`), `ask` wait for the room; anything else is denied without asking.
+ */
+export interface AskPolicy {
+  allow: "*" | readonly string[];
+  ask: readonly string[];
+  /** How the CLI's questions reach the runner: its stdin/stdout, or a hook calling the job's socket. */
+  via: "stdio" | "hook";
+}
 
 /** A process to launch: the core adds CHIPS_JOB and the job's secrets to `env`. */
 export interface LaunchSpec {
   cmd: string;
   args: string[];
   env: Record<string, string>;
+  /** Lines for the CLI's stdin; it then stays open (for answers) until the turn's end. Left out: stdin closed. */
+  stdin?: string[];
 }
 
 /** What an adapter knows of the job it launches for. */
@@ -94,6 +122,8 @@ export interface JobContext {
   instructions: string;
   /** Repo guidance the core wrote for the agent (decisions, write scope, outcome). */
   guidance: string;
+  /** [RN5] How long an `ask` run waits for a person's answer, seconds. */
+  askSeconds: number;
 }
 
 export interface Adapter {
@@ -113,5 +143,9 @@ export interface Adapter {
   start(job: JobContext, prompt: string): LaunchSpec;
   resume(job: JobContext, sessionId: string, text: string): LaunchSpec;
   /** One line of the CLI's stdout → what it means (nothing for lines it does not know). */
-  parse(line: string): AgentEvent[];
+  parse(line: string, job: JobContext): AgentEvent[];
+  /** [RN5] What the `ask` profile lets run, asks about and denies; absent: the adapter has no `ask` profile. */
+  readonly askPolicy?: AskPolicy;
+  /** The stdin line that answers a `permission` event (`via: "stdio"`). */
+  permissionAnswer?(requestId: string, verdict: Verdict): string;
 }

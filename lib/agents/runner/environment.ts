@@ -37,7 +37,7 @@ function guidanceFor(req: StartRequest): string {
 }
 
 /** What an adapter is told of a job: where it runs and what the start request asked of the agent. */
-export function jobContext(req: StartRequest, worktree: string, jobDir: string): JobContext {
+export function jobContext(req: StartRequest, worktree: string, jobDir: string, askSeconds: number): JobContext {
   return {
     runId: req.run_id,
     worktree,
@@ -47,5 +47,6 @@ export function jobContext(req: StartRequest, worktree: string, jobDir: string):
     provider: req.provider,
     instructions: req.instructions,
     guidance: guidanceFor(req),
+    askSeconds,
   };
 }

@@ -4,7 +4,9 @@ import type { ChangeSetPayload, StartRequest } from "@/lib/core/protocol/runner-
 import { clipUtf8, utf8Prefix } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Command } from "@/lib/agents/sdk/types";
-import type { Adapter, JobContext, LaunchSpec } from "./adapter";
+import type { Adapter, JobContext, LaunchSpec, ToolCall } from "./adapter";
+import type { RunAsks } from "./asks";
+import { askSocketPath, serveAsks } from "./ask-socket";
 import { checkpoint, diffBinary, diffSummary, removeWorktree } from "./git";
 import type { Outbox } from "./outbox";
 import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
@@ -35,6 +37,9 @@ export interface JobSetup {
   cleanup: "keep" | "remove";
   stopGraceMs: { int: number; term: number };
   checkTimeoutMs: number;
+  /** [RN5] The `ask` profile's permissions (null: the profile asks nobody). */
+  asks: RunAsks | null;
+  askSeconds: number;
 }
 
 /**
@@ -53,6 +58,9 @@ export class RunJob {
   private outsideScope: string[] = [];
   private gitChain: Promise<unknown> = Promise.resolve();
   private guidance: string[] = [];
+  /** Questions the CLI asked that wait for their answer, by request id: aborted when it takes one back. */
+  private requests = new Map<string, AbortController>();
+  private hookServer: { close(): void } | null = null;
   readonly done: Promise<void>;
   private resolveDone!: () => void;
 
@@ -68,12 +76,65 @@ export class RunJob {
   }
 
   private get ctx(): JobContext {
-    return jobContext(this.s.req, this.s.worktree, this.s.jobDir);
+    return jobContext(this.s.req, this.s.worktree, this.s.jobDir, this.s.askSeconds);
   }
 
-  /** Launch the agent with the task's prompt. */
+  /** Launch the agent with the task's prompt (an `ask` run through a hook first opens the job's socket). */
   begin() {
-    this.spawn(this.s.adapter.start(this.ctx, this.s.req.prompt.text));
+    void this.listenForHooks().then(() => {
+      if (this.state === "running") this.spawn(this.s.adapter.start(this.ctx, this.s.req.prompt.text));
+    });
+  }
+
+  /** [RN8] The socket a hook asks through; failing to open it fails the run before anything runs. */
+  private async listenForHooks() {
+    if (!this.s.asks || this.s.adapter.askPolicy?.via !== "hook") return;
+    try {
+      this.hookServer = await serveAsks(askSocketPath(this.s.jobDir), (input) => this.hookAnswer(input));
+    } catch (e) {
+      await this.finish({ code: null, signal: null }, `could not open the ask socket: ${(e as Error).message}`);
+    }
+  }
+
+  /** A hook's question ([RN8]): Codex's PreToolUse input → `{}` (run it) or a deny with the reason. */
+  private async hookAnswer(input: Record<string, unknown>): Promise<string> {
+    const call: ToolCall = {
+      tool: typeof input.tool_name === "string" ? input.tool_name : "",
+      input: (input.tool_input ?? {}) as Record<string, unknown>,
+      toolUseId: typeof input.tool_use_id === "string" ? input.tool_use_id : null,
+    };
+    const d = await this.s.asks!.decide(call);
+    const live = this.state === "running";
+    await d.report(live);
+    if (live && d.verdict.behavior === "allow") return "{}";
+    const reason = d.verdict.behavior === "deny" ? d.verdict.message : "The run is stopping: not run.";
+    return JSON.stringify({
+      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason },
+    });
+  }
+
+  /** [RN5] A `can_use_tool` request on stdout: decided (maybe by a person), answered on stdin, then reported. */
+  private async permission(requestId: string, call: ToolCall, gen: number) {
+    const ctl = new AbortController();
+    this.requests.set(requestId, ctl);
+    const adapter = this.s.adapter;
+    try {
+      const d = this.s.asks
+        ? await this.s.asks.decide(call, ctl.signal)
+        : {
+            verdict: { behavior: "deny" as const, message: "This run's profile asks nobody." },
+            report: async () => {},
+          };
+      const stdin = this.proc?.child.stdin;
+      const delivered =
+        gen === this.generation && !ctl.signal.aborted && !!stdin?.writable && !!adapter.permissionAnswer;
+      if (delivered) stdin!.write(adapter.permissionAnswer!(requestId, d.verdict) + "\n");
+      await d.report(delivered);
+    } catch (e) {
+      void this.s.out.runnerEvent("log", `a permission request failed: ${(e as Error).message}`);
+    } finally {
+      this.requests.delete(requestId);
+    }
   }
 
   private spawn(spec: LaunchSpec) {
@@ -86,8 +147,17 @@ export class RunJob {
         args: spec.args,
         cwd: this.s.worktree,
         env: env as unknown as NodeJS.ProcessEnv,
+        ...(spec.stdin ? { stdin: "pipe" as const } : {}),
         onLine: (line) => {
-          for (const e of this.s.adapter.parse(line)) this.translator.handle(e);
+          for (const e of this.s.adapter.parse(line, this.ctx)) {
+            if (e.type === "permission") void this.permission(e.requestId, e.call, gen);
+            else if (e.type === "permission_withdrawn") this.requests.get(e.requestId)?.abort();
+            else {
+              // The turn's result: with stdin left open the CLI would wait for more input.
+              if (e.type === "turn_completed" || e.type === "turn_failed") this.proc?.child.stdin?.end();
+              this.translator.handle(e);
+            }
+          }
         },
         onStderr: (line) => {
           this.stderr.push(line);
@@ -101,9 +171,16 @@ export class RunJob {
       );
       return;
     }
+    for (const line of spec.stdin ?? []) this.proc.child.stdin?.write(line + "\n");
     void this.proc.exited.then((exit) => {
       if (gen === this.generation && this.state === "running") void this.finish(exit);
     });
+  }
+
+  /** [RN7] Every ask still waiting is closed (`cancelled`): the agent it was for is gone or going. */
+  private withdrawAsks() {
+    for (const r of this.requests.values()) r.abort();
+    this.s.asks?.withdrawAll();
   }
 
   /** Commit whatever the agent changed (outside its sandbox: it cannot write .git). */
@@ -129,6 +206,7 @@ export class RunJob {
   /** Stop the agent for sure: its group by escalating signals, then anything that left the group. */
   private async stopAgent(): Promise<string[]> {
     this.generation++; // whatever exits now was asked to
+    this.withdrawAsks();
     const proc = this.proc;
     this.proc = null;
     const signals = proc ? (await stopGroup(proc, { graceMs: this.s.stopGraceMs })).signals : [];
@@ -217,6 +295,7 @@ export class RunJob {
   private async finish(exit: JobExit, launchError?: string) {
     this.state = "finishing";
     this.generation++;
+    this.withdrawAsks();
     await killJobProcesses(this.s.req.run_id);
     const t = this.translator;
     const agentOk = !launchError && t.turnCompleted && exit.code === 0 && !t.failure;
@@ -317,6 +396,7 @@ export class RunJob {
 
   private end() {
     this.state = "finished";
+    this.hookServer?.close();
     fs.rm(path.join(this.s.jobDir, "tmp"), { recursive: true, force: true }, () => {});
     this.resolveDone();
   }

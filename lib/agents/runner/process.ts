@@ -24,6 +24,8 @@ export interface LaunchOptions {
   onStderr?: (line: string) => void;
   /** The raw bytes of stdout and stderr, interleaved in the order they arrived (a check's evidence, byte for byte). */
   onData?: (chunk: Buffer) => void;
+  /** Keep stdin open as a pipe (`child.stdin`) for a CLI that takes its input there; default closed. */
+  stdin?: "pipe";
 }
 
 /** How a job's leader process ended. */
@@ -64,7 +66,7 @@ function lines(stream: Readable, each: (line: string) => void): void {
 
 /**
  * Starts `cmd` in its own process group with stdin closed (agent CLIs wait for EOF on an
- * open stdin) and streams its output by lines. Throws at once if the process could not be
+ * open stdin), or a pipe when asked, and streams its output by lines. Throws at once if the process could not be
  * started (command or cwd missing).
  */
 export function launch(opts: LaunchOptions): Job {
@@ -72,7 +74,7 @@ export function launch(opts: LaunchOptions): Job {
     cwd: opts.cwd,
     env: opts.env,
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [opts.stdin ?? "ignore", "pipe", "pipe"],
   });
   if (child.pid === undefined) {
     // The reason arrives as an 'error' event on the next tick; without a listener it would crash us.
@@ -83,6 +85,8 @@ export function launch(opts: LaunchOptions): Job {
     // 'close' (not 'exit'): after the leader exited AND its pipes closed, so no line is lost.
     child.once("close", (code, signal) => resolve({ code, signal }));
   });
+  // A CLI that exits before reading all its input closes the pipe: EPIPE is its business, not a crash.
+  child.stdin?.on("error", () => {});
   lines(child.stdout!, opts.onLine);
   lines(child.stderr!, opts.onStderr ?? (() => {}));
   if (opts.onData) {

@@ -6,6 +6,7 @@ import { ChipsClient } from "@/lib/agents/sdk";
 import { isCommand } from "@/lib/agents/sdk/commands";
 import type { Command } from "@/lib/agents/sdk/types";
 import {
+  ASK_PROFILE_SECONDS,
   StartRequest,
   type LeaseRenewAck,
   type PermissionProfile,
@@ -15,6 +16,7 @@ import {
 import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Adapter } from "./adapter";
+import { RunAsks } from "./asks";
 import { jobContext, jobEnv } from "./environment";
 import { createWorktree, resolveBase } from "./git";
 import { RunJob } from "./job";
@@ -40,6 +42,8 @@ export interface RunnerOptions {
   leasePublicKey?: string;
   stopGraceMs?: { int: number; term: number };
   checkTimeoutMs?: number;
+  /** [RN5] How long an `ask` run waits for a person's answer before the call is denied (default the profile's, 300 s). */
+  askSeconds?: number;
   log?: (line: string) => void;
 }
 
@@ -256,7 +260,30 @@ export class Runner {
     const jobDir = path.join(this.o.workDir, "jobs", req.run_id);
     fs.mkdirSync(jobDir, { recursive: true, mode: 0o700 });
     const secrets = Object.fromEntries(req.secrets.map((s) => [s, this.o.secrets![s]]));
-    await adapter.prepare(jobContext(req, worktree, jobDir));
+    const askSeconds = this.o.askSeconds ?? ASK_PROFILE_SECONDS;
+    const ctx = jobContext(req, worktree, jobDir, askSeconds);
+    await adapter.prepare(ctx);
+    const asks =
+      req.profile === "ask" && adapter.askPolicy
+        ? new RunAsks({
+            // Its own client, giving up fast: with Chips unreachable a call is denied now, not after a minute of retries.
+            client: new ChipsClient({
+              url: this.o.url,
+              token: this.o.token,
+              workspaceId: req.workspace_id,
+              actor,
+              retry: { attempts: 2, totalMs: 3000 },
+              requestTimeoutMs: 10_000,
+            }),
+            runId: req.run_id,
+            policy: adapter.askPolicy,
+            seconds: askSeconds,
+            source: adapter.askPolicy.via === "stdio" ? "claude-prompt-tool" : "codex",
+            redact: (t) => this.mask.text(t),
+            before: () => Promise.race([out.flush(), new Promise((r) => setTimeout(r, 5000))]),
+            log: (line) => this.log(`[runner] ${req.run_id}: ${line}`),
+          })
+        : null;
 
     const job = new RunJob({
       req,
@@ -272,6 +299,8 @@ export class Runner {
       cleanup: this.o.cleanup ?? "keep",
       stopGraceMs: this.o.stopGraceMs ?? { int: 2000, term: 3000 },
       checkTimeoutMs: this.o.checkTimeoutMs ?? 10 * 60_000,
+      asks,
+      askSeconds,
     });
     this.jobs.set(req.run_id, job);
     this.noteLease(req.run_id, req.lease);

@@ -131,7 +131,8 @@ export function sandboxed(inner: LaunchSpec, s: SandboxSpec): LaunchSpec {
   }
   binds.push("--ro-bind", sockDir, sockDir);
   for (const p of s.writable) binds.push("--bind", p, p);
-  binds.push(s.profile === "workspace-write" ? "--bind" : "--ro-bind", s.worktree, s.worktree);
+  // `ask` has workspace-write's sandbox: a person's answer decides a call, never what it may reach ([RN6]).
+  binds.push(s.profile === "read-only" ? "--ro-bind" : "--bind", s.worktree, s.worktree);
   return {
     cmd: process.execPath,
     args: [
@@ -157,6 +158,8 @@ export function sandboxed(inner: LaunchSpec, s: SandboxSpec): LaunchSpec {
       ...inner.args,
     ],
     env: { ...inner.env, TMPDIR: "/tmp" },
+    // stdin crosses both relays and bwrap untouched: the CLI's own input channel.
+    ...(inner.stdin ? { stdin: inner.stdin } : {}),
   };
 }
 

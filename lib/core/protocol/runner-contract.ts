@@ -7,9 +7,19 @@ import { z } from "zod";
 import { idOf, Instructions, ModelName, ProviderId, text } from "@/lib/core/protocol/fields";
 import { LIMITS } from "@/lib/core/protocol/limits";
 
-/** Permission profiles ([RN1]). `workspace-write`: writes inside the worktree only, no network. */
-export const PermissionProfile = z.enum(["read-only", "workspace-write"]);
+/**
+ * Permission profiles ([RN1]). `workspace-write`: writes inside the worktree only, no network.
+ * `ask` ([RN5]): the same sandbox, but the agent's commands and edits wait for a person in the
+ * room — an answer decides the call, never the sandbox.
+ */
+export const PermissionProfile = z.enum(["read-only", "workspace-write", "ask"]);
 export type PermissionProfile = z.infer<typeof PermissionProfile>;
+
+/**
+ * [RN5] How long a run of the `ask` profile waits for a person's answer before the call is
+ * denied, seconds (a runner may set another: `chips runner --ask-seconds`).
+ */
+export const ASK_PROFILE_SECONDS = 300;
 
 /** Agents a runner can drive (one adapter each). */
 export const AgentName = z.enum(["codex", "claude"]);
@@ -24,12 +34,14 @@ export const PROFILE_DESCRIPTIONS: Record<AgentName, Record<PermissionProfile, s
   codex: {
     "workspace-write": "Codex's own sandbox: writes inside the run's worktree only (not /tmp), no network.",
     "read-only": "Codex's own sandbox: reads the repository, writes nothing.",
+    ask: "Codex's own workspace-write sandbox, and every command waits for a person in the room to allow it (denied when nobody answers in time).",
   },
   claude: {
     "workspace-write":
       "A bubblewrap sandbox the runner builds: writes only in the run's worktree and a private /tmp; the rest of the machine is read-only (still readable); no network except the model endpoint.",
     "read-only":
       "A bubblewrap sandbox the runner builds: the worktree and the rest of the machine are read-only (still readable), only a private /tmp is writable; no network except the model endpoint.",
+    ask: "The workspace-write sandbox; reading and searching run at once, each command or edit waits for a person in the room to allow it (denied when nobody answers in time).",
   },
 };
 

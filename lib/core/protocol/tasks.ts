@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LIMITS } from "./limits";
 import { idOf, Instructions, ModelName, ProviderId, text } from "./fields";
 import { StoredActor } from "./models";
+import { PermissionProfile } from "./runner-contract";
 
 /**
  * Tasks of a room (docs/ROOM-STATE.md, [TSK1]–[TSK5]): the read model the one projection
@@ -76,7 +77,7 @@ export const StartTaskBody = z.object({
   repository: name.optional(),
   base_branch: name.optional(),
   agent: z.enum(["codex", "claude"]).optional(),
-  profile: z.enum(["read-only", "workspace-write"]).optional(),
+  profile: PermissionProfile.optional(),
   required_commands: z.array(text(4000)).max(20).default([]),
   model: ModelName.optional(),
   provider: ProviderId.optional(),

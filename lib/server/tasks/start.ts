@@ -8,6 +8,7 @@ import {
   type Task,
   type TaskSnapshot,
 } from "@/lib/core/protocol";
+import { PermissionProfile } from "@/lib/core/protocol/runner-contract";
 import { taskViews, unmetPrerequisites } from "@/lib/core/projection/tasks";
 import type { Credential } from "../credentials";
 import { getRoom, listDecisions } from "@/lib/server/queries/rooms";
@@ -108,7 +109,7 @@ export function startTask(
         repository,
         base_branch: body.base_branch ?? task.base_branch ?? "main",
         agent: body.agent ?? (task.agent === "claude" ? "claude" : "codex"),
-        profile: body.profile ?? (task.profile === "read-only" ? "read-only" : "workspace-write"),
+        profile: body.profile ?? PermissionProfile.catch("workspace-write").parse(task.profile ?? undefined),
         required_commands: body.required_commands,
         secrets: [],
         // [RN5] the start's own choice, else the task's default.

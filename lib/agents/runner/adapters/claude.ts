@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PermissionProfile } from "@/lib/core/protocol/runner-contract";
 import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { cliVersion, packageBin } from "./cli";
-import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
+import type { Adapter, AgentEvent, JobContext, LaunchSpec, Verdict } from "../adapter";
 import { DEFAULT_BWRAP, endpointOf, gitDirsOf, probeSandbox, sandboxed } from "../sandbox";
 import { claudeCall, editedFile, exitCodeOf, failedOutcome, resultText } from "./claude-calls";
 
@@ -35,6 +35,9 @@ export interface ClaudeConfig {
  * tool is denied, which fails the run). Sub-agents (Task/Agent) run in the same sandbox.
  */
 const TOOLS = ["Bash", "Edit", "Write", "NotebookEdit", "Read", "Glob", "Grep", "TodoWrite", "Task", "Agent"];
+/** [RN5] The `ask` profile: reading, searching and planning run at once; these wait for a person. */
+const READS = ["Read", "Glob", "Grep", "TodoWrite", "Task", "Agent"];
+const ASKED = ["Bash", "Edit", "Write", "MultiEdit", "NotebookEdit", "AskUserQuestion"];
 
 export const defaultClaudeBin = () => packageBin("claude");
 
@@ -46,6 +49,7 @@ export const defaultClaudeBin = () => packageBin("claude");
  */
 export class ClaudeAdapter implements Adapter {
   readonly agent = "claude" as const;
+  readonly askPolicy = { allow: READS, ask: ASKED, via: "stdio" } as const;
   private readonly bin: string;
   private readonly bwrap: string;
   private sandbox: Promise<string | null> | null = null;
@@ -67,7 +71,7 @@ export class ClaudeAdapter implements Adapter {
 
   async profiles(): Promise<PermissionProfile[]> {
     if (await this.sandboxProblem()) return []; // [RN1]: refused, never run unsandboxed
-    return this.cfg.profiles ?? ["read-only", "workspace-write"];
+    return this.cfg.profiles ?? ["read-only", "workspace-write", "ask"];
   }
 
   models(): string[] {
@@ -95,16 +99,21 @@ export class ClaudeAdapter implements Adapter {
     const endpoint = this.cfg.baseUrl ?? this.cfg.env?.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
     // `-p` takes the prompt as its own value; a text starting with a dash would read as a flag.
     const text = prompt.startsWith("-") ? ` ${prompt}` : prompt;
+    // [RN5] `ask`: the prompt and the answers go in on stdin (the SDK's control protocol), and
+    // every call outside the reads comes out as a `can_use_tool` request — stdin and stdout
+    // are the one channel that crosses the sandbox without opening anything.
+    const asks = job.profile === "ask";
+    const input = asks
+      ? ["--input-format", "stream-json", "--permission-prompt-tool", "stdio", "--allowedTools", READS.join(",")]
+      : [text, "--allowedTools", TOOLS.join(",")];
     const inner: LaunchSpec = {
       cmd: this.bin,
       args: [
         "-p",
-        text,
+        ...input,
         "--output-format",
         "stream-json",
         "--verbose",
-        "--allowedTools",
-        TOOLS.join(","),
         ...(model ? ["--model", model] : []),
         // [RN5] `=`: the value is one argument even when it starts with a dash.
         ...(job.instructions ? [`--append-system-prompt=${job.instructions}`] : []),
@@ -119,6 +128,16 @@ export class ClaudeAdapter implements Adapter {
         DISABLE_AUTOUPDATER: "1",
       },
     };
+    if (asks)
+      inner.stdin = [
+        JSON.stringify({ type: "control_request", request_id: "chips_init", request: { subtype: "initialize" } }),
+        JSON.stringify({
+          type: "user",
+          message: { role: "user", content: prompt },
+          parent_tool_use_id: null,
+          session_id: "",
+        }),
+      ];
     const bin = path.isAbsolute(this.bin) ? [this.bin, fs.realpathSync(this.bin)] : [];
     return sandboxed(inner, {
       bwrap: this.bwrap,
@@ -142,13 +161,33 @@ export class ClaudeAdapter implements Adapter {
   /** Tool calls seen, by id: a result names only its `tool_use_id`. */
   private calls = new Map<string, { name: string; input: Record<string, unknown> }>();
 
-  parse(line: string): AgentEvent[] {
+  /** [RN5] The answer to a `can_use_tool` request, as Claude Code's control protocol takes it on stdin. */
+  permissionAnswer(requestId: string, verdict: Verdict): string {
+    return JSON.stringify({
+      type: "control_response",
+      response: { subtype: "success", request_id: requestId, response: verdict },
+    });
+  }
+
+  parse(line: string, job: JobContext): AgentEvent[] {
     let e: ClaudeLine;
     try {
       e = JSON.parse(line) as ClaudeLine;
     } catch {
       return [];
     }
+    if (e.type === "control_request" && e.request?.subtype === "can_use_tool" && e.request_id) {
+      const r = e.request;
+      return [
+        {
+          type: "permission",
+          requestId: e.request_id,
+          call: { tool: String(r.tool_name ?? ""), input: r.input ?? {}, toolUseId: r.tool_use_id ?? null },
+        },
+      ];
+    }
+    if (e.type === "control_cancel_request" && e.request_id)
+      return [{ type: "permission_withdrawn", requestId: e.request_id }];
     if (e.parent_tool_use_id) return []; // a sub-agent's own steps: its Task call stands for them
     switch (e.type) {
       case "system":
@@ -160,7 +199,8 @@ export class ClaudeAdapter implements Adapter {
       case "user":
         return (e.message?.content ?? []).flatMap((c) => (c.type === "tool_result" ? this.toolResult(c) : []));
       case "result":
-        return resultEvents(e);
+        // [RN5] In `ask` every denial is a person's (or the deadline's) answer the model was given: not a failure.
+        return resultEvents(e, job.profile === "ask");
       default:
         return [];
     }
@@ -247,7 +287,7 @@ export class ClaudeAdapter implements Adapter {
 }
 
 /** `result`: usage and cost, then finished — or failed with the reason (error subtypes, `is_error`, denials). */
-function resultEvents(e: ClaudeLine): AgentEvent[] {
+function resultEvents(e: ClaudeLine, denialsAnswered: boolean): AgentEvent[] {
   const out: AgentEvent[] = [];
   if (e.usage) {
     const u = e.usage;
@@ -261,7 +301,7 @@ function resultEvents(e: ClaudeLine): AgentEvent[] {
       },
     });
   }
-  const denials = e.permission_denials ?? [];
+  const denials = denialsAnswered ? [] : (e.permission_denials ?? []);
   if (e.is_error || (e.subtype && e.subtype !== "success")) {
     const why = e.result || (e.errors ?? []).join("; ") || e.subtype || "error";
     out.push({ type: "turn_failed", message: `claude: ${clipUtf8(String(why), QUOTED_BYTES)}` });
@@ -289,6 +329,13 @@ interface ContentBlock {
 }
 interface ClaudeLine {
   type: string;
+  request_id?: string;
+  request?: {
+    subtype?: string;
+    tool_name?: string;
+    input?: Record<string, unknown>;
+    tool_use_id?: string;
+  };
   subtype?: string;
   session_id?: string;
   parent_tool_use_id?: string | null;

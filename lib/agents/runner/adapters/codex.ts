@@ -3,6 +3,7 @@ import path from "node:path";
 import type { PermissionProfile } from "@/lib/core/protocol/runner-contract";
 import { cliVersion, packageBin } from "./cli";
 import type { Adapter, AgentEvent, JobContext, LaunchSpec } from "../adapter";
+import { ASK_HOOK, askSocketPath } from "../ask-socket";
 
 /** How this runner reaches Codex's model: extra `-c` config and environment (README: "Runner"). */
 export interface CodexConfig {
@@ -20,7 +21,28 @@ export interface CodexConfig {
   profiles?: PermissionProfile[];
 }
 
-const SANDBOX: Record<PermissionProfile, string> = { "read-only": "read-only", "workspace-write": "workspace-write" };
+const SANDBOX: Record<PermissionProfile, string> = {
+  "read-only": "read-only",
+  "workspace-write": "workspace-write",
+  ask: "workspace-write", // [RN6] an answer decides a call, never the sandbox
+};
+
+/** The hook's config in the job's own `CODEX_HOME` ([RN8]): every tool call first asks the job. */
+function hookConfig(job: JobContext): string {
+  const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  const command = [process.execPath, ASK_HOOK, askSocketPath(job.jobDir), String(job.askSeconds)].map(sh).join(" ");
+  return [
+    "# Written by the Chips runner for this job: each tool call waits for the job's answer.",
+    "[[hooks.PreToolUse]]",
+    'matcher = ".*"',
+    "[[hooks.PreToolUse.hooks]]",
+    'type = "command"',
+    `command = ${JSON.stringify(command)}`,
+    // Past its timeout a Codex hook fails OPEN: the hook denies on its own well before this.
+    `timeout = ${job.askSeconds + 60}`,
+    "",
+  ].join("\n");
+}
 
 export const defaultCodexBin = () => packageBin("codex");
 
@@ -32,6 +54,8 @@ export const defaultCodexBin = () => packageBin("codex");
  */
 export class CodexAdapter implements Adapter {
   readonly agent = "codex" as const;
+  /** [RN8] Codex's shell tool reaches the hook as `Bash` (apply_patch included): each waits for a person. */
+  readonly askPolicy = { allow: "*", ask: ["Bash"], via: "hook" } as const;
   private readonly bin: string;
 
   constructor(private cfg: CodexConfig = {}) {
@@ -43,7 +67,7 @@ export class CodexAdapter implements Adapter {
   }
 
   async profiles(): Promise<PermissionProfile[]> {
-    return this.cfg.profiles ?? ["read-only", "workspace-write"];
+    return this.cfg.profiles ?? ["read-only", "workspace-write", "ask"];
   }
 
   models(): string[] {
@@ -66,6 +90,8 @@ export class CodexAdapter implements Adapter {
     await fs.promises.mkdir(home, { recursive: true, mode: 0o700 });
     // Codex reads $CODEX_HOME/AGENTS.md as global guidance: the worktree stays the repo's own.
     await fs.promises.writeFile(path.join(home, "AGENTS.md"), job.guidance, { mode: 0o600 });
+    if (job.profile === "ask")
+      await fs.promises.writeFile(path.join(home, "config.toml"), hookConfig(job), { mode: 0o600 });
   }
 
   private flags(job: JobContext): string[] {
@@ -85,6 +111,8 @@ export class CodexAdapter implements Adapter {
       ...(job.provider ? ["-c", `model_provider=${job.provider}`] : []),
       ...(job.instructions ? ["-c", `developer_instructions=${tomlString(job.instructions)}`] : []),
       ...(model ? ["-m", model] : []),
+      // [RN8] The runner wrote the one hook there is ($CODEX_HOME); Codex loads no hook of an untrusted repository.
+      ...(job.profile === "ask" ? ["--dangerously-bypass-hook-trust"] : []),
     ];
   }
 
