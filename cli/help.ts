@@ -66,10 +66,12 @@ Usage:
       offers them); --secrets-file holds NAME=VALUE lines a run may name;
       --ask-seconds: how long a run of the "ask" profile waits for a person (default 300).
       Runs until Ctrl-C (running jobs are stopped, their worktrees kept).
-  chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N] [--stale-seconds N] [--token T]
+  chips connect claude [--space SPACE] [--settings FILE | --user] [--hold-seconds N]
+                       [--stale-seconds N] [--ask-seconds N] [--token T]
       Put the Claude Code sessions you run in this project in a room: hooks added to
       .claude/settings.local.json (existing hooks kept), the token kept in ~/.config/chips
-      (0600). Each prompt is a run; Pause/Steer/Cancel reach the session through its hooks.
+      (0600). Each prompt is a run; Pause/Steer/Cancel reach the session through its hooks;
+      permission prompts are asked in the room too (--ask-seconds, default 120).
       Events wait on disk while Chips is away; the sender leaves after --stale-seconds
       (default 1800) without reaching it, and the next hook call starts another.
   chips disconnect claude [--settings FILE | --user]

@@ -19,7 +19,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 const SCRIPT = "/home/dana/.config/chips/claude/abc/hook.sh";
 
 describe("chips connect claude: the settings file", () => {
-  it("adds one Chips group per event after the hooks already there, never replacing one", () => {
+  it("[CON1] adds one Chips group per event after the hooks already there, never replacing one", () => {
     const mine = { type: "command", command: "prettier --write", timeout: 5 };
     const before = JSON.stringify(
       {
@@ -44,10 +44,17 @@ describe("chips connect claude: the settings file", () => {
       matcher: "*",
       hooks: [{ type: "command", command: hookCommand(SCRIPT, "PreToolUse"), timeout: 630 }],
     });
-    // Connecting again replaces only Chips' own entries.
-    const again = JSON.parse(withChipsHooks(JSON.stringify(after), "settings.json", SCRIPT, 60));
+    // [CON1] The permission prompt waits up to the ask's time (default 120 s), a little longer for Claude Code.
+    expect(after.hooks.PermissionRequest.at(-1)).toEqual({
+      matcher: "*",
+      hooks: [{ type: "command", command: hookCommand(SCRIPT, "PermissionRequest"), timeout: 150 }],
+    });
+    // Connecting again replaces only Chips' own entries; PreToolUse waits for the longer of a hold and an ask.
+    const again = JSON.parse(withChipsHooks(JSON.stringify(after), "settings.json", SCRIPT, 60, 20));
     expect(again.hooks.PostToolUse).toHaveLength(2);
     expect(again.hooks.PreToolUse.at(-1).hooks[0].timeout).toBe(90);
+    expect(again.hooks.PermissionRequest.at(-1).hooks[0].timeout).toBe(50);
+    expect(again.hooks.PermissionRequest).toHaveLength(1);
   });
 
   it("refuses settings it cannot read instead of overwriting them", () => {

@@ -19,6 +19,7 @@ export type ConnectOptions = Options & {
   "stale-seconds"?: string;
   otel?: boolean;
   print?: boolean;
+  "ask-seconds"?: string;
 };
 
 interface Me {

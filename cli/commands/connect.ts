@@ -34,6 +34,10 @@ export async function connect(ctx: CommandContext): Promise<void> {
   const stale = Number(o["stale-seconds"] ?? 1800);
   if (!Number.isInteger(stale) || stale < 1 || stale > 86_400)
     throw new UsageError("--stale-seconds is a whole number from 1 to 86400");
+  const { DEFAULT_ASK_SECONDS } = await import("@/lib/agents/connect/claude/settings");
+  const askSeconds = Number(o["ask-seconds"] ?? DEFAULT_ASK_SECONDS);
+  if (!Number.isInteger(askSeconds) || askSeconds < 1 || askSeconds > 3600)
+    throw new UsageError("--ask-seconds is a whole number from 1 to 3600");
   const { url, token, me, space } = await harnessAndRoom(ctx);
   const settings = claudeSettingsFile(o, ctx.env);
   const root = privateDir(connectionDir(chipsHome(ctx.env), "claude", settings));
@@ -49,6 +53,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
     settings_file: settings,
     hold_seconds: hold,
     stale_seconds: stale,
+    ask_seconds: askSeconds,
     created_at: new Date().toISOString(),
   };
   writeAtomic(path.join(root, "connection.json"), JSON.stringify(conn, null, 2) + "\n", 0o600);
@@ -60,6 +65,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
       root,
       node: process.execPath,
       gate: path.join(PKG, "lib/agents/connect/claude/gate.mjs"),
+      ask: path.join(PKG, "lib/agents/connect/claude/ask.mjs"),
       drainer: [path.join(PKG, "bin/chips.mjs"), "connect", "drain", root],
       setsid: setsidPath(),
     }),
@@ -72,7 +78,7 @@ export async function connect(ctx: CommandContext): Promise<void> {
   }
   const { installHooks } = await import("@/lib/agents/connect/claude/settings");
   try {
-    installHooks(settings, path.join(root, "settings-backup.json"), script, hold);
+    installHooks(settings, path.join(root, "settings-backup.json"), script, hold, askSeconds);
   } catch (e) {
     throw new CliError([`error: ${(e as Error).message}`]);
   }
@@ -82,6 +88,8 @@ export async function connect(ctx: CommandContext): Promise<void> {
       `  hooks added to  ${settings} (the hooks already there are kept)`,
       `  token stored in ${path.join(root, "token")} (mode 0600, outside the repository)`,
       `  each prompt you type becomes a run; the room may pause, steer and cancel it`,
+      `  permission prompts go to the room too; the first answer (room or terminal) wins, and after ${askSeconds} s`,
+      `  without one, or with Chips unreachable, Claude Code decides as it always does`,
       `  undo:           chips disconnect claude${o.user ? " --user" : o.settings ? ` --settings ${o.settings}` : ""}`,
       "",
     ].join("\n"),

@@ -68,10 +68,20 @@ export interface HookAnswer {
   json: any;
 }
 
-/** Call the installed hook as Claude Code does: `/bin/sh hook.sh EVENT` with the event's JSON on stdin. */
-export function callHook(c: Connected, event: string, input: Record<string, unknown>): Promise<HookAnswer> {
+/**
+ * Call the installed hook as Claude Code does: `/bin/sh hook.sh EVENT` with the event's JSON on
+ * stdin (`env` adds to the environment: `CLAUDE_CODE_ENTRYPOINT=sdk-cli` is what `claude -p` sets).
+ */
+export function callHook(
+  c: Connected,
+  event: string,
+  input: Record<string, unknown>,
+  env: Record<string, string> = {},
+): Promise<HookAnswer> {
   const proc = spawn("/bin/sh", [path.join(c.root, "hook.sh"), event], {
     cwd: c.project,
+    // Which Claude Code calls is the test's to say: never whatever ran this test.
+    env: { ...process.env, CLAUDE_CODE_ENTRYPOINT: "cli", ...env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let stdout = "";

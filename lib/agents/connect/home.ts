@@ -57,6 +57,8 @@ export interface Connection {
   hold_seconds?: number;
   /** Claude: how long the drainer stays without a hook call, or without reaching Chips, seconds ([CON2]). */
   stale_seconds?: number;
+  /** Claude: how long a hook waits for the room's answer to an ask before Claude Code's own behaviour takes over, seconds. */
+  ask_seconds?: number;
   created_at: string;
 }
 

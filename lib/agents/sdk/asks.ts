@@ -217,7 +217,7 @@ export class AskWaiter {
   }
 }
 
-function askedEvent(runId: string, askId: string, req: AskRequest): EventInput {
+export function askedEvent(runId: string, askId: string, req: AskRequest): EventInput {
   const common = {
     type: "run.asked" as const,
     run_id: runId,

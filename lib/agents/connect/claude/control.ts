@@ -37,11 +37,47 @@ export class ControlFiles {
     this.sync();
   }
 
-  /** Forget every command file not of `keepTurn` (a turn ended or a new one began). */
+  /** Forget every command file (and "allow for this run" grant) not of `keepTurn` (a turn ended or a new one began). */
   clear(keepTurn: string | null = null): void {
     for (const name of this.names())
       if (name.split(".")[1] !== keepTurn) fs.rmSync(path.join(this.dir, name), { force: true });
+    for (const name of this.list().filter((n) => n.startsWith("grants.") && n !== `grants.${keepTurn}`))
+      fs.rmSync(path.join(this.dir, name), { force: true });
     this.sync();
+  }
+
+  /**
+   * [CON1] What the hook waiting on ask `key` (ask.mjs) reads: `{output}` — what to print to
+   * Claude Code — or `{closed}`: step aside.
+   */
+  askAnswer(key: string, body: { output: object } | { closed: string }): void {
+    privateDir(this.dir);
+    writeAtomic(path.join(this.dir, `ask.${key}.answer`), JSON.stringify(body));
+  }
+
+  /** The ask reached Chips: the hook waits for the room from now on (else it steps aside soon). */
+  askSent(key: string): void {
+    privateDir(this.dir);
+    writeAtomic(path.join(this.dir, `ask.${key}.sent`), "");
+  }
+
+  /** The ask's files, once its hook is done with them. */
+  forgetAsk(key: string): void {
+    for (const f of [`ask.${key}.answer`, `ask.${key}.sent`]) fs.rmSync(path.join(this.dir, f), { force: true });
+  }
+
+  /** The tools allowed for the rest of a turn ("Allow for this run"): the hook allows them without asking. */
+  grants(turn: string, tools: string[]): void {
+    privateDir(this.dir);
+    writeAtomic(path.join(this.dir, `grants.${turn}`), JSON.stringify(tools));
+  }
+
+  private list(): string[] {
+    try {
+      return fs.readdirSync(this.dir);
+    } catch {
+      return [];
+    }
   }
 
   private names(): string[] {

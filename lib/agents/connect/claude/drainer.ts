@@ -7,7 +7,10 @@ import { takeLock } from "../lock";
 import { DurableStore, sendOutbox } from "../outbox";
 import { adoptOrphans, notAfter, pending } from "../spool";
 import { ControlFiles } from "./control";
-import { ClaudeSession, emptySession, type QueueRecord, type SessionState } from "./session";
+import { ClaudeSession } from "./session";
+import { emptySession, type QueueRecord, type SessionState } from "./session-state";
+import { DEFAULT_ASK_SECONDS } from "./settings";
+import type { StoredEvent } from "@/lib/agents/sdk/types";
 
 export interface DrainerOptions {
   /** Exit after this long with nothing to do and no turn going (default 60 s). */
@@ -73,6 +76,7 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       control: new ControlFiles(root, sid),
       prepare: (events) => store.prepare(events),
       log,
+      askSeconds: conn.ask_seconds ?? DEFAULT_ASK_SECONDS,
     });
   };
 
@@ -98,6 +102,26 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
   const socket = client.onCommand((cmd) => onCommand(cmd), {
     onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`),
   });
+  // [CON1] The room's answers to the sessions' asks (and Chips' closes), pushed — again after a reconnect until reported.
+  socket.socket.on("answer", (frame: StoredEvent) => {
+    const askId = (frame as { ask_id?: unknown })?.ask_id;
+    try {
+      for (const sid of store.keys()) {
+        const s = session(sid);
+        if (typeof askId !== "string" || !s.asks.owns(askId)) continue;
+        s.answer(frame);
+        store.save(sid, s.d);
+        lastActivity = Date.now();
+        poke();
+        return;
+      }
+    } catch (e) {
+      log(`answer ${String(askId)} could not be applied: ${(e as Error).message}`);
+    }
+  });
+  // Whether Chips takes events: a hook that finds `chips-down` steps aside at once instead of asking ([CON2]).
+  const down = path.join(root, "chips-down");
+  fs.rmSync(down, { force: true });
 
   let watcher: fs.FSWatcher | null = null;
   try {
@@ -144,7 +168,12 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       for (const sid of store.keys()) {
         const r = await sendOutbox(client, store, sid, log);
         if ("waiting" in r) waiting = r.waiting;
+        const s = session(sid);
+        const queued = new Set(s.d.outbox.map((e) => (e as { ask_id?: string }).ask_id).filter(Boolean));
+        if (s.asks.sentAll((id) => queued.has(id))) store.save(sid, s.d);
       }
+      if (waiting) fs.writeFileSync(down, waiting);
+      else fs.rmSync(down, { force: true });
       if (waiting) {
         backoff = Math.min(5000, Math.max(250, backoff * 2));
         if (backoff >= 1000) log(`Chips is not taking events (${waiting}); trying again`);

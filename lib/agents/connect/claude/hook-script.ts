@@ -1,11 +1,16 @@
 const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** Tools whose call Claude Code may refuse for want of a permission (`-p` refuses what it would ask about). */
+const ASKABLE = ["Bash", "Edit", "Write", "MultiEdit", "NotebookEdit", "WebFetch", "AskUserQuestion"];
+
 /** Where the hook script finds what it starts: this Node, the gate, and the drainer's command line. */
 export interface HookScriptPaths {
   /** The connection's directory (spool/, sessions/, drainer.pid…). */
   root: string;
   node: string;
   gate: string;
+  /** The script that asks the room about a permission prompt (ask.mjs). */
+  ask: string;
   /** Arguments after `node` that start the drainer for `root`. */
   drainer: string[];
   /** `setsid` when the system has it: the drainer then leaves the hook's session and process group. */
@@ -24,7 +29,9 @@ export interface HookScriptPaths {
  * itself, at once ([CON1]): Node takes up to seconds to start and write it, and every hook
  * call meanwhile — a turn's prompt and first tool calls — started another drainer (six for
  * one turn), each a Node start for a lock it then found taken. Only when a command from the
- * room waits for this session (a `gate` file) does it hand over to the Node gate (gate.mjs).
+ * room waits for this session (a `gate` file) does it hand over to the Node gate (gate.mjs);
+ * and a permission prompt ([CON1]: PermissionRequest; under `claude -p`, whose prompts never
+ * show, a PreToolUse of a tool that may need one — [CON3]) goes to ask.mjs, which asks the room.
  * Every failure ends in `exit 0` without output: Chips never breaks the session.
  */
 export function hookScript(p: HookScriptPaths): string {
@@ -57,6 +64,11 @@ if [ "$ev" = UserPromptSubmit ] && [ -n "$sid" ]; then
 fi
 if [ -n "$sid" ] && [ -e "$R/sessions/$sid/gate" ]; then
   case $ev in PreToolUse|PostToolUse|Stop) exec "$N" ${q(p.gate)} "$R" "$ev" "$tmp" "$sid" "$id" ;; esac
+fi
+if [ "$ev" = PermissionRequest ]; then exec "$N" ${q(p.ask)} "$R" "$ev" "$tmp" "$id"; fi
+if [ "$ev" = PreToolUse ] && [ "$CLAUDE_CODE_ENTRYPOINT" = sdk-cli ] &&
+  grep -Eq '"tool_name":"(${ASKABLE.join("|")})"' "$tmp" 2>/dev/null; then
+  exec "$N" ${q(p.ask)} "$R" "$ev" "$tmp" "$id"
 fi
 mv "$tmp" "$R/spool/$id.json" 2>/dev/null
 exit 0

@@ -1,10 +1,11 @@
 import { newId } from "@/lib/core/protocol/ids";
 import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
-import { Translator, type TranslatorState } from "@/lib/agents/runner/translate";
-import type { Command, EventInput } from "@/lib/agents/sdk/types";
+import { Translator } from "@/lib/agents/runner/translate";
+import type { Command, EventInput, StoredEvent } from "@/lib/agents/sdk/types";
 import type { Durable } from "../outbox";
-import type { ControlFiles } from "./control";
+import { SessionAsks } from "./session-asks";
+import type { QueueRecord, RunState, SessionContext, SessionState } from "./session-state";
 import {
   applyTaskTool,
   callDenied,
@@ -16,69 +17,9 @@ import {
   todoWriteItems,
   toolStarted,
   transcriptUsage,
-  type Task,
 } from "./tools";
 
-type CommandKind = Command["command"];
-
-export interface RunState {
-  id: string;
-  /** The queue id of the turn's UserPromptSubmit: names its command files. */
-  turn: string;
-  started_at: string;
-  state: "running" | "paused" | "finished";
-  translator: TranslatorState;
-  /** Task ids this run's dots show (the task tools' list outlives a turn). */
-  shown: string[];
-  /** A steer blocked the turn's stop: the agent goes on, the run too. */
-  stop_blocked: boolean;
-  /** Pause commands a gate holds a tool call for right now. */
-  holding: string[];
-  /** Why the gate denied the tool call whose PreToolUse comes next (a steer first, a pause held too long). */
-  deny?: string;
-}
-
-export interface SessionState {
-  sid: string;
-  /** The last queue record applied (records at or before it are old news after a crash). */
-  last: string | null;
-  run: RunState | null;
-  /** Earlier runs of the session (newest last): a command for one is answered "the turn ended". */
-  past_runs: string[];
-  tasks: Task[];
-  open: Array<{ id: string; kind: CommandKind; run_id: string }>;
-  /** Commands answered, so a redelivery after a reconnect is not applied twice. */
-  answered: string[];
-}
-
-/** A queue record: the hook's input, or a gate's decision (`chips_gate`). */
-export type QueueRecord = Record<string, unknown> & {
-  session_id?: string;
-  hook_event_name?: string;
-  chips_gate?: { kind: string; command_id?: string; command_ids?: string[]; resume_id?: string; at?: string };
-};
-
 const str = (v: unknown) => (typeof v === "string" ? v : "");
-
-export const emptySession = (sid: string): SessionState => ({
-  sid,
-  last: null,
-  run: null,
-  past_runs: [],
-  tasks: [],
-  open: [],
-  answered: [],
-});
-
-/** Who the session's events are from, and where they go. */
-export interface SessionContext {
-  spaceId: string;
-  harnessId: string;
-  control: ControlFiles;
-  /** Envelopes (ids, keys) for events as they are queued. */
-  prepare(events: EventInput[]): Durable<SessionState>["outbox"];
-  log(line: string): void;
-}
 
 /**
  * One Claude Code session mirrored into a room: each prompt typed in the terminal is a
@@ -90,11 +31,45 @@ export interface SessionContext {
  */
 export class ClaudeSession {
   private translator: Translator | null = null;
+  readonly asks: SessionAsks;
 
   constructor(
     readonly d: Durable<SessionState>,
     private ctx: SessionContext,
-  ) {}
+  ) {
+    d.state.asks ??= [];
+    this.asks = new SessionAsks(d.state.asks, {
+      control: ctx.control,
+      askSeconds: ctx.askSeconds,
+      queue: (events) => this.queue(events),
+      unsend: (ids) => this.unsend(ids),
+      spaceId: ctx.spaceId,
+      sid: d.state.sid,
+    });
+  }
+
+  /** Take the `run.asked` of these asks out of the outbox, if every one is still there (never sent). */
+  private unsend(askIds: string[]): boolean {
+    const isAsk = (e: { type: string; ask_id?: unknown }) =>
+      e.type === "run.asked" && askIds.includes(e.ask_id as string);
+    if (this.d.outbox.filter(isAsk).length !== askIds.length) return false;
+    this.d.outbox = this.d.outbox.filter((e) => !isAsk(e));
+    return true;
+  }
+
+  /** The live, running run, with what an ask needs of it. */
+  private asking() {
+    const run = this.state.run;
+    if (!run || run.state !== "running") return null;
+    run.granted ??= [];
+    return { id: run.id, turn: run.turn, granted: run.granted };
+  }
+
+  /** An answer Chips pushed for one of this session's asks: a person's, or Chips' close. */
+  answer(f: StoredEvent): void {
+    if (f.type === "run.answered") this.asks.answered(f, this.asking());
+    if (f.type === "run.ask_closed") this.asks.closed(f);
+  }
 
   get state(): SessionState {
     return this.d.state;
@@ -149,6 +124,8 @@ export class ClaudeSession {
   /** Apply one queue record (in queue order). */
   apply(name: string, rec: QueueRecord): void {
     if (rec.chips_gate) this.decision(rec.chips_gate);
+    else if (rec.chips_ask) this.asks.ask(rec.chips_ask, this.asking());
+    else if (rec.chips_ask_end) this.asks.end(rec.chips_ask_end);
     else this.hook(name.replace(/\.json$/, ""), rec);
     this.keep();
     this.state.last = name;
@@ -157,7 +134,10 @@ export class ClaudeSession {
   private hook(name: string, rec: QueueRecord) {
     const run = this.state.run;
     const live = run && run.state !== "finished" ? run : null;
+    if (rec.hook_event_name !== "Notification" && rec.hook_event_name !== "PermissionRequest") this.asks.movedOn();
     switch (rec.hook_event_name) {
+      case "Notification":
+        return this.asks.notification(str(rec.notification_type), str(rec.message), this.asking());
       case "UserPromptSubmit":
         return this.begin(name, str(rec.prompt));
       case "PreToolUse": {
@@ -240,6 +220,7 @@ export class ClaudeSession {
     if (answer.trim()) this.tr(run).handle({ type: "message", text: answer });
     const usage = transcript ? transcriptUsage(transcript, run.started_at) : null;
     run.state = "finished";
+    this.asks.turnEnded(run.id);
     this.queue([{ type: "run.finished", run_id: run.id, outcome: "succeeded", ...(usage ? { usage } : {}) }]);
     this.ctx.control.clear();
   }
@@ -247,6 +228,7 @@ export class ClaudeSession {
   private close(run: RunState, outcome: "cancelled" | "failed", summary: string) {
     this.refuseOpen(run, "The turn ended before the agent got it.");
     run.state = "finished";
+    this.asks.turnEnded(run.id);
     this.queue([{ type: "run.finished", run_id: run.id, outcome, summary }]);
     this.ctx.control.clear();
   }
@@ -291,6 +273,7 @@ export class ClaudeSession {
           this.ack(g.command_id!, run.id, "applied"); // Chips then finishes the run cancelled
           this.refuseOpen(run, "The run was cancelled.");
           run.state = "finished";
+          this.asks.turnEnded(run.id);
         }
         return;
     }
@@ -334,8 +317,12 @@ export class ClaudeSession {
     }
   }
 
-  /** True while the session has a turn going or a command waiting. */
+  /** True while the session has a turn going, a command or an ask waiting. */
   get busy(): boolean {
-    return (!!this.state.run && this.state.run.state !== "finished") || this.state.open.length > 0;
+    return (
+      (!!this.state.run && this.state.run.state !== "finished") ||
+      this.state.open.length > 0 ||
+      (this.state.asks ?? []).some((a) => !a.ended)
+    );
   }
 }

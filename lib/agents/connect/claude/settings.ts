@@ -3,15 +3,24 @@ import fs from "node:fs";
 import path from "node:path";
 import { writeAtomic } from "../home";
 
-/** The Claude Code hook events Chips listens to, and how long Claude Code lets each hook run (seconds). */
+/**
+ * The Claude Code hook events Chips listens to. PermissionRequest fires where the terminal would
+ * show its permission dialog (never under `-p`): the room is asked then ([CON1]); Notification
+ * says the session waits for its person ([CON4]).
+ */
 export const HOOK_EVENTS = [
   "UserPromptSubmit",
   "PreToolUse",
+  "PermissionRequest",
   "PostToolUse",
   "PostToolUseFailure",
+  "Notification",
   "Stop",
   "SessionEnd",
 ] as const;
+
+/** How long a hook waits for the room's answer before Claude Code's own behaviour takes over (`--ask-seconds`). */
+export const DEFAULT_ASK_SECONDS = 120;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
 interface HookCommand {
@@ -82,14 +91,26 @@ function without(s: Settings, script: string): Settings {
  * replacing one): one matcher group per event, running `script`. Connecting again
  * replaces only Chips' own entries.
  */
-export function withChipsHooks(text: string | null, file: string, script: string, holdSeconds: number): string {
+export function withChipsHooks(
+  text: string | null,
+  file: string,
+  script: string,
+  holdSeconds: number,
+  askSeconds = DEFAULT_ASK_SECONDS,
+): string {
   const s = without(parse(text, file), script);
   const hooks: Record<string, MatcherGroup[]> = { ...(s.hooks ?? {}) };
   for (const event of HOOK_EVENTS) {
-    // A pause holds PreToolUse up to holdSeconds; the hook itself gives up a little before Claude Code would kill it.
-    const timeout = event === "PreToolUse" ? holdSeconds + 30 : 30;
+    // A pause holds PreToolUse up to holdSeconds, an ask (`-p`) up to askSeconds, a PermissionRequest
+    // waits up to askSeconds; each hook gives up by itself a little before Claude Code would kill it.
+    const timeout =
+      event === "PreToolUse"
+        ? Math.max(holdSeconds, askSeconds) + 30
+        : event === "PermissionRequest"
+          ? askSeconds + 30
+          : 30;
     const group: MatcherGroup = {
-      ...(event.includes("ToolUse") ? { matcher: "*" } : {}),
+      ...(event.includes("ToolUse") || event === "PermissionRequest" ? { matcher: "*" } : {}),
       hooks: [{ type: "command", command: hookCommand(script, event), timeout }],
     };
     hooks[event] = [...(Array.isArray(hooks[event]) ? hooks[event] : []), group];
@@ -126,8 +147,8 @@ interface Edit {
   strip(text: string): string;
 }
 
-const hooksEdit = (file: string, script: string, holdSeconds: number): Edit => ({
-  add: (text) => withChipsHooks(text, file, script, holdSeconds),
+const hooksEdit = (file: string, script: string, holdSeconds: number, askSeconds: number): Edit => ({
+  add: (text) => withChipsHooks(text, file, script, holdSeconds, askSeconds),
   strip: (text) => JSON.stringify(without(parse(text, file), script), null, 2) + "\n",
 });
 
@@ -157,8 +178,14 @@ const envEdit = (file: string, env: Record<string, string>): Edit => {
 };
 
 /** Install the hooks into `file`, remembering the original bytes in `backupFile` (kept from the first connect). */
-export function installHooks(file: string, backupFile: string, script: string, holdSeconds: number): void {
-  install(file, backupFile, hooksEdit(file, script, holdSeconds));
+export function installHooks(
+  file: string,
+  backupFile: string,
+  script: string,
+  holdSeconds: number,
+  askSeconds = DEFAULT_ASK_SECONDS,
+): void {
+  install(file, backupFile, hooksEdit(file, script, holdSeconds, askSeconds));
 }
 
 /** Put `env` into the settings' `env` of `file`, remembering the original bytes in `backupFile`. */
