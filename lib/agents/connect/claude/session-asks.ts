@@ -49,6 +49,17 @@ export interface AsksContext {
   sid: string;
 }
 
+/** JSON with sorted keys: the same call compares equal however its input was written (as ask.mjs compares). */
+function canon(v: unknown): string {
+  if (!v || typeof v !== "object") return JSON.stringify(v) ?? "null";
+  if (Array.isArray(v)) return `[${v.map(canon).join(",")}]`;
+  const o = v as Record<string, unknown>;
+  return `{${Object.keys(o)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${canon(o[k])}`)
+    .join(",")}}`;
+}
+
 type Answered = Extract<StoredEvent, { type: "run.answered" }>;
 type Closed = Extract<StoredEvent, { type: "run.ask_closed" }>;
 
@@ -237,6 +248,21 @@ export class SessionAsks {
       default:
         e.ended = "the Claude Code session had ended";
         return this.each(e, "cancelled", "the Claude Code session ended");
+    }
+  }
+
+  /**
+   * A call ran (its PostToolUse): if the room's answer never reached its hook, the terminal's
+   * dialog was answered first. Said here, in the session's order, because the hook sees it in
+   * the transcript only on its next look — after the turn's end may already have closed the ask.
+   */
+  toolRan(tool: string, input: Record<string, unknown>): void {
+    const call = canon(input);
+    for (const e of this.entries.filter((x) => x.mode === "dialog" && !x.ended && !x.delivered)) {
+      if (e.tool !== tool || canon(e.input) !== call) continue;
+      e.ended = "answered at the terminal first";
+      this.ctx.control.askAnswer(e.key, { closed: "answered_elsewhere" });
+      this.each(e, "answered_elsewhere", "answered Allow at the terminal");
     }
   }
 

@@ -153,14 +153,19 @@ export class ClaudeSession {
         for (const e of toolStarted(str(rec.tool_name), input, str(rec.tool_use_id))) this.tr(live).handle(e);
         return;
       }
-      case "PostToolUseFailure":
+      case "PostToolUseFailure": {
+        // It ended without running, or ran and failed: a dialog's ask still waiting was answered at the terminal.
+        const refused = rec.is_interrupt === true || /doesn't want to proceed|was rejected|denied/i.test(str(rec.error));
+        this.asks.toolRan(str(rec.tool_name), (rec.tool_input ?? {}) as Record<string, unknown>, !refused);
         if (live) this.tr(live).handle(callFinished(rec, queuedAt(name)));
         return;
+      }
       case "PostToolUse": {
         const tool = str(rec.tool_name);
+        const input = (rec.tool_input ?? {}) as Record<string, unknown>;
+        this.asks.toolRan(tool, input);
         if (live) this.tr(live).handle(callFinished(rec, queuedAt(name)));
         if (!live || !isPlanTool(tool)) return;
-        const input = (rec.tool_input ?? {}) as Record<string, unknown>;
         if (tool === "TodoWrite") return this.tr(live).handle({ type: "plan", items: todoWriteItems(input) });
         this.state.tasks = applyTaskTool(this.state.tasks, tool, input, rec.tool_response);
         for (const t of this.state.tasks) if (!live.shown.includes(t.id)) live.shown.push(t.id);
