@@ -10,7 +10,7 @@ import { tcpProxy } from "./support/proxies";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
- * Permission prompts of a person's own Claude Code asked in the room ([CON1]–[CON4]), without
+ * Permission prompts of a person's own Claude Code asked in the room ([CON3]–[CON6]), without
  * Claude: the installed hook, ask.mjs and the drainer (real processes), called with the stdin
  * Claude Code 2.1.141 sends (measured: PermissionRequest has no tool_use_id; the transcript
  * holds the call's tool_use, then its tool_result). The room answers through the real API;
@@ -82,8 +82,8 @@ const permissionRequest = (s: string, transcript: string, tool: string, input: R
   permission_suggestions: [],
 });
 
-describe("[CON1] the terminal's permission prompt is asked in the room; the first answer wins", () => {
-  it("[CON1] Allow in the room: the hook allows it (PermissionRequest decision), then applied; Deny with a note: the model reads the note", async () => {
+describe("[CON3] the terminal's permission prompt is asked in the room; the first answer wins", () => {
+  it("[CON3] Allow in the room: the hook allows it (PermissionRequest decision), then applied; Deny with a note: the model reads the note", async () => {
     c = await connectClaude(server.url, ws);
     const bash = { command: "echo made > made.txt" };
     const t = await turn("Allow it", { tool: "Bash", input: bash });
@@ -119,7 +119,7 @@ describe("[CON1] the terminal's permission prompt is asked in the room; the firs
     await settled(t.runId, "applied");
   });
 
-  it("[CON1] Allow for this run: the tool is allowed for the rest of the turn without asking again, and not in the next turn", async () => {
+  it("[CON3] Allow for this run: the tool is allowed for the rest of the turn without asking again, and not in the next turn", async () => {
     c = await connectClaude(server.url, ws);
     const t = await turn("Widen it", { tool: "Bash", input: { command: "echo one" } });
     const hook = callHook(
@@ -151,7 +151,7 @@ describe("[CON1] the terminal's permission prompt is asked in the room; the firs
     expect((await asked).json.hookSpecificOutput.decision.behavior).toBe("deny");
   });
 
-  it("[CON1] answered at the terminal first: the hook leaves, the ask closes answered elsewhere; a room answer after that is refused", async () => {
+  it("[CON3] answered at the terminal first: the hook leaves, the ask closes answered elsewhere; a room answer after that is refused", async () => {
     c = await connectClaude(server.url, ws);
     const bash = { command: "npm publish" };
     const t = await turn("Race it", { tool: "Bash", input: bash });
@@ -186,8 +186,8 @@ describe("[CON1] the terminal's permission prompt is asked in the room; the firs
   });
 });
 
-describe("[CON2] a hook never hangs the terminal", () => {
-  it("[CON2] no answer within --ask-seconds: the hook steps aside (the terminal's dialog stays) and the ask closes expired", async () => {
+describe("[CON4] a hook never hangs the terminal", () => {
+  it("[CON4] no answer within --ask-seconds: the hook steps aside (the terminal's dialog stays) and the ask closes expired", async () => {
     c = await connectClaude(server.url, ws, ["--ask-seconds", "2"]);
     const t = await turn("Nobody answers", { tool: "Bash", input: { command: "make" } });
     const t0 = Date.now();
@@ -201,7 +201,7 @@ describe("[CON2] a hook never hangs the terminal", () => {
     });
   });
 
-  it("[CON2] Chips unreachable: the hook steps aside at once and nothing is asked; the turn's events arrive when Chips is back", async () => {
+  it("[CON4] Chips unreachable: the hook steps aside at once and nothing is asked; the turn's events arrive when Chips is back", async () => {
     const proxy = await tcpProxy(server.url);
     try {
       c = await connectClaude(proxy.url, ws);
@@ -231,7 +231,7 @@ describe("[CON2] a hook never hangs the terminal", () => {
     }
   });
 
-  it("[CON2] claude exits while the hook waits: the hook leaves too, and the ask closes", async () => {
+  it("[CON4] claude exits while the hook waits: the hook leaves too, and the ask closes", async () => {
     c = await connectClaude(server.url, ws);
     const t = await turn("Then quit", { tool: "Bash", input: { command: "make" } });
     // A stand-in for `claude`: it starts the hook and exits while the hook waits.
@@ -266,8 +266,8 @@ describe("[CON2] a hook never hangs the terminal", () => {
   });
 });
 
-describe("[CON3] claude -p: what its own rules would refuse is asked in the room", () => {
-  it("[CON3] a call -p would refuse is asked (PreToolUse allow / deny); a read-only command and an allowlisted one are not; AskUserQuestion gets the room's answer", async () => {
+describe("[CON5] claude -p: what its own rules would refuse is asked in the room", () => {
+  it("[CON5] a call -p would refuse is asked (PreToolUse allow / deny); a read-only command and an allowlisted one are not; AskUserQuestion gets the room's answer", async () => {
     c = await connectClaude(server.url, ws, [], '{"permissions":{"allow":["Bash(npm test:*)"]}}');
     const t = await turn("Print mode");
     const pre = (tool: string, input: Record<string, unknown>) => ({
@@ -324,8 +324,8 @@ describe("[CON3] claude -p: what its own rules would refuse is asked in the room
   });
 });
 
-describe("[CON4] Claude Code waiting for its person shows in the room", () => {
-  it("[CON4] a notification during a turn is asked as a notice, closed when the session goes on; idle after the turn is said in the room", async () => {
+describe("[CON6] Claude Code waiting for its person shows in the room", () => {
+  it("[CON6] a notification during a turn is asked as a notice, closed when the session goes on; idle after the turn is said in the room", async () => {
     c = await connectClaude(server.url, ws);
     const t = await turn("Notify me");
     await callHook(c, "Notification", {

@@ -19,7 +19,7 @@ afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 const SCRIPT = "/home/dana/.config/chips/claude/abc/hook.sh";
 
 describe("chips connect claude: the settings file", () => {
-  it("[CON1] adds one Chips group per event after the hooks already there, never replacing one", () => {
+  it("[CON3] adds one Chips group per event after the hooks already there, never replacing one", () => {
     const mine = { type: "command", command: "prettier --write", timeout: 5 };
     const before = JSON.stringify(
       {
@@ -44,7 +44,7 @@ describe("chips connect claude: the settings file", () => {
       matcher: "*",
       hooks: [{ type: "command", command: hookCommand(SCRIPT, "PreToolUse"), timeout: 630 }],
     });
-    // [CON1] The permission prompt waits up to the ask's time (default 120 s), a little longer for Claude Code.
+    // [CON3] The permission prompt waits up to the ask's time (default 120 s), a little longer for Claude Code.
     expect(after.hooks.PermissionRequest.at(-1)).toEqual({
       matcher: "*",
       hooks: [{ type: "command", command: hookCommand(SCRIPT, "PermissionRequest"), timeout: 150 }],

@@ -67,7 +67,7 @@ async function finalWords(w: ClaudeWorld, runId: string): Promise<{ error: boole
 }
 
 describe("runner + real Claude Code, profile ask", { timeout: 240_000 }, () => {
-  test("[RN5] [ASK4] a read runs unasked; the command asks the room: Allow → it ran; a question is answered with the option chosen; Deny with a note → not run, the model reads the note; the run succeeds either way", async () => {
+  test("[RN6] [ASK4] a read runs unasked; the command asks the room: Allow → it ran; a question is answered with the option chosen; Deny with a note → not run, the model reads the note; the run succeeds either way", async () => {
     world = await claudeWorld({
       runner: { askSeconds: SECONDS },
       messages: scripted({
@@ -150,7 +150,7 @@ describe("runner + real Claude Code, profile ask", { timeout: 240_000 }, () => {
     expect(await askTrail(w, denied)).toEqual(["run.asked", "run.answered", "run.answer_applied:applied"]);
   });
 
-  test("[RN5] [RN7] nobody answers: denied at the profile's deadline with the reason, the ask closed expired (deny); a cancel while an ask waits closes it", async () => {
+  test("[RN6] [RN8] nobody answers: denied at the profile's deadline with the reason, the ask closed expired (deny); a cancel while an ask waits closes it", async () => {
     world = await claudeWorld({
       runner: { askSeconds: 3 },
       messages: scripted({
@@ -179,7 +179,7 @@ describe("runner + real Claude Code, profile ask", { timeout: 240_000 }, () => {
     expect(fs.existsSync(path.join(await worktreeOf(w, doomed), "never.txt"))).toBe(false);
   });
 
-  test("[RN6] Allow for this run covers the tool for the rest of the run and nothing more: later commands run unasked, still inside the sandbox; a tool outside the profile is denied unasked", async () => {
+  test("[RN7] Allow for this run covers the tool for the rest of the run and nothing more: later commands run unasked, still inside the sandbox; a tool outside the profile is denied unasked", async () => {
     const outside = path.join(path.dirname(process.cwd()), `chips-outside-${process.pid}-${Date.now()}.txt`);
     cleanup.push(() => fs.rmSync(outside, { force: true }));
     world = await claudeWorld({
@@ -213,7 +213,7 @@ describe("runner + real Claude Code, profile ask", { timeout: 240_000 }, () => {
     expect(asks.map((a) => [a.state, a.answer?.scope])).toEqual([["applied", "Bash"]]);
   });
 
-  test("[RN7] Chips unreachable when the agent asks: the call is denied at once with the reason and the session goes on; the run's end arrives when Chips is back", async () => {
+  test("[RN8] Chips unreachable when the agent asks: the call is denied at once with the reason and the session goes on; the run's end arrives when Chips is back", async () => {
     world = await claudeWorld({
       runner: { askSeconds: 60 },
       messages: scripted({ "Ask while Chips is away": () => [bash("echo one > one.txt")] }),

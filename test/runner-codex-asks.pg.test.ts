@@ -33,7 +33,7 @@ function script(byPrompt: Record<string, Array<() => Record<string, unknown>>>) 
 }
 
 describe("runner + real Codex CLI, profile ask", { timeout: 240_000 }, () => {
-  test("[RN8] [ASK4] the plan runs unasked; each command asks the room: Allow → it ran; Deny with a note → blocked, the model reads the note", async () => {
+  test("[RN9] [ASK4] the plan runs unasked; each command asks the room: Allow → it ran; Deny with a note → blocked, the model reads the note", async () => {
     world = await runnerWorld({
       runner: { askSeconds: 30 },
       script: script({
@@ -76,7 +76,7 @@ describe("runner + real Codex CLI, profile ask", { timeout: 240_000 }, () => {
     expect(await askTrail(w, denied)).toEqual(["run.asked", "run.answered", "run.answer_applied:applied"]);
   });
 
-  test("[RN8] [RN6] nobody answers: blocked at the deadline (the hook fails closed), the ask closed expired (deny); Allow for this run lets later commands run unasked inside the same sandbox", async () => {
+  test("[RN9] [RN7] nobody answers: blocked at the deadline (the hook fails closed), the ask closed expired (deny); Allow for this run lets later commands run unasked inside the same sandbox", async () => {
     world = await runnerWorld({
       runner: { askSeconds: 3 },
       script: script({

@@ -72,7 +72,7 @@ export type AgentEvent =
   | { type: "turn_failed"; message: string }
   /** Something the CLI said that is worth a log line but changes nothing. */
   | { type: "notice"; message: string }
-  /** [RN5] The CLI asks whether a tool call may run: the job answers through {@link Adapter.permissionAnswer}. */
+  /** [RN6] The CLI asks whether a tool call may run: the job answers through {@link Adapter.permissionAnswer}. */
   | { type: "permission"; requestId: string; call: ToolCall }
   /** The CLI took back a question it asked (it was answered another way). */
   | { type: "permission_withdrawn"; requestId: string };
@@ -89,7 +89,7 @@ export type Verdict =
   { behavior: "allow"; updatedInput: Record<string, unknown> } | { behavior: "deny"; message: string };
 
 /**
- * [RN5] Which tool calls of an `ask` run need a person: `allow` run at once (`"*"`: all but
+ * [RN6] Which tool calls of an `ask` run need a person: `allow` run at once (`"*"`: all but
  * those in `ask`), `ask` wait for the room; anything else is denied without asking.
  */
 export interface AskPolicy {
@@ -122,7 +122,7 @@ export interface JobContext {
   instructions: string;
   /** Repo guidance the core wrote for the agent (decisions, write scope, outcome). */
   guidance: string;
-  /** [RN5] How long an `ask` run waits for a person's answer, seconds. */
+  /** [RN6] How long an `ask` run waits for a person's answer, seconds. */
   askSeconds: number;
 }
 
@@ -144,7 +144,7 @@ export interface Adapter {
   resume(job: JobContext, sessionId: string, text: string): LaunchSpec;
   /** One line of the CLI's stdout → what it means (nothing for lines it does not know). */
   parse(line: string, job: JobContext): AgentEvent[];
-  /** [RN5] What the `ask` profile lets run, asks about and denies; absent: the adapter has no `ask` profile. */
+  /** [RN6] What the `ask` profile lets run, asks about and denies; absent: the adapter has no `ask` profile. */
   readonly askPolicy?: AskPolicy;
   /** The stdin line that answers a `permission` event (`via: "stdio"`). */
   permissionAnswer?(requestId: string, verdict: Verdict): string;

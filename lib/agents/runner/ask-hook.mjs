@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // @ts-check
-// The PreToolUse hook of a runner's Codex job in the `ask` profile ([RN8]):
+// The PreToolUse hook of a runner's Codex job in the `ask` profile ([RN9]):
 //
 //   node ask-hook.mjs <socket> <seconds>
 //

@@ -4,7 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 
-/** The hook script a Codex job's `config.toml` names ([RN8]). */
+/** The hook script a Codex job's `config.toml` names ([RN9]). */
 export const ASK_HOOK = path.join(import.meta.dirname, "ask-hook.mjs");
 
 /**
@@ -19,7 +19,7 @@ export function askSocketPath(jobDir: string): string {
 }
 
 /**
- * The job's end of the hook ([RN8]): a unix socket (mode 0600) where each connection brings one
+ * The job's end of the hook ([RN9]): a unix socket (mode 0600) where each connection brings one
  * line — the hook's JSON input — and gets one line back: what the hook prints. `answer` decides;
  * if it throws, the call is denied with the reason.
  */

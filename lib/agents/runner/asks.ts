@@ -13,7 +13,7 @@ export interface RunAsksOptions {
   client: ChipsClient;
   runId: string;
   policy: AskPolicy;
-  /** [RN5] The profile's deadline: no answer within it → deny. */
+  /** [RN6] The profile's deadline: no answer within it → deny. */
   seconds: number;
   /** `claude-prompt-tool`, `codex`… */
   source: string;
@@ -33,7 +33,7 @@ const deny = (message: string): Verdict => ({ behavior: "deny", message });
 const settled = (verdict: Verdict): Decision => ({ verdict, report: async () => {} });
 
 /**
- * One `ask` run's permissions ([RN5]–[RN7]): which calls run, which wait for a person in the
+ * One `ask` run's permissions ([RN6]–[RN8]): which calls run, which wait for a person in the
  * room (through the SDK's `ask`: `run.asked`, the answer, `run.answer_applied`, or the close),
  * and which are denied outright. "Allow for this run" adds the ask's scope — a tool the
  * profile lets a person allow — to the run's grants; nothing widens the sandbox.
@@ -73,7 +73,7 @@ export class RunAsks {
     let verdict: Verdict = deny(deniedMessage(answer.note));
     if (answer.decision === "allow") verdict = allow(call);
     if (answer.decision === "allow_for_run") {
-      // [RN6] The scope is the ask's own (the server never widens it); a scope outside the profile grants nothing.
+      // [RN7] The scope is the ask's own (the server never widens it); a scope outside the profile grants nothing.
       const scope = answer.scope ?? call.tool;
       if (this.o.policy.ask.includes(scope)) this.granted.add(scope);
       verdict = allow(call);

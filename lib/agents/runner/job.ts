@@ -37,7 +37,7 @@ export interface JobSetup {
   cleanup: "keep" | "remove";
   stopGraceMs: { int: number; term: number };
   checkTimeoutMs: number;
-  /** [RN5] The `ask` profile's permissions (null: the profile asks nobody). */
+  /** [RN6] The `ask` profile's permissions (null: the profile asks nobody). */
   asks: RunAsks | null;
   askSeconds: number;
 }
@@ -86,7 +86,7 @@ export class RunJob {
     });
   }
 
-  /** [RN8] The socket a hook asks through; failing to open it fails the run before anything runs. */
+  /** [RN9] The socket a hook asks through; failing to open it fails the run before anything runs. */
   private async listenForHooks() {
     if (!this.s.asks || this.s.adapter.askPolicy?.via !== "hook") return;
     try {
@@ -96,7 +96,7 @@ export class RunJob {
     }
   }
 
-  /** A hook's question ([RN8]): Codex's PreToolUse input → `{}` (run it) or a deny with the reason. */
+  /** A hook's question ([RN9]): Codex's PreToolUse input → `{}` (run it) or a deny with the reason. */
   private async hookAnswer(input: Record<string, unknown>): Promise<string> {
     const call: ToolCall = {
       tool: typeof input.tool_name === "string" ? input.tool_name : "",
@@ -113,7 +113,7 @@ export class RunJob {
     });
   }
 
-  /** [RN5] A `can_use_tool` request on stdout: decided (maybe by a person), answered on stdin, then reported. */
+  /** [RN6] A `can_use_tool` request on stdout: decided (maybe by a person), answered on stdin, then reported. */
   private async permission(requestId: string, call: ToolCall, gen: number) {
     const ctl = new AbortController();
     this.requests.set(requestId, ctl);
@@ -177,7 +177,7 @@ export class RunJob {
     });
   }
 
-  /** [RN7] Every ask still waiting is closed (`cancelled`): the agent it was for is gone or going. */
+  /** [RN8] Every ask still waiting is closed (`cancelled`): the agent it was for is gone or going. */
   private withdrawAsks() {
     for (const r of this.requests.values()) r.abort();
     this.s.asks?.withdrawAll();

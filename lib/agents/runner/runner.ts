@@ -42,7 +42,7 @@ export interface RunnerOptions {
   leasePublicKey?: string;
   stopGraceMs?: { int: number; term: number };
   checkTimeoutMs?: number;
-  /** [RN5] How long an `ask` run waits for a person's answer before the call is denied (default the profile's, 300 s). */
+  /** [RN6] How long an `ask` run waits for a person's answer before the call is denied (default the profile's, 300 s). */
   askSeconds?: number;
   log?: (line: string) => void;
 }

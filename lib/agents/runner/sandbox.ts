@@ -131,7 +131,7 @@ export function sandboxed(inner: LaunchSpec, s: SandboxSpec): LaunchSpec {
   }
   binds.push("--ro-bind", sockDir, sockDir);
   for (const p of s.writable) binds.push("--bind", p, p);
-  // `ask` has workspace-write's sandbox: a person's answer decides a call, never what it may reach ([RN6]).
+  // `ask` has workspace-write's sandbox: a person's answer decides a call, never what it may reach ([RN7]).
   binds.push(s.profile === "read-only" ? "--ro-bind" : "--bind", s.worktree, s.worktree);
   return {
     cmd: process.execPath,

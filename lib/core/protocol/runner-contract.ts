@@ -9,14 +9,14 @@ import { LIMITS } from "@/lib/core/protocol/limits";
 
 /**
  * Permission profiles ([RN1]). `workspace-write`: writes inside the worktree only, no network.
- * `ask` ([RN5]): the same sandbox, but the agent's commands and edits wait for a person in the
+ * `ask` ([RN6]): the same sandbox, but the agent's commands and edits wait for a person in the
  * room — an answer decides the call, never the sandbox.
  */
 export const PermissionProfile = z.enum(["read-only", "workspace-write", "ask"]);
 export type PermissionProfile = z.infer<typeof PermissionProfile>;
 
 /**
- * [RN5] How long a run of the `ask` profile waits for a person's answer before the call is
+ * [RN6] How long a run of the `ask` profile waits for a person's answer before the call is
  * denied, seconds (a runner may set another: `chips runner --ask-seconds`).
  */
 export const ASK_PROFILE_SECONDS = 300;

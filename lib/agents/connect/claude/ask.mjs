@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Asking the room about a permission prompt ([CON1]–[CON3]): what Chips' Claude Code hook runs
+ * Asking the room about a permission prompt ([CON3]–[CON5]): what Chips' Claude Code hook runs
  * for PermissionRequest (the terminal shows its dialog at the same time) and, under `claude -p`,
  * for a PreToolUse that Claude Code would refuse for want of a permission (would-ask.mjs).
  *
@@ -186,7 +186,7 @@ function main() {
   const turn = (readText(path.join(dir, "turn")) ?? "").trim();
   const granted = JSON.parse(readText(path.join(dir, `grants.${turn}`)) ?? "[]");
   if (turn && Array.isArray(granted) && granted.includes(tool)) {
-    // [CON1] "Allow for this run": this tool, for the rest of the turn, without asking again.
+    // [CON3] "Allow for this run": this tool, for the rest of the turn, without asking again.
     process.stdout.write(
       JSON.stringify(
         dialog

@@ -47,7 +47,7 @@ export class ControlFiles {
   }
 
   /**
-   * [CON1] What the hook waiting on ask `key` (ask.mjs) reads: `{output}` — what to print to
+   * [CON3] What the hook waiting on ask `key` (ask.mjs) reads: `{output}` — what to print to
    * Claude Code — or `{closed}`: step aside.
    */
   askAnswer(key: string, body: { output: object } | { closed: string }): void {

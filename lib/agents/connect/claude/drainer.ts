@@ -102,7 +102,7 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
   const socket = client.onCommand((cmd) => onCommand(cmd), {
     onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`),
   });
-  // [CON1] The room's answers to the sessions' asks (and Chips' closes), pushed — again after a reconnect until reported.
+  // [CON3] The room's answers to the sessions' asks (and Chips' closes), pushed — again after a reconnect until reported.
   socket.socket.on("answer", (frame: StoredEvent) => {
     const askId = (frame as { ask_id?: unknown })?.ask_id;
     try {
@@ -119,7 +119,7 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
       log(`answer ${String(askId)} could not be applied: ${(e as Error).message}`);
     }
   });
-  // Whether Chips takes events: a hook that finds `chips-down` steps aside at once instead of asking ([CON2]).
+  // Whether Chips takes events: a hook that finds `chips-down` steps aside at once instead of asking ([CON4]).
   const down = path.join(root, "chips-down");
   fs.rmSync(down, { force: true });
 

@@ -30,8 +30,8 @@ export interface HookScriptPaths {
  * call meanwhile — a turn's prompt and first tool calls — started another drainer (six for
  * one turn), each a Node start for a lock it then found taken. Only when a command from the
  * room waits for this session (a `gate` file) does it hand over to the Node gate (gate.mjs);
- * and a permission prompt ([CON1]: PermissionRequest; under `claude -p`, whose prompts never
- * show, a PreToolUse of a tool that may need one — [CON3]) goes to ask.mjs, which asks the room.
+ * and a permission prompt ([CON3]: PermissionRequest; under `claude -p`, whose prompts never
+ * show, a PreToolUse of a tool that may need one — [CON5]) goes to ask.mjs, which asks the room.
  * Every failure ends in `exit 0` without output: Chips never breaks the session.
  */
 export function hookScript(p: HookScriptPaths): string {

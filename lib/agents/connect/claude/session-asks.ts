@@ -6,7 +6,7 @@ import { answeredInput, deniedMessage, permissionAsk, questionAsks } from "@/lib
 import type { ControlFiles } from "./control";
 
 /**
- * One permission prompt (or question) of a Claude Code session asked in the room ([CON1]–[CON4]):
+ * One permission prompt (or question) of a Claude Code session asked in the room ([CON3]–[CON6]):
  * the hook that waits for it (ask.mjs, by its queue id `key`), the asks it became (one per
  * question of an AskUserQuestion), their answers, and whether it still waits.
  */
@@ -125,7 +125,7 @@ export class SessionAsks {
   }
 
   /**
-   * [CON4] Claude Code waits for its person (a Notification): during a turn, asked in the room
+   * [CON6] Claude Code waits for its person (a Notification): during a turn, asked in the room
    * as a notice (a permission prompt is asked by its PermissionRequest already); after it
    * (idle), said in the room — a finished run cannot ask.
    */
@@ -203,7 +203,7 @@ export class SessionAsks {
       const a = answers[0];
       const allow = a.decision === "allow" || a.decision === "allow_for_run";
       if (a.decision === "allow_for_run" && run && e.turn === run.turn) {
-        // [CON1] For this run (this turn): the ask's scope — the tool — and nothing wider.
+        // [CON3] For this run (this turn): the ask's scope — the tool — and nothing wider.
         const scope = a.scope ?? e.tool;
         if (scope === e.tool && !run.granted.includes(scope)) run.granted.push(scope);
         this.ctx.control.grants(e.turn, run.granted);
@@ -223,7 +223,7 @@ export class SessionAsks {
     this.closeRest(e, f.ask_id);
   }
 
-  /** How the hook's wait ended ([CON2]): each ask gets its receipt or its close. */
+  /** How the hook's wait ended ([CON4]): each ask gets its receipt or its close. */
   end(r: AskRecord): void {
     const e = this.entries.find((x) => x.key === r.key);
     this.ctx.control.forgetAsk(r.key);
@@ -274,7 +274,7 @@ export class SessionAsks {
     }
   }
 
-  /** [CON4] The session moved on (any hook call): a notice still waiting was answered at the terminal. */
+  /** [CON6] The session moved on (any hook call): a notice still waiting was answered at the terminal. */
   movedOn(): void {
     for (const e of this.entries.filter((x) => x.mode === "notice" && !x.ended)) {
       e.ended = "answered at the terminal first";

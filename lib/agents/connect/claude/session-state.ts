@@ -24,7 +24,7 @@ export interface RunState {
   holding: string[];
   /** Why the gate denied the tool call whose PreToolUse comes next (a steer first, a pause held too long). */
   deny?: string;
-  /** [CON1] Tools a person allowed for the rest of this run ("Allow for this run"). */
+  /** [CON3] Tools a person allowed for the rest of this run ("Allow for this run"). */
   granted?: string[];
 }
 
@@ -39,7 +39,7 @@ export interface SessionState {
   open: Array<{ id: string; kind: CommandKind; run_id: string }>;
   /** Commands answered, so a redelivery after a reconnect is not applied twice. */
   answered: string[];
-  /** [CON1]–[CON4] Permission prompts and notices asked in the room (newest last). */
+  /** [CON3]–[CON6] Permission prompts and notices asked in the room (newest last). */
   asks?: AskEntry[];
 }
 

@@ -5,8 +5,8 @@ import { writeAtomic } from "../home";
 
 /**
  * The Claude Code hook events Chips listens to. PermissionRequest fires where the terminal would
- * show its permission dialog (never under `-p`): the room is asked then ([CON1]); Notification
- * says the session waits for its person ([CON4]).
+ * show its permission dialog (never under `-p`): the room is asked then ([CON3]); Notification
+ * says the session waits for its person ([CON6]).
  */
 export const HOOK_EVENTS = [
   "UserPromptSubmit",

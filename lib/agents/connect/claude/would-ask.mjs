@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Under `claude -p` ([CON3]) no permission dialog ever shows and PermissionRequest never
+ * Under `claude -p` ([CON5]) no permission dialog ever shows and PermissionRequest never
  * fires: a call that needs a permission is simply refused. The PreToolUse hook fires for every
  * call without saying which. So this decides, from what Claude Code itself reads, whether the
  * call would be refused for want of a permission — only those are asked in the room:

@@ -35,7 +35,7 @@ export interface ClaudeConfig {
  * tool is denied, which fails the run). Sub-agents (Task/Agent) run in the same sandbox.
  */
 const TOOLS = ["Bash", "Edit", "Write", "NotebookEdit", "Read", "Glob", "Grep", "TodoWrite", "Task", "Agent"];
-/** [RN5] The `ask` profile: reading, searching and planning run at once; these wait for a person. */
+/** [RN6] The `ask` profile: reading, searching and planning run at once; these wait for a person. */
 const READS = ["Read", "Glob", "Grep", "TodoWrite", "Task", "Agent"];
 const ASKED = ["Bash", "Edit", "Write", "MultiEdit", "NotebookEdit", "AskUserQuestion"];
 
@@ -99,7 +99,7 @@ export class ClaudeAdapter implements Adapter {
     const endpoint = this.cfg.baseUrl ?? this.cfg.env?.ANTHROPIC_BASE_URL ?? "https://api.anthropic.com";
     // `-p` takes the prompt as its own value; a text starting with a dash would read as a flag.
     const text = prompt.startsWith("-") ? ` ${prompt}` : prompt;
-    // [RN5] `ask`: the prompt and the answers go in on stdin (the SDK's control protocol), and
+    // [RN6] `ask`: the prompt and the answers go in on stdin (the SDK's control protocol), and
     // every call outside the reads comes out as a `can_use_tool` request — stdin and stdout
     // are the one channel that crosses the sandbox without opening anything.
     const asks = job.profile === "ask";
@@ -161,7 +161,7 @@ export class ClaudeAdapter implements Adapter {
   /** Tool calls seen, by id: a result names only its `tool_use_id`. */
   private calls = new Map<string, { name: string; input: Record<string, unknown> }>();
 
-  /** [RN5] The answer to a `can_use_tool` request, as Claude Code's control protocol takes it on stdin. */
+  /** [RN6] The answer to a `can_use_tool` request, as Claude Code's control protocol takes it on stdin. */
   permissionAnswer(requestId: string, verdict: Verdict): string {
     return JSON.stringify({
       type: "control_response",
@@ -199,7 +199,7 @@ export class ClaudeAdapter implements Adapter {
       case "user":
         return (e.message?.content ?? []).flatMap((c) => (c.type === "tool_result" ? this.toolResult(c) : []));
       case "result":
-        // [RN5] In `ask` every denial is a person's (or the deadline's) answer the model was given: not a failure.
+        // [RN6] In `ask` every denial is a person's (or the deadline's) answer the model was given: not a failure.
         return resultEvents(e, job.profile === "ask");
       default:
         return [];

@@ -24,10 +24,10 @@ export interface CodexConfig {
 const SANDBOX: Record<PermissionProfile, string> = {
   "read-only": "read-only",
   "workspace-write": "workspace-write",
-  ask: "workspace-write", // [RN6] an answer decides a call, never the sandbox
+  ask: "workspace-write", // [RN7] an answer decides a call, never the sandbox
 };
 
-/** The hook's config in the job's own `CODEX_HOME` ([RN8]): every tool call first asks the job. */
+/** The hook's config in the job's own `CODEX_HOME` ([RN9]): every tool call first asks the job. */
 function hookConfig(job: JobContext): string {
   const sh = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const command = [process.execPath, ASK_HOOK, askSocketPath(job.jobDir), String(job.askSeconds)].map(sh).join(" ");
@@ -54,7 +54,7 @@ export const defaultCodexBin = () => packageBin("codex");
  */
 export class CodexAdapter implements Adapter {
   readonly agent = "codex" as const;
-  /** [RN8] Codex's shell tool reaches the hook as `Bash` (apply_patch included): each waits for a person. */
+  /** [RN9] Codex's shell tool reaches the hook as `Bash` (apply_patch included): each waits for a person. */
   readonly askPolicy = { allow: "*", ask: ["Bash"], via: "hook" } as const;
   private readonly bin: string;
 
@@ -111,7 +111,7 @@ export class CodexAdapter implements Adapter {
       ...(job.provider ? ["-c", `model_provider=${job.provider}`] : []),
       ...(job.instructions ? ["-c", `developer_instructions=${tomlString(job.instructions)}`] : []),
       ...(model ? ["-m", model] : []),
-      // [RN8] The runner wrote the one hook there is ($CODEX_HOME); Codex loads no hook of an untrusted repository.
+      // [RN9] The runner wrote the one hook there is ($CODEX_HOME); Codex loads no hook of an untrusted repository.
       ...(job.profile === "ask" ? ["--dangerously-bypass-hook-trust"] : []),
     ];
   }
