@@ -1,4 +1,5 @@
 import type { AbstractAgent, AgentSubscriber } from "@ag-ui/client";
+import type { ResumeEntry } from "@ag-ui/core";
 import type { CommandName } from "../../core/protocol/events";
 import { newId } from "../../core/protocol/ids";
 import { clipUtf8, utf8Prefix } from "../../core/protocol/clip";
@@ -7,6 +8,7 @@ import type { PlanItem } from "../runner/adapter";
 import { Translator } from "../runner/translate";
 import type { ChipsClient } from "../sdk";
 import type { Command, EventInput } from "../sdk/types";
+import { askInterrupts } from "./ag-ui-asks";
 
 /** What `bridgeAgUi` needs: a Chips client (a harness token), the room, the agent and what to ask it. */
 export interface AgUiBridgeOptions {
@@ -83,7 +85,9 @@ function agUiCall(id: string, c: { name: string; args: string; at: number }) {
  * arguments, TOOL_CALL_RESULT) to tool.started / tool.finished ([TOOL3]). Commands map to what AG-UI has: a
  * cancel aborts the run (`abortRun`); a steer aborts it and runs the agent again on the same
  * thread with the guidance as the next user message (acked applied when that run starts);
- * a pause is refused (AG_UI_NO_PAUSE). Answers the outcome once the run is finished.
+ * a pause is refused (AG_UI_NO_PAUSE). A run that ends with interrupts (RUN_FINISHED's
+ * `interrupt` outcome) asks the room about each ([AGUI1]) and runs the agent again with the
+ * answers as its `resume`. Answers the outcome once the run is finished.
  */
 export async function bridgeAgUi(
   o: AgUiBridgeOptions,
@@ -117,12 +121,15 @@ export async function bridgeAgUi(
 
   let cancel: Command | null = null;
   const steers: Command[] = [];
+  /** Withdraws the asks of interrupts still waiting: a cancel or a steer goes on without them. */
+  let waiting: AbortController | null = null;
   const sub = o.client.onCommand(
     (cmd, controls) => {
       if (cmd.run_id !== runId) return;
       if (cmd.command === "pause" || cmd.command === "resume") return void controls.reject(AG_UI_NO_PAUSE);
       if (cmd.command === "cancel") cancel = cmd;
       else steers.push(cmd);
+      waiting?.abort();
       o.agent.abortRun();
     },
     { onError: (e) => log(`commands: ${(e as Error)?.message ?? e}`) },
@@ -131,6 +138,8 @@ export async function bridgeAgUi(
   const texts = new Map<string, string>();
   /** Tool calls under way: name, arguments so far, when they began ([TOOL3]). */
   const calls = new Map<string, { name: string; args: string; at: number }>();
+  /** The receipts of the answers a resumed run carries: sent once it has begun. */
+  let applied: (() => Promise<void>) | null = null;
   let error: string | null = null;
   const subscriber: AgentSubscriber = {
     onEvent: ({ event }) => {
@@ -161,6 +170,13 @@ export async function bridgeAgUi(
           if (text.trim()) translator.handle({ type: "message", text });
           break;
         }
+        case "RUN_STARTED":
+          if (applied) {
+            const report = applied;
+            applied = null;
+            chain = chain.then(report).catch((x) => log(`could not report an answer: ${(x as Error).message}`));
+          }
+          break;
         case "TOOL_CALL_START":
           calls.set(str(e.toolCallId), { name: str(e.toolCallName), args: "", at: Date.now() });
           translator.handle({
@@ -198,12 +214,25 @@ export async function bridgeAgUi(
   };
 
   let outcome: "succeeded" | "failed" | "cancelled" = "succeeded";
+  let resume: ResumeEntry[] | null = null;
   try {
     for (;;) {
       try {
-        await o.agent.runAgent({ runId: newId("run") }, subscriber);
+        await o.agent.runAgent({ runId: newId("run"), ...(resume ? { resume } : {}) }, subscriber);
       } catch (e) {
         if (!cancel && !steers.length) error ??= (e as Error).message;
+      }
+      resume = null;
+      const interrupts = o.agent.pendingInterrupts ?? [];
+      if (interrupts.length && !cancel && !error) {
+        waiting = new AbortController();
+        try {
+          ({ resume, applied } = await askInterrupts(o.client, runId, interrupts, calls, waiting.signal));
+        } catch (e) {
+          error = `could not ask the room: ${(e as Error).message}`;
+        } finally {
+          waiting = null;
+        }
       }
       if (cancel) {
         await chain;
@@ -211,10 +240,11 @@ export async function bridgeAgUi(
         outcome = "cancelled";
         break;
       }
-      if (!steers.length) {
+      if (!steers.length && !resume) {
         outcome = error ? "failed" : "succeeded";
         break;
       }
+      if (!steers.length) continue; // resume with the room's answers
       const now = steers.splice(0);
       o.agent.addMessage({ id: newId("event"), role: "user", content: now.map((s) => s.text ?? "").join("\n\n") });
       error = null;
