@@ -55,6 +55,26 @@ function model(): Promise<MessagesServer> {
   });
 }
 
+/** A fresh database, a Chips server process on it (stopped with the test), a workspace and the model. */
+async function world() {
+  const db = await freshDatabase();
+  cleanup.push(() => db.drop());
+  const env = {
+    DATABASE_URL: db.databaseUrl ?? "",
+    CHIPS_DATA_DIR: db.dataDir,
+    PORT: String(await freePort()),
+    HOST: "127.0.0.1",
+    CHIPS_RATE_LIMIT: "0",
+  };
+  const srv = await spawnServer(env);
+  cleanup.push(() => srv.proc.kill("SIGTERM"));
+  const server = { url: srv.url, adminToken: fs.readFileSync(path.join(db.dataDir, "admin-token"), "utf8").trim() };
+  const ws = await newWorkspace(server as never);
+  const m = await model();
+  cleanup.push(() => m.close());
+  return { env, srv, ws, m };
+}
+
 async function asksOf(url: string, ws: Workspace, runId: string): Promise<any[]> {
   return (await request(`${url}/api/v1/runs/${runId}/asks`, { token: ws.person_token })).body.asks;
 }
@@ -75,21 +95,9 @@ const closedOrApplied = (url: string, ws: Workspace, runId: string) =>
   );
 
 it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal's prompt; the terminal's own answer wins when first; no answer leaves the terminal's prompt; Chips stopped, the session still works", async () => {
-  const db = await freshDatabase();
-  cleanup.push(() => db.drop());
-  const env = {
-    DATABASE_URL: db.databaseUrl ?? "",
-    CHIPS_DATA_DIR: db.dataDir,
-    PORT: String(await freePort()),
-    HOST: "127.0.0.1",
-    CHIPS_RATE_LIMIT: "0",
-  };
-  let srv: ServerProcess = await spawnServer(env);
-  cleanup.push(() => srv.proc.kill("SIGTERM"));
-  const server = { url: srv.url, adminToken: fs.readFileSync(path.join(db.dataDir, "admin-token"), "utf8").trim() };
-  const ws = await newWorkspace(server as never);
-  const m = await model();
-  cleanup.push(() => m.close());
+  const first = await world();
+  const { env, ws, m } = first;
+  let srv: ServerProcess = first.srv;
   const c: Connected = await connectClaude(srv.url, ws, ["--ask-seconds", "8"]);
   cleanup.push(() => c.close());
   const tty: Tty = await startClaudeTty({
@@ -172,6 +180,8 @@ it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal'
   await tty.waitFor(/FINAL offline\.txt/, "the turn's end", 90_000);
   expect(exists("offline.txt")).toBe(true);
   srv = await spawnServer(env);
+  const again = srv;
+  cleanup.push(() => again.proc.kill("SIGTERM"));
   const r5 = await waitForRun(srv.url, ws, "Create offline.txt");
   await until(async () => (await runEvents(srv.url, ws, r5, "run.finished")).length === 1, "the turn arrived", 90_000);
   // An ask that could reach no one was never sent ([CON4]); none is left open either way.
@@ -179,21 +189,7 @@ it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal'
 }, 480_000);
 
 it("[CON5] claude -p: a call it would refuse waits for the room: Allow → it ran; Deny → the model reads why; Chips unreachable → Claude Code's own default, at once", async () => {
-  const db = await freshDatabase();
-  cleanup.push(() => db.drop());
-  const env = {
-    DATABASE_URL: db.databaseUrl ?? "",
-    CHIPS_DATA_DIR: db.dataDir,
-    PORT: String(await freePort()),
-    HOST: "127.0.0.1",
-    CHIPS_RATE_LIMIT: "0",
-  };
-  const srv = await spawnServer(env);
-  cleanup.push(() => srv.proc.kill("SIGTERM"));
-  const server = { url: srv.url, adminToken: fs.readFileSync(path.join(db.dataDir, "admin-token"), "utf8").trim() };
-  const ws = await newWorkspace(server as never);
-  const m = await model();
-  cleanup.push(() => m.close());
+  const { ws, m, srv } = await world();
   const c = await connectClaude(srv.url, ws, ["--ask-seconds", "30"]);
   cleanup.push(() => c.close());
   const claudeP = (prompt: string) => {

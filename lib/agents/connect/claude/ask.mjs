@@ -22,31 +22,14 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { queueNamer, readText } from "./queue-name.mjs";
 import { wouldAsk } from "./would-ask.mjs";
 
 const [root = "", event = "", inputFile = "", queueId = "0-0"] = process.argv.slice(2);
 /** How long the drainer may take to say the ask reached Chips (it may have to start first). */
 const CONFIRM_MS = 10_000;
 
-/** @param {string} file */
-const readText = (file) => {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-};
-
-let lastNs = 0n;
-/** Queue names sort by time in ns (`date +%s%N` in the hook); never behind the hook's own. */
-function nextName() {
-  const now = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-  const floor = BigInt(queueId.split("-")[0] || "0") + 1n;
-  let ns = now > floor ? now : floor;
-  if (ns <= lastNs) ns = lastNs + 1n;
-  lastNs = ns;
-  return `${ns}-${process.pid}`;
-}
+const nextName = queueNamer(queueId);
 
 /** @param {Record<string, unknown>} body */
 function record(body) {

@@ -22,30 +22,13 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { queueNamer, readText } from "./queue-name.mjs";
 
 const [root, event, inputFile, sid, queueId] = process.argv.slice(2);
 const sessionDir = path.join(root ?? "", "sessions", sid ?? "");
 const CMD = /^(pause|resume|steer|cancel|cancelled)\.([0-9]+-[0-9]+)\.(cmd_[0-9A-Za-z]+)$/;
 
-/** @param {string} file */
-const readText = (file) => {
-  try {
-    return fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-};
-
-let lastNs = 0n;
-/** Queue names sort by time in ns, like the hook's own (`date +%s%N`); never behind the hook's record. */
-function nextName() {
-  const now = BigInt(Math.round((performance.timeOrigin + performance.now()) * 1e6));
-  const floor = BigInt((queueId ?? "0").split("-")[0] || "0") + 1n;
-  let ns = now > floor ? now : floor;
-  if (ns <= lastNs) ns = lastNs + 1n;
-  lastNs = ns;
-  return `${ns}-${process.pid}`;
-}
+const nextName = queueNamer(queueId);
 
 /** @param {Record<string, unknown>} decision */
 function record(decision) {
