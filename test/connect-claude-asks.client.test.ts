@@ -184,6 +184,30 @@ describe("[CON3] the terminal's permission prompt is asked in the room; the firs
     const late = await answer(server, t.runId, ask.ask_id, { decision: "allow" }, { token: ws.person_token });
     expect(late.status).toBe(409);
   });
+
+  it("[CON3] Allow at the terminal and the turn over before the hook looks again: the call's PostToolUse says so first, so the ask closes answered elsewhere, not with the run", async () => {
+    c = await connectClaude(server.url, ws);
+    const bash = { command: "npm version patch" };
+    const t = await turn("Outrun it", { tool: "Bash", input: bash });
+    const hook = callHook(c, "PermissionRequest", permissionRequest(t.s, t.transcript, "Bash", bash));
+    await waitingAsk(t.runId);
+    // The call ran and the turn ended; the transcript (where the hook looks) says nothing yet.
+    await callHook(c, "PostToolUse", {
+      session_id: t.s,
+      tool_name: "Bash",
+      tool_input: bash,
+      tool_use_id: t.id,
+      tool_response: { stdout: "v1.0.1" },
+    });
+    await callHook(c, "Stop", { session_id: t.s, last_assistant_message: "Bumped.", transcript_path: t.transcript });
+    expect((await hook).json).toBeNull();
+    await until(async () => (await runEvents(server.url, ws, t.runId, "run.finished")).length === 1, "the turn's end");
+    expect((await asksOf(t.runId))[0]).toMatchObject({
+      state: "closed",
+      closed_reason: "answered_elsewhere",
+      reason: "answered Allow at the terminal",
+    });
+  });
 });
 
 describe("[CON4] a hook never hangs the terminal", () => {
