@@ -24,7 +24,7 @@ function secondsLeft(expiresAt: string | undefined): number | undefined {
  * tool and its arguments, Allow or Deny (AG-UI has no "for the rest of the run") — else a
  * question: its message, the values of a `responseSchema` enum as options, or free text.
  */
-export function interruptAsk(i: Interrupt, calls: Map<string, StreamedCall>): AskRequest {
+function interruptAsk(i: Interrupt, calls: Map<string, StreamedCall>): AskRequest {
   const expiresInSeconds = secondsLeft(i.expiresAt);
   const base = { ...(expiresInSeconds ? { expiresInSeconds } : {}), source: "ag-ui" };
   if (i.toolCallId) {
@@ -61,7 +61,7 @@ export function interruptAsk(i: Interrupt, calls: Map<string, StreamedCall>): As
  * `{approved, note?}`, a question to the option's value or the typed text; an ask closed
  * without an answer (expired, withdrawn) cancels the interrupt — the agent's own default.
  */
-export function resumeEntry(i: Interrupt, req: AskRequest, got: AskOutcome): ResumeEntry {
+function resumeEntry(i: Interrupt, req: AskRequest, got: AskOutcome): ResumeEntry {
   if (got.kind !== "answered") return { interruptId: i.id, status: "cancelled" };
   const a = got.answer;
   if (req.kind === "permission") {
