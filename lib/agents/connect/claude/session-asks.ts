@@ -252,17 +252,17 @@ export class SessionAsks {
   }
 
   /**
-   * A call ran (its PostToolUse): if the room's answer never reached its hook, the terminal's
+   * A call ran (its PostToolUse), or ended refused (`allowed` false): if the room's answer never reached its hook, the terminal's
    * dialog was answered first. Said here, in the session's order, because the hook sees it in
    * the transcript only on its next look — after the turn's end may already have closed the ask.
    */
-  toolRan(tool: string, input: Record<string, unknown>): void {
+  toolRan(tool: string, input: Record<string, unknown>, allowed = true): void {
     const call = canon(input);
     for (const e of this.entries.filter((x) => x.mode === "dialog" && !x.ended && !x.delivered)) {
       if (e.tool !== tool || canon(e.input) !== call) continue;
       e.ended = "answered at the terminal first";
       this.ctx.control.askAnswer(e.key, { closed: "answered_elsewhere" });
-      this.each(e, "answered_elsewhere", "answered Allow at the terminal");
+      this.each(e, "answered_elsewhere", `answered ${allowed ? "Allow" : "No"} at the terminal`);
     }
   }
 
