@@ -75,6 +75,15 @@ async function world() {
   return { env, srv, ws, m };
 }
 
+/**
+ * The turn is over in Claude Code too: its Stop hook ran (the run finished in Chips), so the next
+ * prompt is not typed into a session still finishing a turn. Without this wait, once on a loaded
+ * machine, the composer still held "Create late.txt" after that turn and the next prompt went
+ * out as "Create late.txtCreate offline.txt".
+ */
+const turnOver = (url: string, ws: Workspace, runId: string) =>
+  until(async () => (await runEvents(url, ws, runId, "run.finished")).length === 1, "the turn's Stop", 60_000);
+
 async function asksOf(url: string, ws: Workspace, runId: string): Promise<any[]> {
   return (await request(`${url}/api/v1/runs/${runId}/asks`, { token: ws.person_token })).body.asks;
 }
@@ -128,6 +137,7 @@ it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal'
   expect((await asksOf(srv.url, ws, r1)).map((a) => a.state)).toEqual(["applied"]);
 
   // Deny in the room: not run, and the model reads the note.
+  await turnOver(srv.url, ws, r1);
   typePrompt(tty, "Create denied.txt");
   const r2 = await waitForRun(srv.url, ws, "Create denied.txt");
   const a2 = await waitingAsk(srv.url, ws, r2);
@@ -144,6 +154,7 @@ it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal'
   await closedOrApplied(srv.url, ws, r2);
 
   // The terminal first: Enter on the dialog while the room's ask waits.
+  await turnOver(srv.url, ws, r2);
   typePrompt(tty, "Create terminal.txt");
   const r3 = await waitForRun(srv.url, ws, "Create terminal.txt");
   await waitingAsk(srv.url, ws, r3);
@@ -159,6 +170,7 @@ it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal'
   });
 
   // Nobody answers in 8 s: the ask closes and the terminal's prompt is still there to answer.
+  await turnOver(srv.url, ws, r3);
   typePrompt(tty, "Create late.txt");
   const r4 = await waitForRun(srv.url, ws, "Create late.txt");
   await until(async () => (await asksOf(srv.url, ws, r4))[0]?.state === "closed", "the ask expired", 60_000);
@@ -169,6 +181,7 @@ it("[CON3] [CON4] interactive: Allow and Deny from the room decide the terminal'
   expect(DIALOG.test(tty.screen())).toBe(true);
   tty.press("Enter");
   await tty.waitFor(/FINAL late\.txt/, "the turn's end", 90_000);
+  await turnOver(srv.url, ws, r4);
   expect(exists("late.txt")).toBe(true);
 
   // Chips stopped: the dialog is the terminal's as ever, and the turn's events arrive afterwards.
