@@ -155,7 +155,8 @@ export class ClaudeSession {
       }
       case "PostToolUseFailure": {
         // It ended without running, or ran and failed: a dialog's ask still waiting was answered at the terminal.
-        const refused = rec.is_interrupt === true || /doesn't want to proceed|was rejected|denied/i.test(str(rec.error));
+        const refused =
+          rec.is_interrupt === true || /doesn't want to proceed|was rejected|denied/i.test(str(rec.error));
         this.asks.toolRan(str(rec.tool_name), (rec.tool_input ?? {}) as Record<string, unknown>, !refused);
         if (live) this.tr(live).handle(callFinished(rec, queuedAt(name)));
         return;

@@ -222,7 +222,7 @@ type Removed = { file: string; restored: "exact" | "entries-only" | "nothing" };
  * since, only Chips' entries are removed and the answer says so.
  */
 export function removeHooks(backupFile: string, script: string): Removed {
-  return remove(backupFile, (file) => hooksEdit(file, script, 0));
+  return remove(backupFile, (file) => hooksEdit(file, script, 0, 0));
 }
 
 /** Take `env`'s variables out again, as removeHooks does the hooks. */
