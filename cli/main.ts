@@ -140,7 +140,19 @@ const COMMANDS: Record<string, Command> = {
   },
   connect: {
     run: async (ctx) => (await import("./commands/connect")).connect(ctx),
-    options: ["token", "space", "settings", "user", "hold-seconds", "stale-seconds", "project", "otel", "print", "codex-bin", "ask-seconds"],
+    options: [
+      "token",
+      "space",
+      "settings",
+      "user",
+      "hold-seconds",
+      "stale-seconds",
+      "project",
+      "otel",
+      "print",
+      "codex-bin",
+      "ask-seconds",
+    ],
   },
   bridge: {
     run: async (ctx) => (await import("./commands/bridge")).bridge(ctx),
