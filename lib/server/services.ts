@@ -6,7 +6,8 @@ import type { Database } from "@/db/client";
 import type { ChipsConfig } from "@/lib/server/env";
 import { CredentialStore } from "./credentials";
 import { RateLimiter } from "./ingest/rate-limit";
-import { IngestWriter, type Committed } from "./ingest/writer";
+import { IngestWriter } from "./ingest/writer";
+import { CommitBus } from "./commit-bus";
 import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./dispatch/keys";
@@ -58,8 +59,8 @@ export interface ChipsServices {
   idle: IdleRelease;
   /** Long-polls waiting for an ask to move ([ASK4]); the fan-out tells it of every ask event. */
   askWaits: AskWaits;
-  /** Listeners told, after each commit, of the new events in seq order. */
-  committed: Set<(workspaceId: string, committed: Committed[]) => void>;
+  /** This node's commits, each batch in seq order, for the subscribers named in commit-bus.ts. */
+  commits: CommitBus;
   /**
    * Listeners told that a subject (person, harness, runner) or one token (tok_…) was revoked —
    * close its sockets — or that a person's role changed, on this node or another.
@@ -76,9 +77,9 @@ export interface ChipsServices {
 export type AccessChange = "revoked" | "role";
 
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
-  const committed: ChipsServices["committed"] = new Set();
+  const commits = new CommitBus();
   const review = new ReviewIndexer(database);
-  committed.add((ws) => review.committed(ws));
+  commits.subscribe("review-index", (ws) => review.committed(ws));
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
   const keys = loadServerKeys(config.dataDir, config.secret);
@@ -92,9 +93,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,
     analyzeEvery: database.kind === "postgres" ? 20_000 : undefined,
     onStorageGone: (e) => storage.failed(e, "ingest"),
-    onCommit: (ws, batch) => {
-      for (const fn of committed) fn(ws, batch);
-    },
+    onCommit: (ws, batch) => commits.publish(ws, batch),
   });
   const revocations: ChipsServices["revocations"] = new Set();
   const credentialStore = new CredentialStore(database.db);
@@ -136,7 +135,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     ),
     review,
     askWaits: new AskWaits(),
-    committed,
+    commits,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {
       const person = personId ?? (await workspaceOwner(database.db, ws));

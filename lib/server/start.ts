@@ -59,13 +59,13 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const boot = await bootstrap(database.db, config.dataDir);
     const services = createServices(config, database);
     // A task set to start by itself (auto_start) starts when its prerequisites' runs succeed.
-    services.committed.add(autoStarter(services));
+    services.commits.subscribe("task-auto-start", autoStarter(services));
     // Every finished run out as GenAI spans, when an OTLP receiver is configured (docs/OTEL.md [OTL8]).
     const exporter = config.otlpExportUrl
       ? new OtlpExporter(services, config.otlpExportUrl, config.otlpExportHeaders)
       : null;
     if (exporter) {
-      services.committed.add(exporter.committed);
+      services.commits.subscribe("otlp-export", exporter.committed);
       exporter.start();
     }
     // Runs made from telemetry finish when it goes quiet (docs/OTEL.md [OTL4]).
@@ -141,7 +141,7 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     // [ASK7] new asks go to the workspace's webhooks: enqueued after each commit here, sent (and retried) by every node.
     const webhookSender = new WebhookSender(services);
     const stopWebhooks = webhookSender.start();
-    services.committed.add(webhookEnqueuer(services, webhookSender));
+    services.commits.subscribe("ask-webhooks", webhookEnqueuer(services, webhookSender));
     services.runnersOnline = (ws) => realtime.dispatcher.list(ws);
     // Pages (Next.js server components) read through the same services: one instance,
     // handed over through globalThis because Next bundles its own module graph.

@@ -77,8 +77,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const stopPresence = svc.presence.onChange((p) => {
     if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit(ROOM_EVENTS.presence, p);
   });
-  const onCommit = (ws: string, batch: Parameters<RoomHub["committed"]>[1]) => hub.committed(ws, batch);
-  svc.committed.add(onCommit);
+  const unsubscribe = svc.commits.subscribe("room-hub", (ws, batch) => hub.committed(ws, batch));
   // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
   const listening = svc.database
     .listen?.(
@@ -201,7 +200,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     async close() {
       harness.close();
       unregister();
-      svc.committed.delete(onCommit);
+      unsubscribe();
       stopPresence();
       stopStorage();
       svc.revocations.delete(closeRevoked);
