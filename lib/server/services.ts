@@ -1,4 +1,3 @@
-import type { OnlineRunner } from "@/lib/core/routes/runs";
 import path from "node:path";
 import { randomUUID } from "node:crypto";
 import { sql } from "drizzle-orm";
@@ -13,6 +12,7 @@ import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./dispatch/keys";
 import { FileBlobs, ObjectStore } from "./dispatch/objects";
 import { PgBlobs } from "./dispatch/pg-blobs";
+import { ConnectedRunners } from "./dispatch/connected";
 import { log } from "./log";
 import { StorageHealth } from "./storage";
 import { AttemptLimiter } from "./attempts";
@@ -46,8 +46,8 @@ export interface ChipsServices {
   stopping: boolean;
   /** Lease signing and object-URL keys (data dir files, never in the database). */
   keys: ServerKeys;
-  /** Runners connected to this node, per workspace (set once Socket.IO is attached). */
-  runnersOnline: (workspaceId: string) => OnlineRunner[];
+  /** The runners connected to this node (their /harness sockets add them). */
+  runners: ConnectedRunners;
   /** Artifacts of runner runs ([RN3]). */
   objects: ObjectStore;
   /** The review index of runs (the runs page, search), kept after commit (docs/REVIEW.md). */
@@ -127,7 +127,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     storage,
     stopping: false,
     keys,
-    runnersOnline: () => [],
+    runners: new ConnectedRunners(),
     // Several nodes on one PostgreSQL all read artifacts from it; the embedded default keeps the disk.
     objects: new ObjectStore(
       database.kind === "postgres" ? new PgBlobs(database.db) : new FileBlobs(path.join(config.dataDir, "objects")),

@@ -142,7 +142,6 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     const webhookSender = new WebhookSender(services);
     const stopWebhooks = webhookSender.start();
     services.commits.subscribe("ask-webhooks", webhookEnqueuer(services, webhookSender));
-    services.runnersOnline = (ws) => realtime.dispatcher.list(ws);
     // Pages (Next.js server components) read through the same services: one instance,
     // handed over through globalThis because Next bundles its own module graph.
     (globalThis as { __chips?: ChipsServices }).__chips = services;

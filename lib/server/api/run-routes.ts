@@ -42,7 +42,7 @@ export function runHandlers(svc: ChipsServices): Handlers<typeof RUN_ROUTES> {
       return { status: r.status, raw: `{"run_id":${JSON.stringify(r.runId)},"events":[${r.bodies.join(",")}]}` };
     },
 
-    runners: ({ ws }) => ({ status: 200, body: { runners: svc.runnersOnline(ws) } }),
+    runners: ({ ws }) => ({ status: 200, body: { runners: svc.runners.list(ws) } }),
 
     runnerEvents: async ({ run, query }) => ({
       status: 200,

@@ -9,15 +9,9 @@ import type { ServerKeys } from "./keys";
 import { log } from "../log";
 import { HARNESS_EVENTS } from "@/lib/core/protocol";
 import type { ChipsSocket } from "../realtime/wire";
+import type { ConnectedRunner, ConnectedRunners } from "./connected";
 
 type RunRow = typeof runs.$inferSelect;
-
-interface ConnectedRunner {
-  socket: ChipsSocket;
-  runnerId: string;
-  workspaceId: string;
-  hello: RunnerHello;
-}
 
 const START_ACK_MS = 10_000;
 
@@ -61,41 +55,27 @@ function startRequestOf(run: RunRow): Omit<StartRequest, "lease"> {
  * start request goes out with a lease the runner renews while the run lives.
  */
 export class Dispatcher {
-  private runners = new Map<string, ConnectedRunner>();
   private chains = new Map<string, Promise<void>>();
 
   constructor(
     private svc: ChipsServices,
     private keys: ServerKeys,
+    private runners: ConnectedRunners,
   ) {}
 
   add(socket: ChipsSocket, runnerId: string, workspaceId: string, hello: RunnerHello) {
-    this.runners.set(socket.id, { socket, runnerId, workspaceId, hello });
+    this.runners.add({ socket, runnerId, workspaceId, hello });
     void this.resendAssigned(socket, runnerId)
       .then(() => this.kick(workspaceId))
       .catch((e) => this.svc.storage.refuse(e, "resending assigned runs"));
   }
 
   remove(socketId: string) {
-    this.runners.delete(socketId);
-  }
-
-  /** The runners connected to this node for a workspace: what the start form offers. */
-  list(workspaceId: string) {
-    const byId = new Map<string, RunnerHello & { runner_id: string }>();
-    for (const r of this.runners.values())
-      if (r.workspaceId === workspaceId) byId.set(r.runnerId, { runner_id: r.runnerId, ...r.hello });
-    return [...byId.values()].map(({ runner_id, name, adapters, repositories, capacity }) => ({
-      runner_id,
-      name,
-      adapters,
-      repositories,
-      capacity,
-    }));
+    this.runners.remove(socketId);
   }
 
   workspaces(): string[] {
-    return [...new Set([...this.runners.values()].map((r) => r.workspaceId))];
+    return this.runners.workspaces();
   }
 
   /** Dispatch a workspace's queued runs; kicks of one workspace run one after another. */
@@ -110,7 +90,7 @@ export class Dispatcher {
   }
 
   private async dispatch(workspaceId: string) {
-    const mine = [...this.runners.values()].filter((r) => r.workspaceId === workspaceId);
+    const mine = this.runners.of(workspaceId);
     if (!mine.length) return;
     const queued = await this.svc.db
       .select()

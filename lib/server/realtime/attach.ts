@@ -190,7 +190,6 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   return {
     io,
     hub,
-    dispatcher: harness.dispatcher,
     /**
      * Close every socket at once ([OPS4]) by closing its transport, not with a disconnect
      * packet: a Socket.IO client told "io server disconnect" stays away, one whose transport

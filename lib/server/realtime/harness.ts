@@ -50,7 +50,7 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
   const delivered = (ws: string, run: string, command: string) =>
     void markDelivered(svc, ws, run, command).catch((e) => svc.storage.refuse(e, "delivery receipt"));
 
-  const dispatcher = new Dispatcher(svc, svc.keys);
+  const dispatcher = new Dispatcher(svc, svc.keys, svc.runners);
   // The safety net: lapsed leases fail their runs; queued runs are offered again.
   const tickMs = Math.max(250, Math.min(5000, (svc.config.leaseTtlSeconds * 1000) / 4));
   const timer = setInterval(() => {
@@ -140,5 +140,5 @@ export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
     if (ask?.harnessId) nsp.to(harnessRoom(ask.harnessId)).emit(HARNESS_EVENTS.answer, f);
   }
 
-  return { nsp, route, dispatcher, close: () => clearInterval(timer) };
+  return { nsp, route, close: () => clearInterval(timer) };
 }
