@@ -2,7 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { credentials, harnesses, persons, sessions } from "@/db/schema";
 import { notify } from "./notify";
 import type { Role } from "./roles";
-import type { AccessChange, ChipsServices } from "./services";
+import type { AccessChange } from "./buses";
+import type { ChipsServices } from "./services";
 
 /** The Postgres channel on which a node tells the others whom it revoked (or re-roled). */
 export const REVOKED_CHANNEL = "chips_revoked";
@@ -20,7 +21,7 @@ export function parseAccessPayload(payload: string): { id: string; change: Acces
 
 /** This node first, then every other node on the NOTIFY. */
 async function tellEveryNode(svc: ChipsServices, id: string, change: AccessChange) {
-  svc.revokedHere(id, change);
+  svc.access.publish(id, change);
   if (svc.database.kind === "postgres")
     await notify(svc.database, REVOKED_CHANNEL, accessPayload(id, change, svc.nodeId));
 }

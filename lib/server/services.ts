@@ -6,7 +6,7 @@ import type { ChipsConfig } from "@/lib/server/env";
 import { CredentialStore } from "./credentials";
 import { RateLimiter } from "./ingest/rate-limit";
 import { IngestWriter } from "./ingest/writer";
-import { CommitBus } from "./commit-bus";
+import { AccessBus, CommitBus } from "./buses";
 import { createLoginLink, SessionStore, workspaceOwner } from "./sessions";
 import { Presence } from "./presence";
 import { loadServerKeys, type ServerKeys } from "./dispatch/keys";
@@ -59,22 +59,17 @@ export interface ChipsServices {
   idle: IdleRelease;
   /** Long-polls waiting for an ask to move ([ASK4]); the fan-out tells it of every ask event. */
   askWaits: AskWaits;
-  /** This node's commits, each batch in seq order, for the subscribers named in commit-bus.ts. */
+  /** This node's commits, each batch in seq order, for the subscribers named in buses.ts. */
   commits: CommitBus;
   /**
-   * Listeners told that a subject (person, harness, runner) or one token (tok_…) was revoked —
-   * close its sockets — or that a person's role changed, on this node or another.
+   * Someone's access changed — a subject or token revoked, a person re-roled — on this node
+   * or another (lib/server/revoke.ts): the caches forget them, their sockets close or hear.
    */
-  revocations: Set<(id: string, change: AccessChange) => void>;
-  /** Forget a revoked (or re-roled) subject's or token's credentials and tell the listeners (lib/server/revoke.ts). */
-  revokedHere(id: string, change?: AccessChange): void;
+  access: AccessBus;
   roomUrl(workspaceId: string, spaceId: string): string;
   /** A room link that logs its first opener in as `personId` (the workspace's owner by default). */
   loginUrl(workspaceId: string, spaceId: string | null, personId?: string): Promise<string>;
 }
-
-/** What happened to someone's access: gone, or their role changed (sockets stay, with the new role). */
-export type AccessChange = "revoked" | "role";
 
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const commits = new CommitBus();
@@ -95,10 +90,12 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     onStorageGone: (e) => storage.failed(e, "ingest"),
     onCommit: (ws, batch) => commits.publish(ws, batch),
   });
-  const revocations: ChipsServices["revocations"] = new Set();
   const credentialStore = new CredentialStore(database.db);
   const proxies = parseTrustedProxies(config.trustedProxies);
   const sessionStore = new SessionStore(database.db);
+  const access = new AccessBus();
+  access.subscribe("credential-cache", (id) => credentialStore.forget(id));
+  access.subscribe("session-cache", (id) => sessionStore.forget(id));
   const limiter = new RateLimiter(config.rateLimit, config.rateBurst);
   const attempts = new AttemptLimiter(config.authAttemptsPerMinute);
   const presence = new Presence(config.presenceGraceSeconds * 1000);
@@ -106,12 +103,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   for (const part of [writer, review, presence, credentialStore, sessionStore, attempts]) idle.add(part);
   idle.add({ release: () => limiter.release(), held: () => ({ rateBuckets: limiter.size }) });
   const svc: ChipsServices = {
-    revocations,
-    revokedHere(id, change = "revoked") {
-      credentialStore.forget(id);
-      sessionStore.forget(id);
-      for (const fn of revocations) fn(id, change);
-    },
+    access,
     nodeId,
     config,
     database,

@@ -5,7 +5,8 @@ import { z } from "zod";
 import type { PeopleFrame } from "@/lib/core/protocol";
 import { workspaceHeads } from "@/lib/server/queries/workspace";
 import { personRole, type Credential } from "../credentials";
-import { COMMITS_CHANNEL, type AccessChange, type ChipsServices } from "../services";
+import { COMMITS_CHANNEL, type ChipsServices } from "../services";
+import type { AccessChange } from "../buses";
 import { framePage, rawParser } from "./raw";
 import type { ChipsServer, ChipsSocket } from "./wire";
 import { dropSlowConsumers } from "./slow";
@@ -77,7 +78,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   const stopPresence = svc.presence.onChange((p) => {
     if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit(ROOM_EVENTS.presence, p);
   });
-  const unsubscribe = svc.commits.subscribe("room-hub", (ws, batch) => hub.committed(ws, batch));
+  const leaveCommits = svc.commits.subscribe("room-hub", (ws, batch) => hub.committed(ws, batch));
   // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
   const listening = svc.database
     .listen?.(
@@ -137,11 +138,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       svc.storage.refuse(e, "telling a socket its new role");
     }
   }
-  svc.revocations.add(closeRevoked);
+  const leaveAccess = svc.access.subscribe("sockets", closeRevoked);
   const revokedElsewhere = svc.database
     .listen?.(REVOKED_CHANNEL, (payload) => {
       const { id, change, node } = parseAccessPayload(payload);
-      if (node !== svc.nodeId) svc.revokedHere(id, change);
+      if (node !== svc.nodeId) svc.access.publish(id, change);
     })
     .catch((e) => {
       log.error(
@@ -199,10 +200,10 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     async close() {
       harness.close();
       unregister();
-      unsubscribe();
+      leaveCommits();
       stopPresence();
       stopStorage();
-      svc.revocations.delete(closeRevoked);
+      leaveAccess();
       // Before the sockets go: other nodes drop this node's people now, and the leaves of the
       // disconnects below NOTIFY nothing (some would reach a database already closed).
       const leaving = people.leaveAll(1000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CommitBus } from "../lib/server/commit-bus";
+import { CommitBus } from "../lib/server/buses";
 import type { Committed } from "../lib/server/ingest/writer";
 
 const batch = (seq: number): Committed[] => [
