@@ -6,9 +6,21 @@ import { Verdict, type StoredEvent } from "@/lib/core/protocol";
 import { annotate } from "@/lib/browser/review-api";
 import { actorName, type Directory } from "@/lib/core/views/names";
 import { Markdown } from "@/components/ui/markdown";
-import { button, field, muted, VERDICT_TEXT, when } from "./format";
+import { Button } from "../ui/button";
+import { Field, Input, Select, TextArea } from "../ui/field";
+import { Alert } from "../ui/alert";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
+import { muted, VERDICT_TEXT, when } from "./format";
 
 type Annotated = Extract<StoredEvent, { type: "run.annotated" }>;
+
+const VERDICTS = [["", "none (a comment)"], ...Object.entries(VERDICT_TEXT)] as const;
+const TARGETS = [
+  ["run", "the whole run"],
+  ["event", "one event (by seq)"],
+  ["diff", "a line of the diff"],
+] as const;
 
 const targetText = (t: Annotated["target"]) =>
   t.kind === "event" ? `event #${t.seq}` : t.kind === "diff" ? `${t.path}:${t.line}` : "the run";
@@ -35,8 +47,14 @@ export function Annotations({
   const [seq, setSeq] = useState("");
   const [path, setPath] = useState(files[0] ?? "");
   const [line, setLine] = useState("1");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const send = useAction((body: Parameters<typeof annotate>[1]) => annotate(runId, body), {
+    fields: ["verdict", "target", "comment"],
+    onDone: () => {
+      setComment("");
+      setVerdict("");
+      router.refresh();
+    },
+  });
   return (
     <div>
       {notes.length === 0 ? (
@@ -64,120 +82,75 @@ export function Annotations({
         </ol>
       )}
       {canAct && (
-        <form
+        <Form
+          action={send}
           className="mt-3 space-y-2"
           aria-label="Annotate this run"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            setBusy(true);
-            const target =
-              kind === "event"
-                ? { kind, seq: Number(seq) }
-                : kind === "diff"
-                  ? { kind, path, line: Number(line) }
-                  : { kind };
-            const r = await annotate(runId, {
+          onSubmit={() =>
+            send.run({
               ...(verdict ? { verdict } : {}),
               ...(comment.trim() ? { comment: comment.trim() } : {}),
-              target,
-            });
-            setBusy(false);
-            if (!r.ok) return setError(r.detail);
-            setError(null);
-            setComment("");
-            setVerdict("");
-            router.refresh();
-          }}
+              target:
+                kind === "event"
+                  ? { kind, seq: Number(seq) }
+                  : kind === "diff"
+                    ? { kind, path, line: Number(line) }
+                    : { kind },
+            })
+          }
         >
           <div className="flex flex-wrap items-end gap-2">
-            <label className="flex flex-col gap-0.5 text-xs font-medium">
-              Verdict
-              <select
-                className={field}
+            <Field label="Verdict" compact error={send.fields.verdict} name="verdict">
+              <Select
                 value={verdict}
                 onChange={(e) => setVerdict(Verdict.safeParse(e.target.value).data ?? "")}
                 data-testid="annotation-verdict"
-              >
-                <option value="">none (a comment)</option>
-                <option value="approved">approved</option>
-                <option value="needs_work">needs work</option>
-                <option value="rejected">rejected</option>
-              </select>
-            </label>
-            <label className="flex flex-col gap-0.5 text-xs font-medium">
-              About
-              <select
-                className={field}
+                options={VERDICTS}
+              />
+            </Field>
+            <Field label="About" compact error={send.fields.target} name="target">
+              <Select
                 value={kind}
                 onChange={(e) => setKind(e.target.value as typeof kind)}
                 data-testid="annotation-target"
-              >
-                <option value="run">the whole run</option>
-                <option value="event">one event (by seq)</option>
-                {files.length > 0 && <option value="diff">a line of the diff</option>}
-              </select>
-            </label>
+                options={files.length > 0 ? TARGETS : TARGETS.slice(0, 2)}
+              />
+            </Field>
             {kind === "event" && (
-              <label className="flex flex-col gap-0.5 text-xs font-medium">
-                Seq
-                <input
-                  className={field}
+              <Field label="Seq" compact>
+                <Input
                   type="number"
                   min={1}
                   value={seq}
                   onChange={(e) => setSeq(e.target.value)}
                   data-testid="annotation-seq"
                 />
-              </label>
+              </Field>
             )}
             {kind === "diff" && (
               <>
-                <label className="flex flex-col gap-0.5 text-xs font-medium">
-                  File
-                  <select className={field} value={path} onChange={(e) => setPath(e.target.value)}>
-                    {files.map((f) => (
-                      <option key={f} value={f}>
-                        {f}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-                <label className="flex flex-col gap-0.5 text-xs font-medium">
-                  Line
-                  <input
-                    className={field}
-                    type="number"
-                    min={1}
-                    value={line}
-                    onChange={(e) => setLine(e.target.value)}
-                  />
-                </label>
+                <Field label="File" compact>
+                  <Select value={path} onChange={(e) => setPath(e.target.value)} options={files.map((f) => [f, f])} />
+                </Field>
+                <Field label="Line" compact>
+                  <Input type="number" min={1} value={line} onChange={(e) => setLine(e.target.value)} />
+                </Field>
               </>
             )}
           </div>
-          <label className="flex flex-col gap-0.5 text-xs font-medium">
-            Comment (markdown)
-            <textarea
-              className={`${field} min-h-16`}
+          <Field label="Comment" note="markdown" compact error={send.fields.comment} name="comment">
+            <TextArea
+              className="min-h-16 w-full"
               value={comment}
               onChange={(e) => setComment(e.target.value)}
               data-testid="annotation-comment"
             />
-          </label>
-          <button
-            type="submit"
-            className={button}
-            disabled={busy || (!verdict && !comment.trim())}
-            data-testid="annotation-send"
-          >
+          </Field>
+          <Button type="submit" busy={send.busy} disabled={!verdict && !comment.trim()} data-testid="annotation-send">
             Annotate
-          </button>
-          {error && (
-            <p role="alert" className="text-xs text-red-700 dark:text-red-400">
-              {error}
-            </p>
-          )}
-        </form>
+          </Button>
+          <Alert className="text-xs">{send.error}</Alert>
+        </Form>
       )}
     </div>
   );

@@ -4,8 +4,11 @@ import { useState } from "react";
 import { runEvents } from "@/lib/browser/review-api";
 import { LOG_SECTIONS, type LogSection, type LogWindow } from "@/lib/core/review/run-log";
 import type { Directory } from "@/lib/core/views/names";
+import { Button } from "../ui/button";
+import { Alert } from "../ui/alert";
+import { useAction } from "../ui/use-action";
 import { Messages, RunnerLog, StatusHistory } from "./run-record";
-import { button, muted } from "./format";
+import { muted } from "./format";
 
 /**
  * One long section of the run page (statuses, messages, the runner's log): the window the
@@ -25,8 +28,9 @@ export function LogSectionView({
   dir: Directory;
 }) {
   const [w, setW] = useState(first);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const more = useAction((id: string, after: number) => runEvents(id, LOG_SECTIONS[section], after), {
+    onDone: (r) => setW((was) => ({ events: [...was.events, ...r.events], next: r.next })),
+  });
   return (
     <div data-testid={`log-${section}`} data-shown={w.events.length}>
       {section === "statuses" ? (
@@ -38,30 +42,13 @@ export function LogSectionView({
       )}
       {runId && w.next !== null && (
         <p className="mt-2 text-sm">
-          <button
-            type="button"
-            className={button}
-            disabled={busy}
-            data-testid={`log-more-${section}`}
-            onClick={async () => {
-              setBusy(true);
-              const r = await runEvents(runId, LOG_SECTIONS[section], w.next!);
-              setBusy(false);
-              if (!r.ok) return setError(r.detail);
-              setError(null);
-              setW({ events: [...w.events, ...r.value.events], next: r.value.next });
-            }}
-          >
+          <Button busy={more.busy} data-testid={`log-more-${section}`} onClick={() => more.run(runId, w.next!)}>
             Show more
-          </button>
+          </Button>
           <span className={`ml-2 ${muted}`}>{w.events.length} shown so far</span>
-          {error && (
-            <span role="alert" className="ml-2 text-red-800 dark:text-red-300">
-              {error}
-            </span>
-          )}
         </p>
       )}
+      <Alert className="mt-1 text-sm">{more.error}</Alert>
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { PlanLine, PlanMark } from "@/lib/core/review/run-story";
+import { Table, Td } from "../ui/table";
 import { muted } from "./format";
 
 const MARK: Record<PlanMark, { text: string; tone: string }> = {
@@ -14,40 +15,21 @@ const MARK: Record<PlanMark, { text: string; tone: string }> = {
 export function PlanVsActual({ lines }: { lines: PlanLine[] }) {
   if (!lines.length) return <p className={`text-sm ${muted}`}>No plan to compare.</p>;
   return (
-    <table className="w-full text-sm">
-      <caption className="sr-only">Plan against what happened</caption>
-      <thead>
-        <tr className={`text-left text-xs uppercase tracking-wide ${muted}`}>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Planned
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Begun
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            Step
-          </th>
-          <th scope="col" className="py-1 pr-2 font-medium">
-            What happened
-          </th>
+    <Table caption="Plan against what happened" columns={["Planned", "Begun", "Step", "What happened"]}>
+      {lines.map((l) => (
+        <tr key={l.step_id} data-testid="plan-line" data-step-id={l.step_id} data-marks={l.marks.join(" ")}>
+          <Td className="tabular-nums">{l.planned_at === null ? "—" : l.planned_at + 1}</Td>
+          <Td className="tabular-nums">{l.begun_at === null ? "—" : l.begun_at + 1}</Td>
+          <Td>{l.title}</Td>
+          <Td>
+            {l.marks.map((m) => (
+              <span key={m} className={`mr-2 font-medium ${MARK[m].tone}`}>
+                {MARK[m].text}
+              </span>
+            ))}
+          </Td>
         </tr>
-      </thead>
-      <tbody>
-        {lines.map((l) => (
-          <tr key={l.step_id} data-testid="plan-line" data-step-id={l.step_id} data-marks={l.marks.join(" ")}>
-            <td className="py-1 pr-2 tabular-nums">{l.planned_at === null ? "—" : l.planned_at + 1}</td>
-            <td className="py-1 pr-2 tabular-nums">{l.begun_at === null ? "—" : l.begun_at + 1}</td>
-            <td className="py-1 pr-2">{l.title}</td>
-            <td className="py-1 pr-2">
-              {l.marks.map((m) => (
-                <span key={m} className={`mr-2 font-medium ${MARK[m].tone}`}>
-                  {MARK[m].text}
-                </span>
-              ))}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }

@@ -15,7 +15,8 @@ const SPEEDS = [1, 2, 5, 10, 20] as const;
 /** A long quiet gap in the log plays as at most this long (before the speed-up). */
 const MAX_GAP_MS = 3000;
 
-const noAction = async () => "This is a replay: nothing can be sent from it.";
+/** A replay draws no buttons (`canAct` is false): nothing can be sent from it. */
+const noAction = () => Promise.reject(new Error("a replay sends nothing"));
 
 /**
  * A replay of a run ([RPL1]): the room as it was at any seq of the run's span — the same

@@ -1,9 +1,12 @@
 import Link from "next/link";
 import type { RunFilter } from "@/lib/core/protocol";
 import type { ReviewNames } from "@/lib/core/views/review-pages";
-import { button, field, link, muted } from "./format";
+import { Button } from "../ui/button";
+import { Field, Input, Select } from "../ui/field";
+import { link, muted } from "./format";
 
-function Select({
+/** A filter of the view: a labelled select whose first choice is "any". */
+function Choice({
   name,
   label,
   value,
@@ -15,46 +18,38 @@ function Select({
   options: [string, string][];
 }) {
   return (
-    <label className="flex flex-col gap-0.5 text-xs font-medium">
-      {label}
-      <select name={name} defaultValue={value ?? ""} className={field} data-testid={`filter-${name}`}>
-        <option value="">any</option>
-        {options.map(([v, t]) => (
-          <option key={v} value={v}>
-            {t}
-          </option>
-        ))}
-      </select>
-    </label>
+    <Field label={label} compact>
+      <Select
+        name={name}
+        defaultValue={value ?? ""}
+        data-testid={`filter-${name}`}
+        options={[["", "any"], ...options]}
+      />
+    </Field>
   );
 }
 
-function Input({
+function Text({
   name,
   label,
   value,
-  type = "text",
-  placeholder,
+  type,
 }: {
   name: string;
   label: string;
   value: string | number | undefined;
-  type?: string;
-  placeholder?: string;
+  type: "date" | "number";
 }) {
   return (
-    <label className="flex flex-col gap-0.5 text-xs font-medium">
-      {label}
-      <input
+    <Field label={label} compact>
+      <Input
         name={name}
         type={type}
         defaultValue={value ?? ""}
-        placeholder={placeholder}
-        className={field}
         data-testid={`filter-${name}`}
         min={type === "number" ? 0 : undefined}
       />
-    </label>
+    </Field>
   );
 }
 
@@ -77,40 +72,39 @@ export function RunsFilters({
   return (
     <form method="get" action={`/w/${ws}/runs`} role="search" aria-label="Filter runs" className="mt-4 space-y-3">
       <div className="flex flex-wrap items-end gap-2">
-        <label className="flex min-w-64 flex-1 flex-col gap-0.5 text-xs font-medium">
-          Search goals, messages, steps, statuses and commands
-          <input
+        <Field label="Search goals, messages, steps, statuses and commands" compact className="min-w-64 flex-1">
+          <Input
             name="q"
             type="search"
             defaultValue={f.q ?? ""}
-            className={field}
+            className="w-full"
             data-testid="filter-q"
             placeholder="e.g. invoice, Zürich, 請求書"
           />
-        </label>
-        <button type="submit" className={button} data-testid="filter-apply">
+        </Field>
+        <Button type="submit" data-testid="filter-apply">
           Apply
-        </button>
+        </Button>
         <Link href={`/w/${ws}/runs`} className={`${link} py-1 text-sm`}>
           Clear
         </Link>
       </div>
       <div className="flex flex-wrap items-end gap-2">
-        <Select
+        <Choice
           name="status"
           label="State / outcome"
           value={f.status}
           options={["succeeded", "failed", "cancelled", "running", "paused", "queued"].map((s) => [s, s])}
         />
-        <Select name="space" label="Room" value={f.space} options={entries(names.rooms)} />
-        <Select name="harness" label="Harness or runner" value={f.harness} options={entries(names.harnesses)} />
-        <Select name="agent" label="Agent" value={f.agent} options={agents.map((a) => [a, a])} />
-        <Select name="person" label="Started by" value={f.person} options={entries(names.persons)} />
-        <Input name="from" label="From" type="date" value={f.from} />
-        <Input name="to" label="To" type="date" value={f.to} />
-        <Input name="min_duration" label="Min duration (s)" type="number" value={f.min_duration} />
-        <Input name="max_duration" label="Max duration (s)" type="number" value={f.max_duration} />
-        <Select
+        <Choice name="space" label="Room" value={f.space} options={entries(names.rooms)} />
+        <Choice name="harness" label="Harness or runner" value={f.harness} options={entries(names.harnesses)} />
+        <Choice name="agent" label="Agent" value={f.agent} options={agents.map((a) => [a, a])} />
+        <Choice name="person" label="Started by" value={f.person} options={entries(names.persons)} />
+        <Text name="from" label="From" type="date" value={f.from} />
+        <Text name="to" label="To" type="date" value={f.to} />
+        <Text name="min_duration" label="Min duration (s)" type="number" value={f.min_duration} />
+        <Text name="max_duration" label="Max duration (s)" type="number" value={f.max_duration} />
+        <Choice
           name="change_set"
           label="Change-set"
           value={f.change_set}
@@ -119,7 +113,7 @@ export function RunsFilters({
             ["no", "none"],
           ]}
         />
-        <Select
+        <Choice
           name="failed_checks"
           label="Failed checks"
           value={f.failed_checks}
@@ -128,7 +122,7 @@ export function RunsFilters({
             ["no", "none failed"],
           ]}
         />
-        <Select
+        <Choice
           name="review"
           label="Review"
           value={f.review}
@@ -140,7 +134,7 @@ export function RunsFilters({
             ["rejected", "rejected"],
           ]}
         />
-        <Select
+        <Choice
           name="sort"
           label="Sort by"
           value={f.sort}
@@ -150,7 +144,7 @@ export function RunsFilters({
             ["cost", "cost"],
           ]}
         />
-        <Select
+        <Choice
           name="dir"
           label="Order"
           value={f.dir}

@@ -5,14 +5,25 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import type { SavedView } from "@/lib/core/protocol";
 import { deleteView, saveView } from "@/lib/browser/review-api";
-import { button, field, link, muted } from "./format";
+import { Button } from "../ui/button";
+import { Field, Input } from "../ui/field";
+import { Alert } from "../ui/alert";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
+import { link, muted } from "./format";
 
 /** A person's saved views of the runs page: links to their query strings; this view can be saved under a name. */
 export function SavedViews({ ws, views, query }: { ws: string; views: SavedView[]; query: string }) {
   const router = useRouter();
   const [name, setName] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const save = useAction((n: string) => saveView(ws, n, query), {
+    fields: ["name"],
+    onDone: () => {
+      setName("");
+      router.refresh();
+    },
+  });
+  const remove = useAction((id: string) => deleteView(ws, id), { onDone: () => router.refresh() });
   return (
     <section aria-label="Saved views" className="mt-4 flex flex-wrap items-center gap-x-3 gap-y-2 text-sm">
       <span className={`text-xs font-medium uppercase tracking-wide ${muted}`}>Saved views</span>
@@ -22,54 +33,35 @@ export function SavedViews({ ws, views, query }: { ws: string; views: SavedView[
           <Link className={link} href={`/w/${ws}/runs${v.query ? `?${v.query}` : ""}`}>
             {v.name}
           </Link>
-          <button
-            type="button"
+          <Button
+            tone="ghost"
+            size="xs"
             aria-label={`Delete the saved view ${v.name}`}
-            className={`${muted} rounded px-1 hover:text-red-700 focus-visible:outline-2 focus-visible:outline-blue-600`}
-            onClick={async () => {
-              const r = await deleteView(ws, v.id);
-              if (r.ok) router.refresh();
-              else setError(r.detail);
-            }}
+            busy={remove.busy}
+            onClick={() => remove.run(v.id)}
           >
             ×
-          </button>
+          </Button>
         </span>
       ))}
-      <form
-        className="ml-auto flex items-center gap-2"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          if (!name.trim()) return;
-          setBusy(true);
-          const r = await saveView(ws, name.trim(), query);
-          setBusy(false);
-          if (!r.ok) return setError(r.detail);
-          setName("");
-          setError(null);
-          router.refresh();
-        }}
+      <Form
+        action={save}
+        className="ml-auto flex items-start gap-2"
+        onSubmit={() => name.trim() && save.run(name.trim())}
       >
-        <label htmlFor="view-name" className="sr-only">
-          Name for this view
-        </label>
-        <input
-          id="view-name"
-          data-testid="view-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="Name this view"
-          className={field}
-        />
-        <button type="submit" className={button} disabled={busy || !name.trim()} data-testid="view-save">
+        <Field label="Name for this view" hideLabel compact error={save.fields.name} name="name">
+          <Input
+            data-testid="view-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="Name this view"
+          />
+        </Field>
+        <Button type="submit" busy={save.busy} disabled={!name.trim()} data-testid="view-save">
           Save view
-        </button>
-      </form>
-      {error && (
-        <p role="alert" className="w-full text-xs text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+        </Button>
+      </Form>
+      <Alert className="w-full text-xs">{save.error ?? remove.error}</Alert>
     </section>
   );
 }

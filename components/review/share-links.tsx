@@ -5,14 +5,19 @@ import { useState } from "react";
 import type { ShareLink } from "@/lib/core/protocol";
 import { createShare, revokeShare } from "@/lib/browser/review-api";
 import type { Directory } from "@/lib/core/views/names";
-import { button, field, muted, when } from "./format";
+import { Button } from "../ui/button";
+import { Field, Input, Select } from "../ui/field";
+import { Alert } from "../ui/alert";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
+import { muted, when } from "./format";
 
 const LIFETIMES = [
-  { label: "1 hour", seconds: 3600 },
-  { label: "1 day", seconds: 86_400 },
-  { label: "1 week", seconds: 7 * 86_400 },
-  { label: "30 days", seconds: 30 * 86_400 },
-];
+  [String(3600), "1 hour"],
+  [String(86_400), "1 day"],
+  [String(7 * 86_400), "1 week"],
+  [String(30 * 86_400), "30 days"],
+] as const;
 
 const stateOf = (s: ShareLink, now: number) =>
   s.revoked_at ? "revoked" : Date.parse(s.expires_at) <= now ? "expired" : "live";
@@ -46,8 +51,14 @@ export function ShareLinks({
   const [from, setFrom] = useState("");
   const [to, setTo] = useState("");
   const [made, setMade] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const share = useAction((body: Parameters<typeof createShare>[1]) => createShare(runId, body), {
+    fields: ["expires_in_seconds", "from_seq", "to_seq"],
+    onDone: (r) => {
+      setMade(r.url);
+      router.refresh();
+    },
+  });
+  const revoke = useAction((id: string) => revokeShare(ws, id), { onDone: () => router.refresh() });
   // The server's clock when the page was drawn, so the browser draws the same state words.
   const now = Date.parse(drawnAt);
   return (
@@ -67,18 +78,15 @@ export function ShareLinks({
                   {s.revoked_at && ` · revoked ${when(s.revoked_at)}`}
                 </span>
                 {!s.revoked_at && (s.created_by === me || isOwner) && (
-                  <button
-                    type="button"
-                    className={`${button} ml-2`}
+                  <Button
+                    size="sm"
+                    className="ml-2"
                     data-testid="share-revoke"
-                    onClick={async () => {
-                      const r = await revokeShare(ws, s.id);
-                      if (!r.ok) return setError(r.detail);
-                      router.refresh();
-                    }}
+                    busy={revoke.busy}
+                    onClick={() => revoke.run(s.id)}
                   >
                     Revoke
-                  </button>
+                  </Button>
                 )}
               </p>
               <p className={`text-xs ${muted}`} data-testid="share-opens">
@@ -101,65 +109,42 @@ export function ShareLinks({
         </ul>
       )}
       {canShare && (
-        <form
+        <Form
+          action={share}
           className="mt-3 flex flex-wrap items-end gap-2"
           aria-label="Share this run"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            setBusy(true);
-            const r = await createShare(runId, {
+          onSubmit={() =>
+            share.run({
               expires_in_seconds: Number(seconds),
               ...(from ? { from_seq: Number(from) } : {}),
               ...(to ? { to_seq: Number(to) } : {}),
-            });
-            setBusy(false);
-            if (!r.ok) return setError(r.detail);
-            setError(null);
-            setMade(r.value.url);
-            router.refresh();
-          }}
+            })
+          }
         >
-          <label className="flex flex-col gap-0.5 text-xs font-medium">
-            Good for
-            <select
-              className={field}
+          <Field label="Good for" compact error={share.fields.expires_in_seconds} name="expires_in_seconds">
+            <Select
               value={seconds}
               onChange={(e) => setSeconds(e.target.value)}
               data-testid="share-lifetime"
-            >
-              {LIFETIMES.map((l) => (
-                <option key={l.seconds} value={l.seconds}>
-                  {l.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex flex-col gap-0.5 text-xs font-medium">
-            From seq (optional)
-            <input
-              className={field}
+              options={LIFETIMES}
+            />
+          </Field>
+          <Field label="From seq" note="optional" compact error={share.fields.from_seq} name="from_seq">
+            <Input
               type="number"
               min={1}
               value={from}
               onChange={(e) => setFrom(e.target.value)}
               data-testid="share-from"
             />
-          </label>
-          <label className="flex flex-col gap-0.5 text-xs font-medium">
-            To seq (optional)
-            <input
-              className={field}
-              type="number"
-              min={1}
-              value={to}
-              onChange={(e) => setTo(e.target.value)}
-              data-testid="share-to"
-            />
-          </label>
-          <button type="submit" className={button} disabled={busy} data-testid="share-create">
+          </Field>
+          <Field label="To seq" note="optional" compact error={share.fields.to_seq} name="to_seq">
+            <Input type="number" min={1} value={to} onChange={(e) => setTo(e.target.value)} data-testid="share-to" />
+          </Field>
+          <Button type="submit" busy={share.busy} data-testid="share-create">
             Make a share link
-          </button>
-        </form>
+          </Button>
+        </Form>
       )}
       {made && (
         <p className="mt-2 text-sm" role="status">
@@ -169,11 +154,7 @@ export function ShareLinks({
           </code>
         </p>
       )}
-      {error && (
-        <p role="alert" className="mt-2 text-xs text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      <Alert className="mt-2 text-xs">{share.error ?? revoke.error}</Alert>
     </div>
   );
 }

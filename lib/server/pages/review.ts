@@ -100,9 +100,10 @@ export async function replayPage(ws: string, runId: string): Promise<ReplayData 
   };
 }
 
-/** Runs of the workspace to compare (`?run=A&run=B…`, at most 6). */
-export async function comparePage(ws: string, ids: string[]): Promise<CompareData> {
+/** Runs of the workspace to compare (`?run=A&run=B…` or `?run=A,B`, at most 6). */
+export async function comparePage(ws: string, asked: string | string[] | undefined): Promise<CompareData> {
   await requirePerson(ws);
+  const ids = (Array.isArray(asked) ? asked : asked ? asked.split(",") : []).map((x) => x.trim()).filter(Boolean);
   const db = services().db;
   const runs: Run[] = [];
   const missing: string[] = [];

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { runsPage } from "@/lib/server/pages/review";
+import { Alert } from "@/components/ui/alert";
 import { ReviewNav } from "@/components/review/review-nav";
 import { RunsFilters } from "@/components/review/runs-filters";
 import { RunsTable } from "@/components/review/runs-table";
@@ -28,11 +29,7 @@ export default async function RunsPage({
       <ReviewNav ws={ws} here="runs" />
       <h1 className="mt-3 text-xl font-semibold">Runs</h1>
       <RunsFilters ws={ws} f={d.filter} names={d.names} agents={d.agents} />
-      {d.problem && (
-        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
-          {d.problem}
-        </p>
-      )}
+      <Alert className="mt-2 text-sm">{d.problem}</Alert>
       <SavedViews ws={ws} views={d.views} query={d.query} />
       <div className="mt-4 flex flex-wrap items-baseline gap-x-4 text-sm">
         <p data-testid="runs-count" data-count={d.count}>
