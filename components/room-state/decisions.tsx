@@ -4,13 +4,13 @@ import { useState } from "react";
 import type { Decision } from "@/lib/core/protocol";
 import { recordDecision } from "@/lib/browser/room-api";
 import type { Decisions } from "@/lib/core/projection/decisions";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, Input, TextArea } from "../ui/field";
+import { Form } from "../ui/form";
 import { Markdown } from "../ui/markdown";
+import { useAction } from "../ui/use-action";
 import { actorName, type Directory } from "../../lib/core/views/names";
-
-const field =
-  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
-const button =
-  "rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60";
 
 /**
  * The room's decisions ([DEC1]): the active ones, each attributed and timestamped, a form to
@@ -41,14 +41,9 @@ export function DecisionsView({
           Decisions ({active.length})
         </h3>
         {canEdit && !form && (
-          <button
-            type="button"
-            data-testid="decision-new"
-            className={`${button} ml-auto border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800`}
-            onClick={() => setForm({})}
-          >
+          <Button data-testid="decision-new" className="ml-auto" onClick={() => setForm({})}>
             Record a decision
-          </button>
+          </Button>
         )}
       </div>
       {form && (
@@ -119,14 +114,9 @@ function DecisionItem({
         {by ? ` · superseded by “${by.title}”` : d.status === "superseded" ? " · withdrawn" : ""}
       </p>
       {onSupersede && (
-        <button
-          type="button"
-          data-testid="decision-supersede"
-          onClick={onSupersede}
-          className="mt-1 text-xs font-medium text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
-        >
+        <Button tone="link" data-testid="decision-supersede" onClick={onSupersede} className="mt-1 text-xs">
           Supersede
-        </button>
+        </Button>
       )}
     </li>
   );
@@ -145,69 +135,45 @@ function DecisionForm({
 }) {
   const [title, setTitle] = useState("");
   const [text, setText] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const record = useAction((d: Parameters<typeof recordDecision>[2]) => recordDecision(workspaceId, spaceId, d), {
+    fields: ["title", "text"],
+    onDone,
+  });
   return (
-    <form
+    <Form
+      action={record}
       data-testid="decision-form"
       className="space-y-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-800"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (busy || !title.trim() || !text.trim()) return;
-        setBusy(true);
-        const err = await recordDecision(workspaceId, spaceId, {
+      onSubmit={() =>
+        title.trim() &&
+        text.trim() &&
+        record.run({
           title: title.trim(),
           text: text.trim(),
           ...(supersedes ? { supersedes: supersedes.decision_id } : {}),
-        });
-        setBusy(false);
-        if (err) setError(err);
-        else onDone();
-      }}
+        })
+      }
     >
       {supersedes && <p className="text-sm">Supersedes “{supersedes.title}”.</p>}
-      <label className="block text-sm font-medium">
-        Title
-        <input
-          data-testid="decision-title-input"
-          className={field}
-          value={title}
-          onChange={(e) => setTitle(e.target.value)}
-          required
-        />
-      </label>
-      <label className="block text-sm font-medium">
-        Decision <span className="font-normal text-zinc-600 dark:text-zinc-400">(markdown)</span>
-        <textarea
+      <Field label="Title" error={record.fields.title} name="title">
+        <Input data-testid="decision-title-input" value={title} onChange={(e) => setTitle(e.target.value)} required />
+      </Field>
+      <Field label="Decision" note="markdown" error={record.fields.text} name="text">
+        <TextArea
           data-testid="decision-text-input"
-          className={`${field} min-h-16`}
+          className="min-h-16"
           value={text}
           onChange={(e) => setText(e.target.value)}
           required
         />
-      </label>
-      {error && (
-        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      </Field>
+      <Alert>{record.error}</Alert>
       <div className="flex gap-2">
-        <button
-          type="submit"
-          data-testid="decision-record"
-          disabled={busy}
-          className={`${button} bg-blue-700 text-white hover:bg-blue-800`}
-        >
+        <Button type="submit" tone="primary" data-testid="decision-record" busy={record.busy}>
           Record
-        </button>
-        <button
-          type="button"
-          onClick={onDone}
-          className={`${button} border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800`}
-        >
-          Cancel
-        </button>
+        </Button>
+        <Button onClick={onDone}>Cancel</Button>
       </div>
-    </form>
+    </Form>
   );
 }

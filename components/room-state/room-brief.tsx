@@ -2,18 +2,18 @@
 
 import { useState } from "react";
 import type { RoomRevision } from "@/lib/core/protocol";
-import { saveRoom } from "@/lib/browser/room-api";
+import { revisionConflict, saveRoom } from "@/lib/browser/room-api";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, TextArea } from "../ui/field";
+import { Form } from "../ui/form";
 import { Markdown } from "../ui/markdown";
+import { useAction } from "../ui/use-action";
 import { actorName, type Directory } from "../../lib/core/views/names";
 import { RoomHistory } from "./room-history";
 import { revisionText, TextDiff } from "./text-diff";
 
-const area =
-  "min-h-24 w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 font-mono text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
-const button =
-  "rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60";
-const primary = `${button} bg-blue-700 text-white hover:bg-blue-800`;
-const plain = `${button} border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800`;
+const area = "min-h-24 font-mono";
 
 interface Draft {
   intent: string;
@@ -42,25 +42,28 @@ export function RoomBrief({
   canEdit?: boolean;
 }) {
   const [draft, setDraft] = useState<Draft | null>(null);
+  // The newest refusal's revision stays shown while the person merges, until they save or leave.
   const [conflict, setConflict] = useState<RoomRevision | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   const [history, setHistory] = useState(false);
-
-  async function save(base: number) {
-    if (!draft || saving) return;
-    setSaving(true);
-    const r = await saveRoom(workspaceId, spaceId, base, draft.intent, draft.outcome);
-    setSaving(false);
-    if (r.ok) {
-      setDraft(null);
-      setConflict(null);
-      setError(null);
-    } else if ("conflict" in r) {
-      setConflict(r.conflict);
-      setDraft({ ...draft, base: r.conflict.revision });
-    } else setError(r.error);
-  }
+  const save = useAction((d: Draft) => saveRoom(workspaceId, spaceId, d.base, d.intent, d.outcome), {
+    fields: ["intent", "outcome"],
+    unreachable: "Could not reach Chips; your text is kept here.",
+    refused: (s) => `Could not save (${s}).`,
+    onDone: () => close(),
+    // On a revision conflict ([ROOM1]) the draft goes on top of the revision that won.
+    onRefused: (e, d) => {
+      const theirs = revisionConflict(e);
+      if (theirs) {
+        setConflict(theirs);
+        setDraft({ ...d, base: theirs.revision });
+      }
+    },
+  });
+  const close = () => {
+    setDraft(null);
+    setConflict(null);
+    save.reset();
+  };
 
   const newer = draft && !conflict && room.revision > draft.base ? room : null;
   return (
@@ -91,54 +94,37 @@ export function RoomBrief({
           </div>
           <div className="flex gap-2">
             {canEdit && (
-              <button
-                type="button"
+              <Button
+                tone="primary"
                 data-testid="room-edit"
-                className={primary}
                 onClick={() => setDraft({ intent: room.intent, outcome: room.outcome, base: room.revision })}
               >
                 Edit
-              </button>
+              </Button>
             )}
-            <button
-              type="button"
-              data-testid="room-history-toggle"
-              aria-expanded={history}
-              className={plain}
-              onClick={() => setHistory(!history)}
-            >
+            <Button data-testid="room-history-toggle" aria-expanded={history} onClick={() => setHistory(!history)}>
               {history ? "Hide history" : "History"}
-            </button>
+            </Button>
           </div>
         </>
       ) : (
-        <form
-          className="space-y-2"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save(draft.base);
-          }}
-        >
-          <label className="block text-sm font-medium" htmlFor="room-intent-input">
-            Intent <span className="font-normal text-zinc-600 dark:text-zinc-400">(what we want, markdown)</span>
-          </label>
-          <textarea
-            id="room-intent-input"
-            data-testid="room-intent-input"
-            className={area}
-            value={draft.intent}
-            onChange={(e) => setDraft({ ...draft, intent: e.target.value })}
-          />
-          <label className="block text-sm font-medium" htmlFor="room-outcome-input">
-            Outcome <span className="font-normal text-zinc-600 dark:text-zinc-400">(what done looks like)</span>
-          </label>
-          <textarea
-            id="room-outcome-input"
-            data-testid="room-outcome-input"
-            className={area}
-            value={draft.outcome}
-            onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}
-          />
+        <Form action={save} className="space-y-2" onSubmit={() => save.run(draft)}>
+          <Field label="Intent" note="what we want, markdown" error={save.fields.intent} name="intent">
+            <TextArea
+              data-testid="room-intent-input"
+              className={area}
+              value={draft.intent}
+              onChange={(e) => setDraft({ ...draft, intent: e.target.value })}
+            />
+          </Field>
+          <Field label="Outcome" note="what done looks like" error={save.fields.outcome} name="outcome">
+            <TextArea
+              data-testid="room-outcome-input"
+              className={area}
+              value={draft.outcome}
+              onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}
+            />
+          </Field>
           {newer && (
             <p data-testid="room-newer" role="status" className="text-sm text-amber-800 dark:text-amber-300">
               {actorName(dir, newer.actor)} saved revision {newer.revision} while you were editing: saving will show you
@@ -166,42 +152,21 @@ export function RoomBrief({
               />
             </div>
           )}
-          {error && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {error}
-            </p>
-          )}
+          <Alert>{revisionConflict(save.refusal) ? null : save.error}</Alert>
           <div className="flex flex-wrap gap-2">
-            <button type="submit" data-testid="room-save" disabled={saving} className={primary}>
+            <Button type="submit" tone="primary" data-testid="room-save" busy={save.busy}>
               {conflict ? `Save mine on top of revision ${conflict.revision}` : "Save"}
-            </button>
+            </Button>
             {conflict && (
-              <button
-                type="button"
-                data-testid="room-keep-theirs"
-                className={plain}
-                onClick={() => {
-                  setDraft(null);
-                  setConflict(null);
-                }}
-              >
+              <Button data-testid="room-keep-theirs" onClick={close}>
                 Keep theirs
-              </button>
+              </Button>
             )}
-            <button
-              type="button"
-              data-testid="room-cancel"
-              className={plain}
-              onClick={() => {
-                setDraft(null);
-                setConflict(null);
-                setError(null);
-              }}
-            >
+            <Button data-testid="room-cancel" onClick={close}>
               Cancel
-            </button>
+            </Button>
           </div>
-        </form>
+        </Form>
       )}
       {history && !draft && <RoomHistory spaceId={spaceId} head={room.revision} dir={dir} />}
     </section>

@@ -2,7 +2,9 @@
 
 import { useEffect, useState } from "react";
 import type { RoomRevision } from "@/lib/core/protocol";
-import { roomRevisions } from "@/lib/browser/room-api";
+import { ApiError, roomRevisions } from "@/lib/browser/api";
+import { placeRefusal } from "@/lib/browser/refusal";
+import { Alert } from "../ui/alert";
 import { actorName, type Directory } from "../../lib/core/views/names";
 import { revisionText, TextDiff } from "./text-diff";
 
@@ -21,7 +23,10 @@ export function RoomHistory({ spaceId, head, dir }: { spaceId: string; head: num
     let live = true;
     roomRevisions(spaceId).then(
       (r) => live && (setRevisions(r), setError(null)),
-      (e: Error) => live && setError(e.message),
+      (e: unknown) => {
+        if (!(e instanceof ApiError)) throw e;
+        if (live) setError(placeRefusal(e, [], { refused: (s) => `Could not read the room's history (${s}).` }).line);
+      },
     );
     return () => {
       live = false;
@@ -29,12 +34,7 @@ export function RoomHistory({ spaceId, head, dir }: { spaceId: string; head: num
   }, [spaceId, head]);
   useEffect(() => setTo(head), [head]);
 
-  if (error)
-    return (
-      <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-        {error}
-      </p>
-    );
+  if (error) return <Alert>{error}</Alert>;
   if (!revisions) return <p className="text-sm text-zinc-600 dark:text-zinc-400">Loading the history…</p>;
   const empty = { intent: "", outcome: "" };
   const at = (n: number) => (n === 0 ? empty : (revisions.find((r) => r.revision === n) ?? empty));

@@ -1,54 +1,19 @@
 "use client";
 
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import type { Task } from "@/lib/core/protocol";
-import { saveTask, type TaskRefusal } from "@/lib/browser/task-api";
+import { saveTask, taskProblem, type TaskDraft } from "@/lib/browser/task-api";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, Input, TextArea, useFieldGroup } from "../ui/field";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
 
-const field =
-  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
-export const button =
-  "rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60";
-export const quiet = `${button} border border-zinc-300 hover:bg-zinc-100 dark:border-zinc-700 dark:hover:bg-zinc-800`;
-
-/** A field's refusal, beside it, named for screen readers by `id`. */
-function FieldError({ id, message }: { id: string; message?: string }) {
-  if (!message) return null;
-  return (
-    <span
-      id={id}
-      data-testid={id}
-      role="alert"
-      className="mt-0.5 block text-xs font-normal text-red-700 dark:text-red-400"
-    >
-      {message}
-    </span>
-  );
-}
-
-function Labelled({
-  label,
-  hint,
-  error,
-  name,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error?: string;
-  name: string;
-  children: ReactNode;
-}) {
-  return (
-    <div>
-      <label className="block text-sm font-medium">
-        {label}
-        {hint && <span className="font-normal text-zinc-600 dark:text-zinc-400"> ({hint})</span>}
-        {children}
-      </label>
-      <FieldError id={`task-error-${name}`} message={error} />
-    </div>
-  );
-}
+const lines = (s: string) =>
+  s
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
 
 /**
  * Make or edit a task ([TSK1]): title, prompt, write scope (globs, one per line), prerequisites
@@ -74,94 +39,63 @@ export function TaskForm({
   const [autoStart, setAutoStart] = useState(task?.auto_start ?? false);
   const [repository, setRepository] = useState(task?.repository ?? "");
   const [base, setBase] = useState(task?.prompt_version);
-  const [refused, setRefused] = useState<TaskRefusal | null>(null);
-  const [busy, setBusy] = useState(false);
-  const err = refused?.fields ?? {};
-  const described = (name: string) =>
-    err[name] ? { "aria-invalid": true, "aria-describedby": `task-error-${name}` } : {};
+  const save = useAction((draft: TaskDraft) => saveTask(spaceId, task?.task_id ?? null, draft), {
+    fields: ["title", "prompt", "write_scope", "prerequisites", "repository"],
+    unreachable: "Could not reach Chips; nothing was changed.",
+    refused: (s) => `Could not save the task (${s}).`,
+    onDone,
+  });
+  const current = taskProblem(save.refusal).current;
 
   return (
-    <form
+    <Form
+      action={save}
       data-testid="task-form"
       aria-label={task ? `Edit task ${task.title}` : "New task"}
       className="space-y-2 rounded-md border border-zinc-200 p-2 dark:border-zinc-800"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        if (busy) return;
-        setBusy(true);
-        const write_scope = scope
-          .split("\n")
-          .map((l) => l.trim())
-          .filter(Boolean);
-        const r = await saveTask(spaceId, task?.task_id ?? null, {
+      onSubmit={() => {
+        // Saved again after a conflict, the edit goes on top of the version the other person made.
+        const on = current?.prompt_version ?? base;
+        setBase(on);
+        return save.run({
           title: title.trim(),
           prompt,
-          write_scope,
+          write_scope: lines(scope),
           prerequisites: prereqs,
           auto_start: autoStart,
           ...(repository.trim() ? { repository: repository.trim() } : {}),
-          ...(base ? { prompt_version: base } : {}),
+          ...(on ? { prompt_version: on } : {}),
         });
-        setBusy(false);
-        if (r.ok) return onDone();
-        setRefused(r);
-        // Saved again, the edit goes on top of the version the other person made.
-        if (r.current) setBase(r.current.prompt_version);
       }}
     >
-      <Labelled label="Title" name="title" error={err.title}>
-        <input
-          data-testid="task-title-input"
-          className={field}
-          value={title}
-          onChange={(e) => setTitle(e.target.value)}
-          required
-          {...described("title")}
-        />
-      </Labelled>
-      <Labelled
+      <Field label="Title" error={save.fields.title} name="title">
+        <Input data-testid="task-title-input" value={title} onChange={(e) => setTitle(e.target.value)} required />
+      </Field>
+      <Field
         label="Prompt"
-        hint={task ? `now version ${task.prompt_version}` : "what the agent is asked"}
+        note={task ? `now version ${task.prompt_version}` : "what the agent is asked"}
+        error={save.fields.prompt}
         name="prompt"
-        error={err.prompt}
       >
-        <textarea
+        <TextArea
           data-testid="task-prompt-input"
-          className={`${field} min-h-20`}
+          className="min-h-20"
           value={prompt}
           onChange={(e) => setPrompt(e.target.value)}
           required
-          {...described("prompt")}
         />
-      </Labelled>
-      <Labelled label="Write scope" hint="path globs, one per line" name="write_scope" error={err.write_scope}>
-        <textarea
+      </Field>
+      <Field label="Write scope" note="path globs, one per line" error={save.fields.write_scope} name="write_scope">
+        <TextArea
           data-testid="task-scope-input"
-          className={`${field} min-h-12 font-mono`}
+          className="min-h-12 font-mono"
           value={scope}
           onChange={(e) => setScope(e.target.value)}
-          {...described("write_scope")}
         />
-      </Labelled>
-      <fieldset className="text-sm" {...(err.prerequisites ? { "aria-describedby": "task-error-prerequisites" } : {})}>
-        <legend className="font-medium">Prerequisites</legend>
-        {others.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">No other tasks in this room.</p>}
-        {others.map((o) => (
-          <label key={o.task_id} className="flex items-center gap-2">
-            <input
-              type="checkbox"
-              data-testid="task-prereq"
-              data-task-id={o.task_id}
-              checked={prereqs.includes(o.task_id)}
-              onChange={(e) =>
-                setPrereqs(e.target.checked ? [...prereqs, o.task_id] : prereqs.filter((p) => p !== o.task_id))
-              }
-            />
-            {o.title}
-          </label>
-        ))}
-        <FieldError id="task-error-prerequisites" message={err.prerequisites} />
-      </fieldset>
+      </Field>
+      <Field label="Prerequisites" group error={save.fields.prerequisites} name="prerequisites">
+        <Prerequisites others={others} chosen={prereqs} set={setPrereqs} />
+      </Field>
       <label className="flex items-center gap-2 text-sm">
         <input
           type="checkbox"
@@ -171,44 +105,48 @@ export function TaskForm({
         />
         Start by itself when its prerequisites succeed
       </label>
-      <Labelled label="Repository" hint="its runs' default" name="repository" error={err.repository}>
-        <input
-          data-testid="task-repository-input"
-          className={field}
-          value={repository}
-          onChange={(e) => setRepository(e.target.value)}
-          {...described("repository")}
-        />
-      </Labelled>
-      {refused?.current && (
+      <Field label="Repository" note="its runs' default" error={save.fields.repository} name="repository">
+        <Input data-testid="task-repository-input" value={repository} onChange={(e) => setRepository(e.target.value)} />
+      </Field>
+      {current && (
         <div
           data-testid="task-conflict"
           role="alert"
           className="rounded-md border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950"
         >
-          <p>Someone saved this task meanwhile (prompt version {refused.current.prompt_version}). Their prompt:</p>
-          <pre className="mt-1 text-xs whitespace-pre-wrap">{refused.current.prompt}</pre>
+          <p>Someone saved this task meanwhile (prompt version {current.prompt_version}). Their prompt:</p>
+          <pre className="mt-1 text-xs whitespace-pre-wrap">{current.prompt}</pre>
           <p className="mt-1">Your text is kept above; saving again saves it on top of theirs.</p>
         </div>
       )}
-      {refused && !refused.current && Object.keys(refused.fields).length === 0 && (
-        <p role="alert" data-testid="task-form-error" className="text-sm text-red-700 dark:text-red-400">
-          {refused.error}
-        </p>
-      )}
+      <Alert testId="task-form-error">{!current && save.error}</Alert>
       <div className="flex gap-2">
-        <button
-          type="submit"
-          data-testid="task-save"
-          disabled={busy}
-          className={`${button} bg-blue-700 text-white hover:bg-blue-800`}
-        >
+        <Button type="submit" tone="primary" data-testid="task-save" busy={save.busy}>
           {task ? "Save task" : "Create task"}
-        </button>
-        <button type="button" onClick={onDone} className={quiet}>
-          Cancel
-        </button>
+        </Button>
+        <Button onClick={onDone}>Cancel</Button>
       </div>
-    </form>
+    </Form>
+  );
+}
+
+/** The room's other tasks as checkboxes: the ones this task waits for. */
+function Prerequisites({ others, chosen, set }: { others: Task[]; chosen: string[]; set: (ids: string[]) => void }) {
+  return (
+    <div {...useFieldGroup()} tabIndex={-1} className="text-sm">
+      {others.length === 0 && <p className="text-zinc-600 dark:text-zinc-400">No other tasks in this room.</p>}
+      {others.map((o) => (
+        <label key={o.task_id} className="flex items-center gap-2">
+          <input
+            type="checkbox"
+            data-testid="task-prereq"
+            data-task-id={o.task_id}
+            checked={chosen.includes(o.task_id)}
+            onChange={(e) => set(e.target.checked ? [...chosen, o.task_id] : chosen.filter((p) => p !== o.task_id))}
+          />
+          {o.title}
+        </label>
+      ))}
+    </div>
   );
 }

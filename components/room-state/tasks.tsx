@@ -4,8 +4,11 @@ import { useMemo, useState } from "react";
 import Link from "next/link";
 import type { Run, TaskStatus, TaskView } from "@/lib/core/protocol";
 import { taskViews, type Tasks } from "@/lib/core/projection/tasks";
-import { startTask, type Overlap } from "@/lib/browser/task-api";
-import { button, quiet, TaskForm } from "./task-form";
+import { startTask, taskProblem } from "@/lib/browser/task-api";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { useAction } from "../ui/use-action";
+import { TaskForm } from "./task-form";
 
 const GROUPS: { status: TaskStatus; label: string; badge: string }[] = [
   { status: "ready", label: "Ready", badge: "bg-blue-100 text-blue-900 dark:bg-blue-950 dark:text-blue-200" },
@@ -48,9 +51,9 @@ export function TaskBoard({
           Tasks ({views.length})
         </h3>
         {canEdit && !form && (
-          <button type="button" data-testid="task-new" className={`${quiet} ml-auto`} onClick={() => setForm({})}>
+          <Button data-testid="task-new" className="ml-auto" onClick={() => setForm({})}>
             New task
-          </button>
+          </Button>
         )}
       </div>
       {form && (
@@ -91,8 +94,6 @@ export function TaskBoard({
   );
 }
 
-type StartState = { busy: boolean; error?: string; overlaps?: Overlap[] };
-
 function TaskItem({
   t,
   badge,
@@ -108,23 +109,20 @@ function TaskItem({
   spaceId: string;
   onEdit?: () => void;
 }) {
-  const [start, setStart] = useState<StartState>({ busy: false });
-  const go = async (override: boolean) => {
-    setStart({ busy: true });
-    const r = await startTask(spaceId, t.task_id, override);
-    if (r.ok) return setStart({ busy: false });
-    if (r.code === "prerequisites_unmet" && r.unmet) {
-      return setStart({
-        busy: false,
-        error: `Cannot start yet: ${r.unmet.map((id) => titles[id] ?? id).join(", ")} must succeed first.`,
-      });
-    }
-    if (r.code === "scope_overlap" && r.overlaps) return setStart({ busy: false, overlaps: r.overlaps });
-    setStart({
-      busy: false,
-      error: r.fields.repository ? `Repository: ${r.fields.repository} — edit the task to name one.` : r.error,
-    });
-  };
+  const start = useAction((override: boolean) => startTask(spaceId, t.task_id, override), {
+    fields: ["repository"],
+    unreachable: "Could not reach Chips; nothing was changed.",
+    refused: (s) => `Could not start the task (${s}).`,
+  });
+  const { unmet, overlaps } = taskProblem(start.refusal);
+  const error =
+    start.refusal?.code === "scope_overlap" && overlaps
+      ? null
+      : start.refusal?.code === "prerequisites_unmet" && unmet
+        ? `Cannot start yet: ${unmet.map((id) => titles[id] ?? id).join(", ")} must succeed first.`
+        : start.fields.repository
+          ? `Repository: ${start.fields.repository} — edit the task to name one.`
+          : start.error;
   const errorId = `task-start-error-${t.task_id}`;
   return (
     <li
@@ -160,34 +158,27 @@ function TaskItem({
       </p>
       {onEdit && (
         <div className="mt-1 flex gap-2">
-          <button type="button" data-testid="task-edit" onClick={onEdit} className={`${quiet} px-2 py-0.5 text-xs`}>
+          <Button size="xs" data-testid="task-edit" onClick={onEdit}>
             Edit
-          </button>
+          </Button>
           {t.status !== "running" && (
-            <button
-              type="button"
+            <Button
+              tone="primary"
+              size="xs"
               data-testid="task-start"
-              disabled={start.busy}
-              aria-describedby={start.error ? errorId : undefined}
-              onClick={() => go(false)}
-              className={`${button} bg-blue-700 px-2 py-0.5 text-xs text-white hover:bg-blue-800`}
+              busy={start.busy}
+              aria-describedby={error ? errorId : undefined}
+              onClick={() => start.run(false)}
             >
               {t.run_id ? "Run again" : "Start"}
-            </button>
+            </Button>
           )}
         </div>
       )}
-      {start.error && (
-        <p
-          id={errorId}
-          role="alert"
-          data-testid="task-start-error"
-          className="mt-1 text-sm text-red-700 dark:text-red-400"
-        >
-          {start.error}
-        </p>
-      )}
-      {start.overlaps && (
+      <Alert id={errorId} testId="task-start-error" className="mt-1 text-sm">
+        {error}
+      </Alert>
+      {start.refusal?.code === "scope_overlap" && overlaps && (
         <div
           role="alertdialog"
           aria-label="Overlapping write scope"
@@ -195,23 +186,23 @@ function TaskItem({
           className="mt-1 rounded-md border border-amber-300 bg-amber-50 p-2 text-sm dark:border-amber-700 dark:bg-amber-950"
         >
           <p>
-            Its write scope overlaps {start.overlaps.length === 1 ? "a running task" : "running tasks"}:{" "}
-            {start.overlaps.map((o) => `${o.title} (${o.write_scope.join(", ")})`).join("; ")}. Start anyway? The
-            override is recorded with the run.
+            Its write scope overlaps {overlaps.length === 1 ? "a running task" : "running tasks"}:{" "}
+            {overlaps.map((o) => `${o.title} (${o.write_scope.join(", ")})`).join("; ")}. Start anyway? The override is
+            recorded with the run.
           </p>
           <div className="mt-1 flex gap-2">
-            <button
-              type="button"
+            <Button
+              tone="warning"
+              size="xs"
               data-testid="task-start-anyway"
-              disabled={start.busy}
-              onClick={() => go(true)}
-              className={`${button} bg-amber-700 px-2 py-0.5 text-xs text-white hover:bg-amber-800`}
+              busy={start.busy}
+              onClick={() => start.run(true)}
             >
               Start anyway
-            </button>
-            <button type="button" onClick={() => setStart({ busy: false })} className={`${quiet} px-2 py-0.5 text-xs`}>
+            </Button>
+            <Button size="xs" onClick={start.reset}>
               Cancel
-            </button>
+            </Button>
           </div>
         </div>
       )}
