@@ -1,6 +1,10 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
 
 /**
  * The composer: markdown, Enter sends, Shift+Enter for a new line, `/` anywhere focuses it.
@@ -13,11 +17,15 @@ export function Composer({
 }: {
   roomName: string;
   draftKey: string;
-  onSend: (text: string) => Promise<string | null>;
+  onSend: (text: string) => Promise<unknown>;
 }) {
   const [draft, setDraft] = useState("");
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const post = useAction(onSend, {
+    fields: ["text"],
+    unreachable: "Could not reach Chips; your message is kept here.",
+    refused: (s) => `Could not send (${s}).`,
+    onDone: () => setDraft(""),
+  });
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
@@ -46,24 +54,10 @@ export function Composer({
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  async function send() {
-    const text = draft.trim();
-    if (!text || sending) return;
-    setSending(true);
-    const err = await onSend(text);
-    setSending(false);
-    setError(err);
-    if (!err) setDraft("");
-  }
+  const send = () => draft.trim() && post.run(draft.trim());
 
   return (
-    <form
-      className="border-t border-zinc-200 px-4 py-3 dark:border-zinc-800"
-      onSubmit={(e) => {
-        e.preventDefault();
-        void send();
-      }}
-    >
+    <Form action={post} className="border-t border-zinc-200 px-4 py-3 dark:border-zinc-800" onSubmit={send}>
       <div className="flex items-end gap-2">
         <label htmlFor="composer" className="sr-only">
           Message #{roomName}
@@ -78,29 +72,24 @@ export function Composer({
           onKeyDown={(e) => {
             if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
-              void send();
+              if (!post.busy) void send();
             }
           }}
           placeholder={`Message #${roomName}`}
-          aria-describedby="composer-hint"
+          aria-describedby={post.fields.text ? "composer-hint composer-error" : "composer-hint"}
+          aria-invalid={!!post.fields.text || undefined}
           className="max-h-40 min-h-10 flex-1 resize-none rounded-md border border-zinc-300 bg-white px-3 py-2 text-[15px] placeholder:text-zinc-500 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900"
         />
-        <button
-          type="submit"
-          disabled={sending}
-          className="h-10 rounded-md bg-blue-700 px-4 text-sm font-medium text-white hover:bg-blue-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60"
-        >
+        <Button type="submit" tone="primary" size="lg" className="h-10" busy={post.busy}>
           Send
-        </button>
+        </Button>
       </div>
       <p id="composer-hint" className="mt-1 hidden text-[11px] text-zinc-600 sm:block dark:text-zinc-400">
         Markdown. Enter sends, Shift+Enter adds a line, / jumps here.
       </p>
-      {error && (
-        <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-    </form>
+      <Alert id="composer-error" className="mt-1 text-sm">
+        {post.fields.text ?? post.error}
+      </Alert>
+    </Form>
   );
 }

@@ -1,16 +1,16 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import type { Ask, Receipt, Run } from "@/lib/core/protocol";
+import type { Ask, CommandName, Receipt, Run } from "@/lib/core/protocol";
 import type { AnswerInput, AnswerResult } from "@/lib/browser/ask-api";
-import type { SendCommand } from "./run-controls";
 
 /** What a run panel needs from the room beyond its run: receipts, presence and the actions. */
 export interface RoomActions {
   receipts: Record<string, Receipt[]>;
   presenceOf(run: Run): "online" | "unresponsive" | undefined;
-  send: SendCommand;
-  forceFinish(runId: string): Promise<string | null>;
+  /** A person's command to a run ([RUN1]); a refusal is thrown as an ApiError. */
+  send(runId: string, command: CommandName, text?: string): Promise<unknown>;
+  forceFinish(runId: string): Promise<unknown>;
   /** False for a viewer: no buttons (the API refuses their commands anyway). */
   canAct: boolean;
   /** Run id → its asks ([ASK4]); a person's answer to one. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { forceFinish, postEvent, refusalOf, sendCommand } from "@/lib/browser/api";
+import { forceFinish, postEvent, sendCommand } from "@/lib/browser/api";
 import { answerAsk } from "@/lib/browser/ask-api";
 import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/browser/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/browser/room-state";
@@ -95,13 +95,7 @@ export function RoomView(p: RoomViewProps) {
   }, [room.oldest?.seq]);
 
   const send = useCallback(
-    async (text: string) => {
-      return refusalOf(
-        postEvent(p.workspaceId, { type: "message.posted", space_id: p.spaceId, text }, "msg"),
-        "Could not reach Chips; your message is kept here.",
-        (s) => `Could not send (${s}).`,
-      );
-    },
+    (text: string) => postEvent(p.workspaceId, { type: "message.posted", space_id: p.spaceId, text }, "msg"),
     [p.workspaceId, p.spaceId],
   );
 
@@ -119,9 +113,9 @@ export function RoomView(p: RoomViewProps) {
     () => ({
       receipts: room.receipts,
       presenceOf: (r) => (!r.harness_id ? undefined : unresponsive(r) ? "unresponsive" : "online"),
-      send: (runId, command, text) => refusalOf(sendCommand(runId, command, text)),
+      send: sendCommand,
       canAct,
-      forceFinish: (runId) => refusalOf(forceFinish(runId)),
+      forceFinish,
       asks: room.asks,
       answer: answerAsk,
     }),

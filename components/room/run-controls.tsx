@@ -3,13 +3,12 @@
 import { useState } from "react";
 import type { CommandName, Receipt, Run } from "@/lib/core/protocol";
 import type { Directory } from "../../lib/core/views/names";
-
-export type SendCommand = (runId: string, command: CommandName, text?: string) => Promise<string | null>;
-
-const btn =
-  "rounded-md border px-2.5 py-1 text-xs font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-60";
-const neutral = `${btn} border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800`;
-const danger = `${btn} border-red-300 bg-white text-red-700 hover:bg-red-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-300 dark:hover:bg-red-950`;
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, Input } from "../ui/field";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
+import type { RoomActions } from "./room-context";
 
 /**
  * The run's buttons ([UI5]): each shown only where [RUN1] allows it, disabled while its
@@ -25,23 +24,25 @@ export function RunControls({
 }: {
   run: Run;
   unresponsive: boolean;
-  send: SendCommand;
-  forceFinish: (runId: string) => Promise<string | null>;
+  send: RoomActions["send"];
+  forceFinish: RoomActions["forceFinish"];
 }) {
   const [steering, setSteering] = useState(false);
   const [guidance, setGuidance] = useState("");
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  // The run's buttons send one command at a time: each is disabled while any is in flight.
+  const act = useAction((command: CommandName | "force-finish") =>
+    command === "force-finish" ? forceFinish(run.id) : send(run.id, command),
+  );
+  const steer = useAction((text: string) => send(run.id, "steer", text), {
+    fields: ["text"],
+    onDone: () => {
+      setGuidance("");
+      setSteering(false);
+    },
+  });
   if (run.state === "finished") return null;
-
-  const act = async (f: () => Promise<string | null>) => {
-    setBusy(true);
-    const err = await f();
-    setBusy(false);
-    setError(err);
-    return err;
-  };
+  const busy = act.busy || steer.busy;
   const live = run.state === "queued" || run.state === "running" || run.state === "paused";
   const untaken = run.state === "queued" && !run.harness_id;
   const obeys = (c: CommandName) => !run.commands || run.commands.includes(c);
@@ -50,68 +51,68 @@ export function RunControls({
     <div className="mt-3">
       <div className="flex flex-wrap items-center gap-2">
         {live && !untaken && obeys("steer") && (
-          <button
-            type="button"
+          <Button
+            size="sm"
             data-testid="run-steer"
             aria-expanded={steering}
-            className={neutral}
             disabled={busy}
             onClick={() => setSteering(!steering)}
           >
             Steer
-          </button>
+          </Button>
         )}
         {obeys("pause") && (run.state === "running" || run.pending === "pausing") && (
-          <button
-            type="button"
+          <Button
+            size="sm"
             data-testid="run-pause"
-            className={neutral}
-            disabled={busy || !!run.pending}
-            onClick={() => act(() => send(run.id, "pause"))}
+            busy={act.busy}
+            disabled={steer.busy || !!run.pending}
+            onClick={() => act.run("pause")}
           >
             {run.pending === "pausing" ? "Pausing…" : "Pause"}
-          </button>
+          </Button>
         )}
         {obeys("resume") && (run.state === "paused" || run.pending === "resuming") && (
-          <button
-            type="button"
+          <Button
+            size="sm"
             data-testid="run-resume"
-            className={neutral}
-            disabled={busy || !!run.pending}
-            onClick={() => act(() => send(run.id, "resume"))}
+            busy={act.busy}
+            disabled={steer.busy || !!run.pending}
+            onClick={() => act.run("resume")}
           >
             {run.pending === "resuming" ? "Resuming…" : "Resume"}
-          </button>
+          </Button>
         )}
         {live && obeys("cancel") && !confirming && (
-          <button
-            type="button"
+          <Button
+            tone="danger"
+            size="sm"
             data-testid="run-cancel"
-            className={danger}
             disabled={busy || !!run.pending}
             onClick={() => setConfirming(true)}
           >
             {run.pending === "cancelling" ? "Cancelling…" : "Cancel"}
-          </button>
+          </Button>
         )}
         {confirming && (
           <span className="flex items-center gap-2 text-xs">
             <span>Stop this run?</span>
-            <button
-              type="button"
+            <Button
+              tone="danger"
+              size="sm"
               data-testid="run-cancel-confirm"
-              className={danger}
-              disabled={busy}
-              onClick={async () => {
+              busy={act.busy}
+              disabled={steer.busy}
+              onClick={() => {
                 setConfirming(false);
-                await act(() => send(run.id, "cancel"));
+                return act.run("cancel");
               }}
             >
               Yes, cancel it
-            </button>
-            <button type="button" className={neutral} onClick={() => setConfirming(false)}>
+            </Button>
+            <Button size="sm" onClick={() => setConfirming(false)}>
               Keep running
-            </button>
+            </Button>
           </span>
         )}
         {absent && (
@@ -120,52 +121,49 @@ export function RunControls({
           </span>
         )}
         {unresponsive && (
-          <button
-            type="button"
+          <Button
+            tone="danger"
+            size="sm"
             data-testid="run-force-finish"
-            className={danger}
-            disabled={busy}
-            onClick={() => act(() => forceFinish(run.id))}
+            busy={act.busy}
+            disabled={steer.busy}
+            onClick={() => act.run("force-finish")}
           >
             Force-finish
-          </button>
+          </Button>
         )}
       </div>
       {steering && (
-        <form
-          className="mt-2 flex gap-2"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (!guidance.trim()) return;
-            const err = await act(() => send(run.id, "steer", guidance.trim()));
-            if (!err) {
-              setGuidance("");
-              setSteering(false);
-            }
-          }}
-        >
-          <label htmlFor={`steer-${run.id}`} className="sr-only">
-            Guidance for the run
-          </label>
-          <input
-            id={`steer-${run.id}`}
-            data-testid="run-steer-text"
-            autoFocus
-            value={guidance}
-            onChange={(e) => setGuidance(e.target.value)}
-            placeholder="Tell the agent what to do differently"
-            className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900"
-          />
-          <button type="submit" data-testid="run-steer-send" className={neutral} disabled={busy || !guidance.trim()}>
-            Send
-          </button>
-        </form>
+        <Form action={steer} className="mt-2" onSubmit={() => guidance.trim() && steer.run(guidance.trim())}>
+          <div className="flex items-start gap-2">
+            <Field
+              label="Guidance for the run"
+              hideLabel
+              error={steer.fields.text}
+              name="text"
+              className="min-w-0 flex-1"
+            >
+              <Input
+                data-testid="run-steer-text"
+                autoFocus
+                value={guidance}
+                onChange={(e) => setGuidance(e.target.value)}
+                placeholder="Tell the agent what to do differently"
+              />
+            </Field>
+            <Button
+              type="submit"
+              data-testid="run-steer-send"
+              busy={steer.busy}
+              disabled={act.busy || !guidance.trim()}
+            >
+              Send
+            </Button>
+          </div>
+          <Alert className="mt-1 text-xs">{steer.error}</Alert>
+        </Form>
       )}
-      {error && (
-        <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
+      <Alert className="mt-1 text-xs">{act.error}</Alert>
     </div>
   );
 }
