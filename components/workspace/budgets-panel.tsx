@@ -2,14 +2,16 @@
 
 import { useCallback, useEffect, useState } from "react";
 import type { Budget, BudgetBody } from "@/lib/core/protocol";
-import { ApiError, budgets as readBudgets, failureLine, setBudget } from "@/lib/browser/api";
+import { ApiError, budgets as readBudgets, setBudget } from "@/lib/browser/api";
+import { placeRefusal } from "@/lib/browser/refusal";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, Input } from "../ui/field";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
 
 const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 const muted = "text-xs text-zinc-600 dark:text-zinc-400";
-const button =
-  "rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
-const input =
-  "w-28 rounded-md border border-zinc-300 bg-white px-2 py-0.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 const tone: Record<Budget["state"], string> = {
   ok: "text-zinc-700 dark:text-zinc-300",
   warning: "text-amber-800 dark:text-amber-300",
@@ -85,9 +87,15 @@ export function BudgetsPanel({
   const [error, setError] = useState<string | null>(null);
   const reread = useCallback(
     () =>
-      readBudgets(workspaceId).then(setBudgets, (e: unknown) =>
-        setError(failureLine(e, "Could not reach Chips to read the budgets.", (s) => `Budgets unreadable (${s}).`)),
-      ),
+      readBudgets(workspaceId).then(setBudgets, (e: unknown) => {
+        if (!(e instanceof ApiError)) throw e;
+        setError(
+          placeRefusal(e, [], {
+            unreachable: "Could not reach Chips to read the budgets.",
+            refused: (s) => `Budgets unreadable (${s}).`,
+          }).line,
+        );
+      }),
     [workspaceId],
   );
   useEffect(() => {
@@ -101,11 +109,7 @@ export function BudgetsPanel({
       <h2 id="budgets-heading" className={heading}>
         Budgets
       </h2>
-      {error && (
-        <p role="alert" className="mt-1 text-xs text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <Alert className="mt-1 text-xs">{error}</Alert>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {rows.map((s) => {
           const b = budgets.find((x) => x.subject === s.id);
@@ -129,15 +133,10 @@ export function BudgetsPanel({
                   {b?.state === "exhausted" && " · exhausted: new runs refused"}
                 </span>
                 {editing !== s.id && (
-                  <button
-                    type="button"
-                    data-testid="budget-edit"
-                    className={`ml-auto ${button}`}
-                    onClick={() => setEditing(s.id)}
-                  >
+                  <Button size="xs" data-testid="budget-edit" className="ml-auto" onClick={() => setEditing(s.id)}>
                     {b ? "Change budget" : "Set budget"}
                     <span className="sr-only"> of {s.name}</span>
-                  </button>
+                  </Button>
                 )}
               </div>
               {b && (
@@ -166,62 +165,47 @@ export function BudgetsPanel({
 
 function BudgetForm(p: { name: string; initial: Draft; save: (b: BudgetBody) => Promise<unknown>; done: () => void }) {
   const [draft, setDraft] = useState(p.initial);
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState<{ line: string; fields: Partial<Record<string, string>> } | null>(null);
+  const save = useAction(p.save, {
+    fields: FIELDS.map(([f]) => f),
+    unreachable: "Could not reach Chips: not saved.",
+    refused: (s) => `Not saved (${s}).`,
+    onDone: p.done,
+  });
   return (
-    <form
+    <Form
+      action={save}
       noValidate
       data-testid="budget-form"
       aria-label={`Budget of ${p.name}`}
       className="mt-2 flex flex-wrap items-end gap-3"
-      onSubmit={async (ev) => {
-        ev.preventDefault();
+      onSubmit={() => {
         const asked = bodyOf(draft);
-        if ("fields" in asked) return setRefusal({ line: "Not saved: see the fields marked.", fields: asked.fields });
-        setBusy(true);
-        try {
-          await p.save(asked.body);
-          p.done();
-        } catch (e) {
-          const fields =
-            e instanceof ApiError ? Object.fromEntries(e.errors.map((x) => [x.pointer.slice(1), x.message])) : {};
-          setRefusal({ line: failureLine(e, "Could not reach Chips: not saved.", (s) => `Not saved (${s}).`), fields });
-        } finally {
-          setBusy(false);
-        }
+        return "fields" in asked
+          ? save.refuse("Not saved: see the fields marked.", asked.fields)
+          : save.run(asked.body);
       }}
     >
       {FIELDS.map(([f, label]) => (
-        <label key={f} className="flex flex-col gap-0.5 text-xs">
-          {label}
-          <input
+        <Field key={f} label={label} compact error={save.fields[f]} name={f} errorTestId="budget-field-error">
+          <Input
             data-testid={`budget-${f}`}
             inputMode="decimal"
-            className={input}
+            className="w-28"
             value={draft[f]}
             placeholder={f === "warn_at" ? "80" : "no limit"}
-            aria-invalid={!!refusal?.fields[f]}
-            aria-describedby={refusal?.fields[f] ? `budget-${f}-error` : undefined}
             onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
           />
-          {refusal?.fields[f] && (
-            <span id={`budget-${f}-error`} data-testid="budget-field-error" className="text-red-700 dark:text-red-300">
-              {refusal.fields[f]}
-            </span>
-          )}
-        </label>
+        </Field>
       ))}
-      <button type="submit" data-testid="budget-save" className={button} disabled={busy}>
+      <Button type="submit" size="xs" data-testid="budget-save" busy={save.busy}>
         Save
-      </button>
-      <button type="button" className={button} onClick={p.done}>
+      </Button>
+      <Button size="xs" onClick={p.done}>
         Cancel
-      </button>
-      {refusal && (
-        <p role="alert" data-testid="budget-error" className="w-full text-xs text-red-700 dark:text-red-300">
-          {refusal.line}
-        </p>
-      )}
-    </form>
+      </Button>
+      <Alert testId="budget-error" className="w-full text-xs">
+        {save.error}
+      </Alert>
+    </Form>
   );
 }

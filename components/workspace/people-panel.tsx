@@ -5,16 +5,25 @@ import { useState } from "react";
 import { Role } from "@/lib/core/protocol";
 import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/core/views/people";
 import * as api from "@/lib/browser/people-api";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, Select } from "../ui/field";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
 
-const button =
-  "rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
+const ROLES = ["viewer", "member", "owner"] as const;
+const INVITE_ROLES = [
+  ["viewer", "viewer (watches and reviews)"],
+  ["member", "member (posts, starts and steers runs)"],
+  ["owner", "owner (manages people, harnesses, runners)"],
+] as const;
 const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 const muted = "text-xs text-zinc-600 dark:text-zinc-400";
 
 const when = (t: string | null) => (t ? new Date(t).toLocaleString() : "never");
 
 /** A subject's tokens, each with its last use and (for an owner) its own Revoke. */
-function Tokens({ tokens, onRevoke }: { tokens: TokenRow[]; onRevoke: (id: string) => void }) {
+function Tokens({ tokens, onRevoke }: { tokens: TokenRow[]; onRevoke: (id: string) => unknown }) {
   if (!tokens.length) return null;
   return (
     <ul className="mt-1 w-full space-y-1 pl-4">
@@ -29,14 +38,9 @@ function Tokens({ tokens, onRevoke }: { tokens: TokenRow[]; onRevoke: (id: strin
           <span className="font-mono">{t.id.slice(0, 12)}…</span>
           <span>{t.revoked ? "revoked" : `last used ${when(t.last_used_at)}`}</span>
           {!t.revoked && (
-            <button
-              type="button"
-              data-testid="token-revoke"
-              className={`ml-auto ${button}`}
-              onClick={() => onRevoke(t.id)}
-            >
+            <Button size="xs" data-testid="token-revoke" className="ml-auto" onClick={() => onRevoke(t.id)}>
               Revoke token
-            </button>
+            </Button>
           )}
         </li>
       ))}
@@ -57,25 +61,29 @@ export function PeoplePanel(p: {
   const [role, setRole] = useState<Role>("member");
   const [link, setLink] = useState<string | null>(null);
   const [minted, setMinted] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const ws = p.workspaceId;
-  /** Run a change; on success redraw the page from the server, else say why. */
-  const act = async (change: Promise<string | null>) => {
-    const refused = await change;
-    setError(refused);
-    if (!refused) router.refresh();
-  };
-  const revokeToken = (id: string) => void act(api.revokeToken(ws, id));
+  // A change redraws the page from the server; a refusal is said above the list.
+  const act = useAction((change: () => Promise<unknown>) => change(), { onDone: () => router.refresh() });
+  const invite = useAction((r: Role) => api.makeInvite(ws, r), {
+    fields: ["role"],
+    onDone: (url) => {
+      setLink(url);
+      router.refresh();
+    },
+  });
+  const mint = useAction((id: string) => api.newHarnessToken(ws, id), {
+    onDone: (token) => {
+      setMinted(token);
+      router.refresh();
+    },
+  });
+  const revokeToken = (id: string) => act.run(() => api.revokeToken(ws, id));
   return (
     <section className="mt-8" aria-labelledby="people-h">
       <h2 id="people-h" className={heading.replace("mt-8 ", "")}>
         People
       </h2>
-      {error && (
-        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-300">
-          {error}
-        </p>
-      )}
+      <Alert className="mt-2 text-sm">{act.error ?? mint.error}</Alert>
       <ul className="mt-2 divide-y divide-zinc-200 dark:divide-zinc-800">
         {p.people.map((x) => (
           <li
@@ -87,70 +95,51 @@ export function PeoplePanel(p: {
           >
             <span className="font-medium">{x.name}</span>
             {p.isOwner ? (
-              <select
+              <Select
                 aria-label={`Role of ${x.name}`}
                 data-testid="person-role"
                 value={x.role}
+                disabled={act.busy}
                 onChange={(e) => {
                   const to = Role.safeParse(e.target.value);
-                  if (to.success) void act(api.changeRole(ws, x.id, to.data));
+                  if (to.success) void act.run(() => api.changeRole(ws, x.id, to.data));
                 }}
-                className="rounded-md border border-zinc-300 px-1 py-0.5 text-xs dark:border-zinc-700 dark:bg-zinc-900"
-              >
-                <option value="viewer">viewer</option>
-                <option value="member">member</option>
-                <option value="owner">owner</option>
-              </select>
+                compact
+                options={ROLES.map((r) => [r, r])}
+              />
             ) : (
               <span className={muted}>{x.role}</span>
             )}
             {p.isOwner && <span className={muted}>last seen {when(x.last_seen_at)}</span>}
             {p.isOwner && x.id !== p.myId && (
-              <button
-                type="button"
+              <Button
+                size="xs"
                 data-testid="person-revoke"
-                className={`ml-auto ${button}`}
-                onClick={() => void act(api.revokePerson(ws, x.id))}
+                className="ml-auto"
+                disabled={act.busy}
+                onClick={() => act.run(() => api.revokePerson(ws, x.id))}
               >
                 Revoke
-              </button>
+              </Button>
             )}
             {p.isOwner && <Tokens tokens={x.tokens} onRevoke={revokeToken} />}
           </li>
         ))}
       </ul>
       {p.isOwner && (
-        <form
-          className="mt-3 flex flex-wrap items-center gap-2"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            const made = await api.makeInvite(ws, role);
-            if ("error" in made) return setError(made.error);
-            setLink(made.url);
-            router.refresh();
-          }}
-        >
-          <label className="text-sm" htmlFor="invite-role">
-            Invite a
-          </label>
-          <select
-            id="invite-role"
-            data-testid="invite-role"
-            value={role}
-            onChange={(e) => setRole(Role.safeParse(e.target.value).data ?? "member")}
-            className="rounded-md border border-zinc-300 px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-900"
-          >
-            <option value="viewer">viewer (watches and reviews)</option>
-            <option value="member">member (posts, starts and steers runs)</option>
-            <option value="owner">owner (manages people, harnesses, runners)</option>
-          </select>
-          <button
-            type="submit"
-            data-testid="invite-create"
-            className="rounded-md bg-blue-700 px-3 py-1 text-sm font-medium text-white focus-visible:outline-2 focus-visible:outline-blue-600"
-          >
+        <Form action={invite} className="mt-3 flex flex-wrap items-end gap-2" onSubmit={() => invite.run(role)}>
+          <Field label="Invite a" compact error={invite.fields.role} name="role">
+            <Select
+              data-testid="invite-role"
+              value={role}
+              onChange={(e) => setRole(Role.safeParse(e.target.value).data ?? "member")}
+              options={INVITE_ROLES}
+            />
+          </Field>
+          <Button type="submit" tone="primary" data-testid="invite-create" busy={invite.busy}>
             Make a link
-          </button>
+          </Button>
+          <Alert className="w-full text-sm">{invite.error}</Alert>
           {link && (
             <output
               data-testid="invite-link"
@@ -159,7 +148,7 @@ export function PeoplePanel(p: {
               {link}
             </output>
           )}
-        </form>
+        </Form>
       )}
       {p.isOwner && p.invites.length > 0 && (
         <>
@@ -176,14 +165,15 @@ export function PeoplePanel(p: {
                 <span className={muted}>
                   {i.single_use ? "single-use" : `${i.uses} uses so far`} · until {when(i.expires_at)}
                 </span>
-                <button
-                  type="button"
+                <Button
+                  size="xs"
                   data-testid="invite-withdraw"
-                  className={`ml-auto ${button}`}
-                  onClick={() => void act(api.withdrawInvite(ws, i.id))}
+                  className="ml-auto"
+                  disabled={act.busy}
+                  onClick={() => act.run(() => api.withdrawInvite(ws, i.id))}
                 >
                   Withdraw
-                </button>
+                </Button>
               </li>
             ))}
           </ul>
@@ -214,28 +204,24 @@ export function PeoplePanel(p: {
                   <span className={muted}>
                     {h.kind} · {live ? `${live} live token${live === 1 ? "" : "s"}` : "revoked"}
                   </span>
-                  <button
-                    type="button"
+                  <Button
+                    size="xs"
                     data-testid="harness-new-token"
-                    className={`ml-auto ${button}`}
-                    onClick={async () => {
-                      const made = await api.newHarnessToken(ws, h.id);
-                      if ("error" in made) return setError(made.error);
-                      setMinted(made.token);
-                      router.refresh();
-                    }}
+                    className="ml-auto"
+                    busy={mint.busy}
+                    onClick={() => mint.run(h.id)}
                   >
                     New token
-                  </button>
+                  </Button>
                   {live > 0 && (
-                    <button
-                      type="button"
+                    <Button
+                      size="xs"
                       data-testid="harness-revoke"
-                      className={button}
-                      onClick={() => void act(api.revokeHarness(ws, h.id))}
+                      disabled={act.busy}
+                      onClick={() => act.run(() => api.revokeHarness(ws, h.id))}
                     >
                       Revoke all
-                    </button>
+                    </Button>
                   )}
                   <Tokens tokens={h.tokens} onRevoke={revokeToken} />
                 </li>

@@ -1,41 +1,24 @@
 import { ROUTES } from "@/lib/core/routes";
-import { call, failureLine, refusalOf } from "./api";
+import { call } from "./api";
 
 /**
- * The calls the workspace page's people panel makes (docs/ROLES.md), over lib/browser/api.ts.
- * Each answers an error line, or null when it went through.
+ * The calls the workspace page's people panel makes (docs/ROLES.md), over lib/browser/api.ts;
+ * a refusal is thrown as an ApiError.
  */
 
-export const revokePerson = (ws: string, person: string) =>
-  refusalOf(call(ROUTES.revokePerson, { params: { ws, person } }));
-export const revokeHarness = (ws: string, harness: string) =>
-  refusalOf(call(ROUTES.revokeHarness, { params: { ws, harness } }));
-export const revokeToken = (ws: string, token: string) =>
-  refusalOf(call(ROUTES.revokeToken, { params: { ws, token } }));
-export const withdrawInvite = (ws: string, invite: string) =>
-  refusalOf(call(ROUTES.withdrawInvite, { params: { ws, invite } }));
-export const changeRole = (ws: string, person: string, role: "owner" | "member" | "viewer") =>
-  refusalOf(call(ROUTES.changeRole, { params: { ws, person }, body: { role } }));
+type Role = "owner" | "member" | "viewer";
 
-const refused = (e: unknown) => ({ error: failureLine(e, "Could not reach Chips.", (s) => `Refused (${s}).`) });
+export const revokePerson = (ws: string, person: string) => call(ROUTES.revokePerson, { params: { ws, person } });
+export const revokeHarness = (ws: string, harness: string) => call(ROUTES.revokeHarness, { params: { ws, harness } });
+export const revokeToken = (ws: string, token: string) => call(ROUTES.revokeToken, { params: { ws, token } });
+export const withdrawInvite = (ws: string, invite: string) => call(ROUTES.withdrawInvite, { params: { ws, invite } });
+export const changeRole = (ws: string, person: string, role: Role) =>
+  call(ROUTES.changeRole, { params: { ws, person }, body: { role } });
 
-/** A new invite link for a role, or the refusal. */
-export async function makeInvite(
-  ws: string,
-  role: "owner" | "member" | "viewer",
-): Promise<{ url: string } | { error: string }> {
-  try {
-    return { url: (await call(ROUTES.invite, { params: { ws }, body: { role } })).url };
-  } catch (e) {
-    return refused(e);
-  }
-}
+/** A new invite link for a role. */
+export const makeInvite = async (ws: string, role: Role) =>
+  (await call(ROUTES.invite, { params: { ws }, body: { role } })).url;
 
 /** Another token for a harness or runner: shown once. */
-export async function newHarnessToken(ws: string, harness: string): Promise<{ token: string } | { error: string }> {
-  try {
-    return { token: (await call(ROUTES.harnessToken, { params: { ws, harness } })).token };
-  } catch (e) {
-    return refused(e);
-  }
-}
+export const newHarnessToken = async (ws: string, harness: string) =>
+  (await call(ROUTES.harnessToken, { params: { ws, harness } })).token;
