@@ -1,7 +1,6 @@
 "use client";
 
-/** The start form's styles and its fields that are more than a text box: model and provider, profile, optional text. */
-import type { ReactNode } from "react";
+/** The start form's fields that are more than a text box: model and provider, and the permission profile. */
 import type { OnlineRunner } from "@/lib/browser/api";
 import {
   PROFILE_DESCRIPTIONS,
@@ -9,11 +8,7 @@ import {
   type AgentName,
   type PermissionProfile,
 } from "@/lib/core/protocol/runner-contract";
-
-export const input =
-  "w-full rounded-md border border-zinc-300 bg-white px-2.5 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 aria-[invalid=true]:border-red-600 dark:border-zinc-700 dark:bg-zinc-900 dark:aria-[invalid=true]:border-red-400";
-export const label = "mb-1 block text-sm font-medium";
-export const hint = "mt-0.5 text-xs text-zinc-600 dark:text-zinc-400";
+import { Field, Select, useFieldGroup } from "../ui/field";
 
 /** What the connected runners offer for an agent ([RN5]): each model or provider once, in the order seen. */
 function offered(online: OnlineRunner[] | null, agent: string, what: "models" | "providers"): string[] {
@@ -23,19 +18,15 @@ function offered(online: OnlineRunner[] | null, agent: string, what: "models" | 
 
 const PROFILES = ["workspace-write", "read-only", "ask"] as const;
 
-/** The permission profile ([RN1]), each with what it means for the chosen agent. */
+/** The permission profile ([RN1]) as radios, each with what it means for the chosen agent; inside a `group` Field. */
 export function ProfileChoice(f: {
   agent: string;
   value: PermissionProfile;
   set: (v: PermissionProfile) => void;
-  /** The radio group's name. */
   name: string;
-  describedBy?: string;
-  error: ReactNode;
 }) {
   return (
-    <fieldset data-testid="start-run-profile" aria-describedby={f.describedBy}>
-      <legend className={label}>Permission profile</legend>
+    <div {...useFieldGroup()} data-testid="start-run-profile">
       {PROFILES.map((p) => (
         <label key={p} className="flex items-start gap-2 py-0.5 text-sm">
           <input
@@ -54,52 +45,6 @@ export function ProfileChoice(f: {
           </span>
         </label>
       ))}
-      {f.error}
-    </fieldset>
-  );
-}
-
-/**
- * A field the form may leave empty: its label with "(optional)", a text box (a textarea when
- * it has `rows`), the hint under it and its error beside it.
- */
-export function OptionalField(f: {
-  id: string;
-  testId: string;
-  title: string;
-  value: string;
-  set: (v: string) => void;
-  hint: ReactNode;
-  rows?: number;
-  mono?: boolean;
-  placeholder?: string;
-  invalid: boolean;
-  describedBy?: string;
-  error: ReactNode;
-}) {
-  const common = {
-    id: f.id,
-    "data-testid": f.testId,
-    value: f.value,
-    placeholder: f.placeholder,
-    "aria-invalid": f.invalid,
-    "aria-describedby": [f.describedBy, `${f.id}-hint`].filter(Boolean).join(" "),
-    className: f.mono ? `${input} font-mono` : input,
-  };
-  return (
-    <div>
-      <label htmlFor={f.id} className={label}>
-        {f.title} <span className="font-normal text-zinc-600 dark:text-zinc-400">(optional)</span>
-      </label>
-      {f.rows ? (
-        <textarea {...common} rows={f.rows} onChange={(e) => f.set(e.target.value)} />
-      ) : (
-        <input {...common} autoComplete="off" onChange={(e) => f.set(e.target.value)} />
-      )}
-      <p id={`${f.id}-hint`} className={hint}>
-        {f.hint}
-      </p>
-      {f.error}
     </div>
   );
 }
@@ -107,11 +52,7 @@ export function OptionalField(f: {
 interface Choice {
   value: string;
   set: (v: string) => void;
-  /** The select's id (its label's `for`). */
-  id: string;
-  invalid: boolean;
-  describedBy?: string;
-  error: ReactNode;
+  error?: string;
 }
 
 /**
@@ -133,11 +74,11 @@ export function ModelChoice({
   const takesProvider = TAKES_PROVIDER[agent as AgentName] ?? false;
   return (
     <div className="grid gap-3 sm:grid-cols-2">
-      <DefaultOr choice={model} title="Model" testId="start-run-model" options={offered(online, agent, "models")} />
+      <DefaultOr choice={model} title="Model" name="model" options={offered(online, agent, "models")} />
       <DefaultOr
         choice={takesProvider ? provider : { ...provider, value: "" }}
         title="Provider"
-        testId="start-run-provider"
+        name="provider"
         options={takesProvider ? offered(online, agent, "providers") : []}
         disabled={!takesProvider}
         hint={
@@ -154,42 +95,20 @@ export function ModelChoice({
 function DefaultOr(f: {
   choice: Choice;
   title: string;
-  testId: string;
+  name: "model" | "provider";
   options: string[];
   disabled?: boolean;
   hint?: string;
 }) {
-  const { choice } = f;
   return (
-    <div>
-      <label htmlFor={choice.id} className={label}>
-        {f.title}
-      </label>
-      <select
-        id={choice.id}
-        data-testid={f.testId}
-        value={choice.value}
+    <Field label={f.title} hint={f.hint} error={f.choice.error} name={f.name} errorTestId="start-run-error">
+      <Select
+        data-testid={`start-run-${f.name}`}
+        value={f.choice.value}
         disabled={f.disabled}
-        onChange={(e) => choice.set(e.target.value)}
-        aria-invalid={choice.invalid}
-        aria-describedby={
-          [choice.describedBy, f.hint ? `${choice.id}-hint` : ""].filter(Boolean).join(" ") || undefined
-        }
-        className={input}
-      >
-        <option value="">The runner&apos;s default</option>
-        {f.options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-      {f.hint && (
-        <p id={`${choice.id}-hint`} className={hint}>
-          {f.hint}
-        </p>
-      )}
-      {choice.error}
-    </div>
+        onChange={(e) => f.choice.set(e.target.value)}
+        options={[["", "The runner's default"], ...f.options.map((o) => [o, o] as const)]}
+      />
+    </Field>
   );
 }

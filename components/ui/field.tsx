@@ -1,14 +1,6 @@
 "use client";
 
-import {
-  createContext,
-  useContext,
-  useId,
-  type InputHTMLAttributes,
-  type ReactNode,
-  type SelectHTMLAttributes,
-  type TextareaHTMLAttributes,
-} from "react";
+import { createContext, useContext, useId, type ComponentProps, type ReactNode } from "react";
 
 /** What a control inside a Field takes from it: its id, whether it is at fault, what describes it. */
 interface FieldWiring {
@@ -125,12 +117,12 @@ const control = (compact: boolean, className: string | undefined) =>
 type Compact = { compact?: boolean };
 
 /** A text box; inside a Field it takes the Field's id, error and hint. */
-export function Input({ compact, className, ...rest }: InputHTMLAttributes<HTMLInputElement> & Compact) {
+export function Input({ compact, className, ...rest }: ComponentProps<"input"> & Compact) {
   const f = useContext(FieldContext);
   return <input {...wiring(f)} {...rest} className={control(compact ?? !!f?.compact, className)} />;
 }
 
-export function TextArea({ compact, className, ...rest }: TextareaHTMLAttributes<HTMLTextAreaElement> & Compact) {
+export function TextArea({ compact, className, ...rest }: ComponentProps<"textarea"> & Compact) {
   const f = useContext(FieldContext);
   return <textarea {...wiring(f)} {...rest} className={control(compact ?? !!f?.compact, className)} />;
 }
@@ -141,7 +133,7 @@ export function Select({
   compact,
   className,
   ...rest
-}: SelectHTMLAttributes<HTMLSelectElement> & Compact & { options: readonly (readonly [string, string])[] }) {
+}: ComponentProps<"select"> & Compact & { options: readonly (readonly [string, string])[] }) {
   const f = useContext(FieldContext);
   return (
     <select {...wiring(f)} {...rest} className={control(compact ?? !!f?.compact, className)}>
