@@ -5,11 +5,9 @@ import type { RoomRevision } from "@/lib/core/protocol";
 import { ApiError, roomRevisions } from "@/lib/browser/api";
 import { placeRefusal } from "@/lib/browser/refusal";
 import { Alert } from "../ui/alert";
+import { Select } from "../ui/field";
 import { actorName, type Directory } from "../../lib/core/views/names";
 import { revisionText, TextDiff } from "./text-diff";
-
-const select =
-  "rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:bg-zinc-900";
 
 /** Every revision of the room (who, when), and the diff between any two of them. */
 export function RoomHistory({ spaceId, head, dir }: { spaceId: string; head: number; dir: Directory }) {
@@ -78,13 +76,13 @@ function RevisionPicker({
   return (
     <label>
       {label}{" "}
-      <select data-testid={testId} className={select} value={value} onChange={(e) => onChange(Number(e.target.value))}>
-        {options.map((n) => (
-          <option key={n} value={n}>
-            {n === 0 ? "empty (0)" : `revision ${n}`}
-          </option>
-        ))}
-      </select>
+      <Select
+        compact
+        data-testid={testId}
+        value={value}
+        onChange={(e) => onChange(Number(e.target.value))}
+        options={options.map((n) => [String(n), n === 0 ? "empty (0)" : `revision ${n}`])}
+      />
     </label>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 
 import type { ReactNode } from "react";
+import { Button } from "../ui/button";
 
 /**
  * The room's state beside its timeline (docs/PROTOCOL.md §6): intent and outcome, and the sections
@@ -15,14 +16,9 @@ export function RoomPanel({ onClose, children }: { onClose: () => void; children
     >
       <div className="mb-3 flex items-center">
         <h2 className="text-sm font-semibold">Room state</h2>
-        <button
-          type="button"
-          data-testid="room-panel-close"
-          onClick={onClose}
-          className="ml-auto rounded-md px-2 py-1 text-sm text-zinc-700 hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-zinc-300 dark:hover:bg-zinc-800"
-        >
+        <Button tone="ghost" data-testid="room-panel-close" onClick={onClose} className="ml-auto">
           Close
-        </button>
+        </Button>
       </div>
       <div className="space-y-6">{children}</div>
     </aside>

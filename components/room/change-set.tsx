@@ -5,12 +5,11 @@ import type { ChangedFile, ChangeSetPayload, CheckResult } from "@/lib/core/prot
 import { DiffView } from "./diff-view";
 import { formatBytes, MAX_OBJECT_BYTES, ObjectError, readObject } from "./objects";
 import { OutputSize } from "./output-size";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
 
 /** Check output is long: the page keeps its tail, where the failure usually is. */
 const OUTPUT_TAIL = 64 * 1024;
-
-const toggle =
-  "rounded-md border border-zinc-300 bg-white px-2 py-0.5 text-xs font-medium text-zinc-800 hover:bg-zinc-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:opacity-60 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800";
 
 const STATUS: Record<ChangedFile["status"], { letter: string; tone: string }> = {
   added: { letter: "A", tone: "text-green-800 dark:text-green-300" },
@@ -88,25 +87,20 @@ function CheckRow({ runId, check }: { runId: string; check: CheckResult }) {
           exit {check.exit_code ?? "none"} · {formatDuration(check.duration_ms)} ·
         </span>
         <OutputSize runId={runId} output={check.output} of={check.command} />
-        <button
-          type="button"
+        <Button
+          size="xs"
           data-testid="check-output-toggle"
-          className={toggle}
           aria-expanded={expanded}
           aria-controls={id}
           aria-label={`${expanded ? "Hide" : "Show"} the output of ${check.command} here`}
           onClick={() => (expanded ? close() : void open())}
         >
           {expanded ? "hide" : "show"}
-        </button>
+        </Button>
       </div>
       <div id={id}>
         {loaded.state === "loading" && <p className="mt-1 text-zinc-600 dark:text-zinc-400">Loading…</p>}
-        {loaded.state === "error" && (
-          <p role="alert" className="mt-1 text-red-700 dark:text-red-400">
-            {loaded.message}
-          </p>
-        )}
+        {loaded.state === "error" && <Alert className="mt-1">{loaded.message}</Alert>}
         {loaded.state === "ready" && (
           <>
             {cut && (
@@ -194,25 +188,24 @@ export function ChangeSet({ runId, cs }: { runId: string; cs: ChangeSetPayload }
         {cs.cleanup.policy === "keep" ? "is kept" : "is removed after the run"}.
       </p>
       <div className="mt-2 flex items-center gap-2">
-        <button
-          type="button"
+        <Button
+          size="xs"
           data-testid="change-set-show-diff"
-          className={toggle}
           aria-expanded={showing}
           aria-controls={diffId}
           disabled={diff.loaded.state === "loading"}
           onClick={() => (showing ? diff.close() : void diff.open())}
         >
           {showing ? "Hide diff" : "Show diff"}
-        </button>
+        </Button>
         <span className="text-zinc-600 dark:text-zinc-400">{formatBytes(cs.diff.bytes)}</span>
       </div>
       <div id={diffId}>
         {diff.loaded.state === "loading" && <p className="mt-1 text-zinc-600 dark:text-zinc-400">Loading the diff…</p>}
         {diff.loaded.state === "error" && (
-          <p role="alert" data-testid="change-set-diff-error" className="mt-1 text-red-700 dark:text-red-400">
+          <Alert testId="change-set-diff-error" className="mt-1">
             {diff.loaded.message}
-          </p>
+          </Alert>
         )}
         {diff.loaded.state === "ready" && <DiffView text={diff.loaded.text} binaries={binaries} />}
       </div>

@@ -15,6 +15,7 @@ import { RoomActionsContext, type RoomActions } from "./room-context";
 import { useServerNow } from "@/lib/browser/use-now";
 import { usePeople } from "@/lib/browser/use-people";
 import { Composer } from "./composer";
+import { Button } from "../ui/button";
 import type { Directory } from "../../lib/core/views/names";
 import { RoomHeader } from "./room-header";
 import { StartRun } from "./start-run-form";
@@ -164,15 +165,14 @@ export function RoomView(p: RoomViewProps) {
               </a>
               <NotifyButton />
               <BudgetStrip workspaceId={p.workspaceId} runs={runs} />
-              <button
-                type="button"
+              <Button
+                size="sm"
                 data-testid="room-state-open"
                 aria-expanded={panelOpen}
                 onClick={() => setPanelOpen(!panelOpen)}
-                className="rounded-md border border-zinc-300 px-2.5 py-1 text-sm font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
                 Intent &amp; outcome{room.room.revision ? ` · r${room.room.revision}` : ""}
-              </button>
+              </Button>
               {canAct ? (
                 <StartRun spaceId={p.spaceId} workspaceId={p.workspaceId} />
               ) : (
@@ -198,14 +198,9 @@ export function RoomView(p: RoomViewProps) {
             />
             <TypingIndicators runs={typing} now={now} dir={dir} />
             <div className="border-t border-zinc-200 px-4 py-1.5 lg:hidden dark:border-zinc-800">
-              <button
-                type="button"
-                aria-expanded={railOpen}
-                onClick={() => setRailOpen(!railOpen)}
-                className="text-xs font-medium text-blue-700 focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
-              >
+              <Button tone="link" aria-expanded={railOpen} onClick={() => setRailOpen(!railOpen)} className="text-xs">
                 {railOpen ? "Hide" : "Show"} active runs ({active.length})
-              </button>
+              </Button>
               {railOpen && <RunsRail runs={active} dir={dir} onPick={setFocusRun} />}
             </div>
             {canAct && <Composer roomName={p.roomName} draftKey={`chips-draft:${p.spaceId}`} onSend={send} />}
