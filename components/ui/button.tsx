@@ -20,7 +20,7 @@ const SIZE = {
   lg: "px-4 py-2 text-sm",
 } as const;
 
-export type ButtonTone = keyof typeof TONE;
+type ButtonTone = keyof typeof TONE;
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   tone?: ButtonTone;

@@ -123,20 +123,6 @@ export async function call<R extends RouteDecl>(r: R, input: CallInput<R>, base 
   return declared.schema.parse(parsed) as OkAnswer<R>;
 }
 
-/** Run `call`; null when it went through, else the line to show (see failureLine). */
-export async function refusalOf(
-  call: Promise<unknown>,
-  unreachable = "Could not reach Chips.",
-  fallback = (s: number) => `Refused (${s}).`,
-): Promise<string | null> {
-  try {
-    await call;
-    return null;
-  } catch (e) {
-    return failureLine(e, unreachable, fallback);
-  }
-}
-
 /** POST one event as the signed-in person; the server sets the actor. `keyPrefix` names where it came from. */
 export const postEvent = (workspaceId: string, event: Record<string, unknown>, keyPrefix = "ui") =>
   call(ROUTES.postEvents, {
