@@ -1,5 +1,5 @@
 import { ROUTES } from "@/lib/core/routes";
-import { call, failureLine, refusalOf } from "./api";
+import { call, failureLine } from "./api";
 
 /** The calls the workspace page's webhooks panel makes ([ASK7]), over lib/browser/api.ts. */
 
@@ -15,8 +15,15 @@ export async function addWebhook(ws: string, url: string, name?: string): Promis
   }
 }
 
-export const removeWebhook = (ws: string, id: string) =>
-  refusalOf(call(ROUTES.removeWebhook, { params: { ws, webhook: id } }));
+/** Remove a webhook; null when it was removed, else the line to show. */
+export async function removeWebhook(ws: string, id: string): Promise<string | null> {
+  try {
+    await call(ROUTES.removeWebhook, { params: { ws, webhook: id } });
+    return null;
+  } catch (e) {
+    return failureLine(e, "Could not reach Chips.", (s) => `Refused (${s}).`);
+  }
+}
 
 export const webhookDeliveries = async (ws: string, id: string) =>
   (await call(ROUTES.webhookDeliveries, { params: { ws, webhook: id }, query: { limit: "20" } })).deliveries;
