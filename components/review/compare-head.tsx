@@ -1,7 +1,7 @@
 import type { Run } from "@/lib/core/protocol";
 
 /** A compare table's cells: headers and data. */
-export const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
+const th = "px-2 py-1.5 text-left text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 export const td = "px-2 py-1.5 align-top";
 
 /** A compare table's head: what its rows are, then a column per run ("Run 1", "Run 2"…), then any columns after. */
