@@ -4,7 +4,7 @@ import { budgets, runs } from "./schema";
 import type { MicroSpend } from "../lib/core/projection/budget";
 
 /**
- * Budgets' statements (issue 14, docs/ROOM-STATE.md [BUD1]–[BUD3]): the writer reads the
+ * Budgets' statements (docs/ROOM-STATE.md [BUD1]–[BUD3]): the writer reads the
  * workspace's budgets and spend with a batch that reports usage or starts a run, and adds
  * each report's usage in the statement that stores it ({@link USAGE_CTE}).
  */

@@ -151,7 +151,7 @@ const READ_MODELS = `with named_runs as (
   ${list(`select * from named_asks`)} as asks,
   ${list(`select a.id, e.body from named_asks a cross join lateral (select body from events where workspace_id = $1 and seq = a.settled_seq limit 1) e where a.workspace_id = $1`)} as ask_settles`;
 
-// Room state (issue 14), read only for a batch that judges or changes it.
+// Room state, read only for a batch that judges or changes it.
 const READ_ROOMS = `select ${HEAD},
   ${list(perKey("$2", "rooms", "space_id = k.key and workspace_id = $1", roomRows.jsonColumns))} as rooms,
   ${list(`select d.* from unnest($3::text[], $4::text[]) as k(space_id, decision_id)

@@ -18,7 +18,7 @@ import { ask, permission } from "./support/asks";
 import { startTestServer, type TestServer } from "./support/server";
 
 /**
- * The role matrix (issue 15), generated from the route table and the socket events: for
+ * The role matrix, generated from the route table and the socket events: for
  * every route and event, each of owner / member / viewer / revoked / other-workspace gets
  * exactly the answer below. A route or event without a row fails the test. `token` is the
  * workspace's first owner by their person API token (a bearer, no cookie): it gets what an

@@ -7,7 +7,7 @@
  * floors and hook see the same load on a shared machine: a shell that only reads stdin (what
  * any command hook pays), the same shell doing the hook's three forks (date, cat, mv) with
  * none of its logic, and `node -e 0` (what a Node hook would pay before doing anything).
- * Aim (issue 16): p99 ≤ 50 ms, up and down.
+ * Aim: p99 ≤ 50 ms, up and down.
  */
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";

@@ -10,7 +10,7 @@ interface AimInputs {
   baseline: (key: string) => BaselineResult | undefined;
 }
 
-/** One aim of issue 12 as data: the figure it reads, and the bound it must hold. */
+/** One ingest aim as data: the figure it reads, and the bound it must hold. */
 interface Aim {
   db: DbKind;
   scenario: string;
@@ -31,7 +31,7 @@ const rateAim = (db: DbKind, scenario: string, min: number, text: string): Aim =
 
 const serverMsPerEvent = (r: IngestResult) => (r.server.cpuPct / 100 / r.eventsPerSec) * 1000;
 
-/** Issue 12's ingest aims, judged on this machine against baselines of the same run. */
+/** The ingest aims, judged on this machine against baselines of the same run. */
 export const AIMS: Aim[] = [
   rateAim("postgres", "single-16", 2_000, "16 single-event clients ≥ 2,000 events/s"),
   {

@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- --only review [--db pglite|postgres|both] [--runs N] [--events M]
- * [--budget-minutes B] [--reps R]`: the review pages on a big seeded history (issue 13,
- * docs/REVIEW.md). On PostgreSQL it seeds N runs and M events (default 100,000 and
+ * [--budget-minutes B] [--reps R]`: the review pages on a big seeded history
+ * (docs/REVIEW.md). On PostgreSQL it seeds N runs and M events (default 100,000 and
  * 2,000,000; on PGlite a tenth) through the one ingest writer, as `npm run seed` does,
  * and prints the seeding rate — stopping early, and saying at what size, when the time
  * budget (default 25 minutes of writing) runs out. Then p50/p95 of the runs page (its list

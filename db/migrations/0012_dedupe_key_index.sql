@@ -1,4 +1,4 @@
--- Issue 12: the dedupe by idempotency key must be answered by its unique index however stale
+-- The dedupe by idempotency key must be answered by its unique index however stale
 -- the statistics are. With a (workspace_id, idempotency_key) index, a planner that thinks the
 -- workspace small (it grew since the last ANALYZE; PGlite never analyzes) may probe the
 -- workspace's other indexes and filter every row of it per key. An index on the one

@@ -1,4 +1,4 @@
--- Review of past runs (issue 13, docs/REVIEW.md): the review index of each run (facets and
+-- Review of past runs (docs/REVIEW.md): the review index of each run (facets and
 -- search words, kept after commit by lib/server/review/indexer.ts), how far each workspace's
 -- log is in it, and people's saved views of the runs page.
 CREATE TABLE IF NOT EXISTS "run_index" (

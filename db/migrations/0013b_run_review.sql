@@ -1,3 +1,3 @@
--- A run's review (issue 13): its newest verdict and how many annotations it has, folded by
--- the one projection from run.annotated (lib/projection/run.ts), written with the run.
+-- A run's review: its newest verdict and how many annotations it has, folded by
+-- the one projection from run.annotated (lib/core/projection/run.ts), written with the run.
 ALTER TABLE "runs" ADD COLUMN IF NOT EXISTS "review" jsonb;

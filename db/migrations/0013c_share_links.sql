@@ -1,4 +1,4 @@
--- Share links (issue 13): a read-only link to one run, optionally a seq range, with an
+-- Share links: a read-only link to one run, optionally a seq range, with an
 -- expiry. Only the token's SHA-256 is stored; every open is logged.
 CREATE TABLE IF NOT EXISTS "share_links" (
 	"id" text PRIMARY KEY NOT NULL,

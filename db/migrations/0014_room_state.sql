@@ -1,4 +1,4 @@
--- Issue 14: a room's intent and outcome at its current revision, kept by the ingest writer.
+-- A room's intent and outcome at its current revision, kept by the ingest writer.
 CREATE TABLE "rooms" (
 	"space_id" text PRIMARY KEY NOT NULL,
 	"workspace_id" text NOT NULL,

@@ -1,4 +1,4 @@
--- Issue 14: a room's decisions, kept by the ingest writer.
+-- A room's decisions, kept by the ingest writer.
 CREATE TABLE "decisions" (
 	"space_id" text NOT NULL,
 	"decision_id" text NOT NULL,

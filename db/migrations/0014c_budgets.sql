@@ -1,4 +1,4 @@
--- Issue 14: harness budgets (ADR 0087: an agent's runs and budget are its harness's).
+-- Harness budgets (an agent's runs and budget are its harness's).
 -- A budget per harness (or runner), or for the whole workspace (subject '*'): limits of
 -- tokens and of cost (in micro-dollars, so sums are exact) per UTC day and per month.
 CREATE TABLE "budgets" (

@@ -1,4 +1,4 @@
--- Artifacts of runner runs kept in the database when several nodes share it (issue 15):
+-- Artifacts of runner runs kept in the database when several nodes share it:
 -- content-addressed per run, `key` = workspace/run/sha256.
 CREATE TABLE IF NOT EXISTS "objects" (
 	"key" text PRIMARY KEY NOT NULL,

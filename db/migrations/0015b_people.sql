@@ -1,4 +1,4 @@
--- People and roles (issue 15): a person can be revoked; invites by link carry a role.
+-- People and roles: a person can be revoked; invites by link carry a role.
 ALTER TABLE "persons" ADD COLUMN IF NOT EXISTS "revoked_at" timestamp with time zone;
 --> statement-breakpoint
 CREATE TABLE IF NOT EXISTS "invites" (

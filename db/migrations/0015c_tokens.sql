@@ -1,4 +1,4 @@
--- Tokens one by one (issue 15): each credential gets a public id (to list and revoke it alone,
+-- Tokens one by one: each credential gets a public id (to list and revoke it alone,
 -- never by its hash) and when it was last used; sessions too.
 ALTER TABLE "credentials" ADD COLUMN IF NOT EXISTS "id" text;
 --> statement-breakpoint

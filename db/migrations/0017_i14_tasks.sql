@@ -1,2 +1,2 @@
--- Issue 14: a room's tasks are its task.saved events folded (lib/projection/tasks.ts); this index finds them without walking the room.
+-- A room's tasks are its task.saved events folded (lib/core/projection/tasks.ts); this index finds them without walking the room.
 CREATE INDEX "events_task_saves_idx" ON "events" USING btree ("workspace_id", "space_id", "seq") WHERE "type" = 'task.saved';

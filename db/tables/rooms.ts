@@ -37,7 +37,7 @@ export const decisions = pgTable(
 );
 
 /**
- * A budget (issue 14, docs/ROOM-STATE.md [BUD2]): limits for one harness or runner, or for
+ * A budget (docs/ROOM-STATE.md [BUD2]): limits for one harness or runner, or for
  * the whole workspace (`subject` '*'). Cost is in micro-dollars so that sums stay exact.
  */
 export const budgets = pgTable(

@@ -47,7 +47,7 @@ export const persons = pgTable("persons", {
   revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "string" }),
 });
 
-/** Invites by link (issue 15): the secret's hash, a role, single-use or good until it expires. */
+/** Invites by link: the secret's hash, a role, single-use or good until it expires. */
 export const invites = pgTable(
   "invites",
   {

@@ -10,7 +10,7 @@ import type { Role } from "./roles";
 const INVITE_PATH = "/invite";
 
 /**
- * A new invite to a workspace with a role (issue 15): only the secret's hash is stored; the
+ * A new invite to a workspace with a role: only the secret's hash is stored; the
  * link carries the secret and is shown once.
  */
 export async function createInvite(

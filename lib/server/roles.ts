@@ -1,7 +1,7 @@
 import type { Role } from "@/lib/core/protocol";
 
 /**
- * What a person may do in their workspace (issue 15):
+ * What a person may do in their workspace:
  * - **viewer** watches and reviews: reads rooms, runs, receipts, artifacts;
  * - **member** also posts, starts runs and steers, pauses, resumes, cancels or force-finishes them, and opens rooms;
  * - **owner** also manages people (invites, revokes), harnesses and runners and their tokens.

@@ -153,7 +153,7 @@ export const ROUTES: Record<string, Row> = {
     req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/decisions` }),
     expect: read(404),
   },
-  // Tasks (issue 14, [TSK1]-[TSK4]): everyone of the workspace reads them; members and owners make, edit and start them.
+  // Tasks ([TSK1]-[TSK4]): everyone of the workspace reads them; members and owners make, edit and start them.
   "GET /api/v1/spaces/:space/tasks": {
     req: (c) => ({ path: `/api/v1/spaces/${c.ws.space_id}/tasks` }),
     expect: read(404),
@@ -173,7 +173,7 @@ export const ROUTES: Record<string, Row> = {
     }),
     expect: { ...write(201), other: 404 },
   },
-  // Budgets (issue 14): everyone of the workspace sees spend; the owner sets limits (a huge one here, so no other row is refused).
+  // Budgets: everyone of the workspace sees spend; the owner sets limits (a huge one here, so no other row is refused).
   "GET /api/v1/workspaces/:ws/budgets": {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/budgets` }),
     expect: read(403),
@@ -228,7 +228,7 @@ export const ROUTES: Record<string, Row> = {
     req: async (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/tokens/${await c.freshToken()}` }),
     expect: manage(200),
   },
-  // Review (issue 13): viewers review — they read runs, exports and keep their own views; an import writes.
+  // Review: viewers review — they read runs, exports and keep their own views; an import writes.
   "GET /api/v1/workspaces/:ws/review/runs": {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/runs?status=running` }),
     expect: read(403),

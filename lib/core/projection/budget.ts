@@ -1,7 +1,7 @@
 import type { Budget, BudgetLimit, Usage } from "@/lib/core/protocol";
 
 /**
- * Budgets (issue 14, ADR 0087: an agent's runs and budget are its harness's), pure: what a
+ * Budgets (an agent's runs and budget are its harness's), pure: what a
  * usage report adds to its harness's spend ([BUD1]) and which limit a spend reaches ([BUD2]).
  * Cost is counted in integer micro-dollars so that sums are exact in any order.
  */

@@ -12,7 +12,7 @@ import {
 import type { BatchState } from "./batch-state";
 
 /**
- * Budgets in the writer (issue 14, docs/ROOM-STATE.md): the pure arithmetic is
+ * Budgets in the writer (docs/ROOM-STATE.md): the pure arithmetic is
  * lib/core/projection/budget.ts; here it meets the batch — what a report adds ([BUD1]), which
  * new run is refused ([BUD2]) and which running runs a budget running out pauses ([BUD3]).
  */

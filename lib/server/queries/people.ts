@@ -5,7 +5,7 @@ import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/core/view
 
 const iso = (t: string | null) => (t === null ? null : new Date(t).toISOString());
 
-/** Who has access to a workspace (issue 15): its people, harnesses and runners with their tokens, and its open invites. */
+/** Who has access to a workspace: its people, harnesses and runners with their tokens, and its open invites. */
 export async function workspaceAccess(
   db: Db,
   ws: string,
