@@ -7,7 +7,9 @@ import { RoomActionsContext, type RoomActions } from "@/components/room/room-con
 import type { Directory } from "@/lib/core/views/names";
 import { Timeline } from "@/components/room/timeline";
 import { TypingIndicators, typingRuns } from "@/components/room/typing-indicator";
-import { button, field, muted, when } from "./format";
+import { Button } from "../ui/button";
+import { Select } from "../ui/field";
+import { muted, when } from "./format";
 
 /** Folded states kept every this many events, so a jump folds at most this many. */
 const CHECKPOINT = 250;
@@ -113,48 +115,35 @@ export function ReplayView({
       <div className="flex min-h-0 flex-1 flex-col" data-testid="replay" data-seq={here?.seq ?? 0}>
         <section aria-label="Replay controls" className="border-b border-zinc-200 px-4 py-3 dark:border-zinc-800">
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <button
-              type="button"
-              className={button}
-              onClick={() => setPlaying(!playing)}
-              data-testid="replay-play"
-              aria-pressed={playing}
-            >
+            <Button size="sm" onClick={() => setPlaying(!playing)} data-testid="replay-play" aria-pressed={playing}>
               {playing ? "Pause" : "Play"}
-            </button>
+            </Button>
             <label className="flex items-center gap-1 text-xs">
               Speed
-              <select
-                className={field}
+              <Select
+                compact
                 value={speed}
                 onChange={(e) => setSpeed(Number(e.target.value) as (typeof SPEEDS)[number])}
                 data-testid="replay-speed"
-              >
-                {SPEEDS.map((s) => (
-                  <option key={s} value={s}>
-                    {s}×
-                  </option>
-                ))}
-              </select>
+                options={SPEEDS.map((s) => [String(s), `${s}×`] as const)}
+              />
             </label>
-            <button
-              type="button"
-              className={button}
+            <Button
+              size="sm"
               onClick={() => setAt((i) => Math.max(0, i - 1))}
               disabled={at <= 0}
               aria-label="One event back"
             >
               ←
-            </button>
-            <button
-              type="button"
-              className={button}
+            </Button>
+            <Button
+              size="sm"
               onClick={() => setAt((i) => Math.min(events.length - 1, i + 1))}
               disabled={at >= events.length - 1}
               aria-label="One event on"
             >
               →
-            </button>
+            </Button>
             <span className="tabular-nums" data-testid="replay-position">
               seq {here?.seq ?? "—"} · {at + 1} of {events.length} · {here ? when(here.ts) : ""}
             </span>
