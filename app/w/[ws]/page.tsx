@@ -78,7 +78,7 @@ export default async function WorkspacePage({ params }: { params: Promise<{ ws: 
       {d.isOwner && (
         <BudgetsPanel workspaceId={ws} subjects={d.harnesses.map(({ id, name, kind }) => ({ id, name, kind }))} />
       )}
-      {isOwner && <WebhooksPanel workspaceId={ws} />}
+      {d.isOwner && <WebhooksPanel workspaceId={ws} />}
     </main>
   );
 }
