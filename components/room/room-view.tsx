@@ -3,9 +3,9 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { forceFinish, postEvent, sendCommand } from "@/lib/browser/api";
 import { answerAsk } from "@/lib/browser/ask-api";
-import { RoomFeed, type FeedEvent, type FeedStatus } from "@/lib/browser/room-feed";
+import { RoomFeed, type FeedStatus } from "@/lib/browser/room-feed";
 import { applyEvents, hasOlder, prependHistory, roomFromSnapshot, type PresenceView } from "@/lib/browser/room-state";
-import type { Ask, Decision, Receipt, RoomRevision, Run, Task } from "@/lib/core/protocol";
+import type { RoomSnapshot, Run } from "@/lib/core/protocol";
 import { DecisionsView } from "../room-state/decisions";
 import { BudgetStrip } from "../room-state/budgets";
 import { RoomBrief } from "../room-state/room-brief";
@@ -32,34 +32,21 @@ export interface RoomViewProps {
   spaceId: string;
   roomName: string;
   dir: Directory;
-  initialRuns: Run[];
-  initialEvents: FeedEvent[];
-  initialReceipts: Receipt[];
-  /** Its runs' asks ([ASK4]). */
-  initialAsks: Ask[];
-  /** The room's intent and outcome, read after the events (so never older than them). */
-  initialRoom: RoomRevision;
-  initialDecisions: Decision[];
-  initialTasks: Task[];
-  initialPresence: Record<string, PresenceView>;
+  /** The room as the page read it (its runs' asks too, [ASK4]): the same snapshot a join far behind is sent (lib/server/pages/room-snapshot.ts). */
+  snapshot: RoomSnapshot;
+  presence: Record<string, PresenceView>;
   statusTtlSeconds: number;
   presenceGraceSeconds: number;
   serverNow: number;
 }
 
+const fromSnapshot = (s: RoomSnapshot) => roomFromSnapshot(s.runs, s.events, s.receipts, s, s.asks);
+
 /** The room: header, timeline, typing indicators, composer, and the active-runs rail. */
 export function RoomView(p: RoomViewProps) {
-  const [room, setRoom] = useState(() =>
-    roomFromSnapshot(
-      p.initialRuns,
-      p.initialEvents,
-      p.initialReceipts,
-      { room: p.initialRoom, decisions: p.initialDecisions, tasks: p.initialTasks },
-      p.initialAsks,
-    ),
-  );
+  const [room, setRoom] = useState(() => fromSnapshot(p.snapshot));
   const [panelOpen, setPanelOpen] = useState(false);
-  const [presence, setPresence] = useState<Record<string, PresenceView>>(p.initialPresence);
+  const [presence, setPresence] = useState<Record<string, PresenceView>>(p.presence);
   const [status, setStatus] = useState<FeedStatus>("connecting");
   const [present, setPresent] = useState<{ id: string; name: string }[]>([]);
   const [focusRun, setFocusRun] = useState<string | null>(null);
@@ -72,9 +59,9 @@ export function RoomView(p: RoomViewProps) {
   useEffect(() => {
     const f = new RoomFeed({
       spaceId: p.spaceId,
-      afterSeq: p.initialEvents.length ? p.initialEvents[p.initialEvents.length - 1].seq : 0,
+      afterSeq: p.snapshot.head_seq,
       onEvents: (fresh) => setRoom((r) => applyEvents(r, fresh)),
-      onSnapshot: (s) => setRoom(roomFromSnapshot(s.runs, s.events, s.receipts, s, s.asks)),
+      onSnapshot: (s) => setRoom(fromSnapshot(s)),
       onStatus: setStatus,
       onPeople: (people) => setPresent(people),
       onRole: (role) => setCanAct(role !== "viewer"),

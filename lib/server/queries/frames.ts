@@ -2,15 +2,7 @@ import { and, asc, desc, eq, gt, lt, lte } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { events, spaces } from "@/db/schema";
 
-import type { Frame } from "@/lib/core/protocol";
 import { frameJson, type OutFrame } from "@/lib/server/realtime/raw";
-
-export type { Frame };
-
-/** A stored event's JSON as a room receives it: plus `prev_seq` of its space ([RT4]). */
-function toFrame(body: string, prevSeq: number | null): Frame {
-  return JSON.parse(frameJson(body, prevSeq));
-}
 
 const frameCols = {
   seq: events.seq,
@@ -60,17 +52,6 @@ async function rowsBefore(
   return rows.reverse();
 }
 
-/** The newest `limit` events of a space before a seq (or the newest of all), ascending. */
-export async function spaceEventsBefore(
-  db: Db,
-  workspaceId: string,
-  spaceId: string,
-  before: number | null,
-  limit: number,
-): Promise<Frame[]> {
-  return (await rowsBefore(db, workspaceId, spaceId, before, limit)).map((r) => toFrame(r.body, r.prevSeq));
-}
-
 /** Events of a space after a seq, ascending, at most `limit`: the stored strings, unparsed. */
 export async function spaceFramesAfter(
   db: Db,
@@ -104,7 +85,7 @@ export async function spaceHasMoreAfter(
   return rows.length > 0;
 }
 
-/** `spaceEventsBefore` for sockets (a snapshot's page, a history page): the stored strings, unparsed. */
+/** The newest `limit` events of a space before a seq (or the newest of all), ascending: a snapshot's page, a history page; the stored strings, unparsed. */
 export async function spaceFramesBefore(
   db: Db,
   workspaceId: string,

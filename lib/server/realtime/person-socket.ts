@@ -10,10 +10,7 @@ import {
   type JoinAck,
 } from "@/lib/core/protocol";
 import type { WorkspaceCredential } from "../credentials";
-import { getRoom, listDecisions } from "@/lib/server/queries/rooms";
-import { receiptsOf } from "@/lib/server/queries/runs";
-import { asksOfRuns } from "@/lib/server/queries/asks";
-import { roomRuns, roomTasks } from "@/lib/server/queries/tasks";
+import { roomSnapshot } from "@/lib/server/pages/room-snapshot";
 import { personName } from "@/lib/server/queries/people";
 import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } from "@/lib/server/queries/frames";
 import type { ChipsServices } from "../services";
@@ -79,27 +76,9 @@ export function personSocket(
       let lastSent = after;
       if (!missing || missing.length > CATCH_UP_MAX) {
         // Too far behind (or ahead of a reset store): the room's state, then its newest page.
-        const [page, runs, current, decided, tasks] = await Promise.all([
-          spaceFramesBefore(svc.db, info.workspaceId, spaceId, null, CATCH_UP_MAX),
-          roomRuns(svc.db, info.workspaceId, spaceId),
-          getRoom(svc.db, info.workspaceId, spaceId),
-          listDecisions(svc.db, info.workspaceId, spaceId),
-          roomTasks(svc.db, info.workspaceId, spaceId),
-        ]);
-        lastSent = page.length ? page[page.length - 1].seq : 0;
-        const runIds = runs.map((x) => x.id);
-        const [receipts, asks] = await Promise.all([receiptsOf(svc.db, runIds), asksOfRuns(svc.db, runIds)]);
-        socket.emit(ROOM_EVENTS.snapshot, {
-          space_id: spaceId,
-          head_seq: lastSent,
-          runs,
-          receipts,
-          asks,
-          events: framePage(page),
-          room: current,
-          decisions: decided,
-          tasks: Object.values(tasks),
-        });
+        const { frames, ...snap } = await roomSnapshot(svc.db, info.workspaceId, spaceId, CATCH_UP_MAX);
+        lastSent = snap.head_seq;
+        socket.emit(ROOM_EVENTS.snapshot, { ...snap, events: framePage(frames) });
       } else if (missing.length) {
         socket.emit(ROOM_EVENTS.events, framePage(missing));
         lastSent = missing[missing.length - 1].seq;
