@@ -1,4 +1,6 @@
 import { newId } from "@/lib/core/protocol/ids";
+import { clipUtf8 } from "@/lib/core/protocol/clip";
+import { LIMITS } from "@/lib/core/protocol/limits";
 import type { AskAnswer } from "@/lib/core/protocol/asks";
 import { askedEvent } from "@/lib/agents/sdk/asks";
 import type { EventInput, StoredEvent } from "@/lib/agents/sdk/types";
@@ -160,7 +162,7 @@ export class SessionAsks {
     this.ctx.queue([
       askedEvent(run.id, id, {
         kind: "question",
-        question: `Claude Code needs you at the terminal: ${message}`.slice(0, 1000),
+        question: clipUtf8(`Claude Code needs you at the terminal: ${message}`, LIMITS.askQuestion),
         options: [{ id: "seen", label: "I'll look at the terminal" }],
         expiresInSeconds: this.ctx.askSeconds,
         source: "claude-notification",
