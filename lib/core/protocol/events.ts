@@ -1,21 +1,12 @@
 import { z } from "zod";
-import {
-  Actor,
-  GoalFrom,
-  idOf,
-  Instructions,
-  IsoTime,
-  ModelName,
-  optionalText,
-  PlanStep,
-  ProviderId,
-  text,
-  Usage,
-} from "./fields";
+import { Actor, GoalFrom, idOf, IsoTime, optionalText, PlanStep, text, Usage } from "./fields";
 import { LIMITS } from "./limits";
 import { toolFinishedFields, toolStartedFields } from "./tool-calls";
 import { event } from "./envelope";
 import { RunAnswerApplied, RunAnswered, RunAskClosed, RunAsked, RunAskShown } from "./ask-events";
+import { RunAssigned, RunQueued } from "./dispatch-events";
+import { DecisionRecorded, RoomUpdated, TaskSaved } from "./room-events";
+import { RunAnnotated } from "./annotation-events";
 
 export { PROTOCOL_VERSION } from "./envelope";
 
@@ -130,134 +121,6 @@ export const RunnerEvent = event("runner.event", {
   payload: z.record(z.string(), z.unknown()).optional(),
   occurred_at: IsoTime,
 });
-
-/**
- * What a task's run froze when it was started ([TSK3]): the room's revision, intent and outcome,
- * its active decisions, the task's write scope, prerequisites and prompt version — and, when a
- * person confirmed a start over a running task's scope, that override ([TSK4]).
- */
-export const TaskSnapshot = z.object({
-  task_id: idOf("task"),
-  room: z.object({
-    revision: z.number().int().min(0),
-    intent: optionalText(LIMITS.text),
-    outcome: optionalText(LIMITS.text),
-  }),
-  decisions: z
-    .array(z.object({ decision_id: text(LIMITS.stepId), title: text(LIMITS.title), text: text(LIMITS.text) }))
-    .max(200),
-  write_scope: z.array(text(LIMITS.title)).max(100),
-  prerequisites: z.array(idOf("task")).max(100),
-  prompt: z.object({ text: text(LIMITS.prompt), version: z.number().int().min(1) }),
-  override: z.object({ overlaps: z.array(idOf("task")).max(100), by: text(LIMITS.name) }).optional(),
-});
-export type TaskSnapshot = z.infer<typeof TaskSnapshot>;
-
-/** What a person asked a runner for: the `request` of `run.queued`, kept on the run. */
-export const RunRequest = z.object({
-  repository: text(LIMITS.name),
-  base_branch: text(LIMITS.name),
-  agent: text(LIMITS.phase),
-  profile: text(LIMITS.phase),
-  required_commands: z.array(text(LIMITS.note)).max(20),
-  secrets: z.array(text(LIMITS.phase)).max(20),
-  model: text(LIMITS.name).optional(),
-  /** The person's whole prompt, when it is longer than a goal may be (the goal is then its cut, [LIM1]). */
-  prompt: text(LIMITS.prompt).optional(),
-  /** [RN5] the model provider (Codex) and the agent's instructions, when the start named them. */
-  provider: ProviderId.optional(),
-  instructions: Instructions.optional(),
-  /** A task's run ([TSK3]): what its start request froze, so the run page and the runner see the same. */
-  task: TaskSnapshot.optional(),
-});
-export type RunRequest = z.infer<typeof RunRequest>;
-
-/** Chips queued a run a person started (`POST /api/v1/runs`); a runner will take it ([RN1], §5). */
-export const RunQueued = event("run.queued", {
-  goal: text(LIMITS.goal),
-  goal_from: GoalFrom.optional(),
-  request: RunRequest,
-});
-
-/** Chips handed a queued run to a runner (with a lease); the runner's run.started takes it to running. */
-export const RunAssigned = event("run.assigned", {
-  runner_id: idOf("runner"),
-  runner_name: text(LIMITS.name),
-});
-
-export const RoomUpdated = event("room.updated", {
-  revision: z.number().int().min(1),
-  intent: optionalText(LIMITS.text).optional(),
-  outcome: optionalText(LIMITS.text).optional(),
-});
-
-export const DecisionStatus = z.enum(["active", "superseded"]);
-export type DecisionStatus = z.infer<typeof DecisionStatus>;
-/**
- * A decision of the room ([DEC1], [DEC2]): recorded `active`, optionally superseding an active
- * one (`supersedes`, Chips' v1 minor addition); re-recorded `superseded` to withdraw it.
- */
-export const DecisionRecorded = event("decision.recorded", {
-  decision_id: text(LIMITS.stepId),
-  title: text(LIMITS.title),
-  text: text(LIMITS.text),
-  status: DecisionStatus,
-  supersedes: text(LIMITS.stepId).optional(),
-});
-
-export const TaskSaved = event("task.saved", {
-  task_id: idOf("task"),
-  title: text(LIMITS.title),
-  prompt: text(LIMITS.text),
-  prompt_version: z.number().int().min(1),
-  write_scope: z.array(text(LIMITS.title)).max(100),
-  prerequisites: z.array(idOf("task")).max(100),
-  /** [TSK4] start by itself once every prerequisite has succeeded. */
-  auto_start: z.boolean().optional(),
-  /** Defaults of the task's runs (a start may override them). */
-  repository: text(LIMITS.name).optional(),
-  base_branch: text(LIMITS.name).optional(),
-  agent: text(LIMITS.phase).optional(),
-  profile: text(LIMITS.phase).optional(),
-  model: ModelName.optional(),
-  provider: ProviderId.optional(),
-  instructions: Instructions.optional(),
-});
-
-/** A person's verdict on a run ([ANN1]). */
-export const Verdict = z.enum(["approved", "needs_work", "rejected"]);
-export type Verdict = z.infer<typeof Verdict>;
-
-/** What an annotation is about: the whole run, one event of it (by seq), or one line of its diff. */
-export const AnnotationTarget = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("run") }),
-  z.object({ kind: z.literal("event"), seq: z.number().int().min(1) }),
-  z.object({
-    kind: z.literal("diff"),
-    path: text(4096),
-    line: z.number().int().min(1),
-    side: z.enum(["old", "new"]).optional(),
-  }),
-]);
-export type AnnotationTarget = z.infer<typeof AnnotationTarget>;
-
-/**
- * A reviewer's verdict and/or comment on a run, one of its events or a line of its diff
- * ([ANN1]–[ANN3], docs/REVIEW.md): in the log, so it replays, exports and reaches the room.
- * People send it through `POST /api/v1/runs/:run/annotations` only.
- */
-export const RunAnnotated = event("run.annotated", {
-  annotation_id: idOf("annotation"),
-  verdict: Verdict.optional(),
-  comment: text(LIMITS.text).optional(),
-  target: AnnotationTarget,
-})
-  .superRefine((e, ctx) => {
-    if (!e.verdict && !e.comment)
-      ctx.addIssue({ code: "custom", path: ["comment"], message: "a verdict or a comment is required" });
-  })
-  // [SCH1] the superRefine above, said in JSON Schema.
-  .meta({ anyOf: [{ required: ["verdict"] }, { required: ["comment"] }] });
 
 /** An agent's tool call begins ([TOOL1], tool-calls.ts). */
 export const ToolStarted = event("tool.started", toolStartedFields);

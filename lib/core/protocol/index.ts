@@ -16,5 +16,8 @@ export * from "./scope";
 export * from "./tool-calls";
 export * from "./route";
 export * from "./ask-events";
+export * from "./dispatch-events";
+export * from "./room-events";
+export * from "./annotation-events";
 export * from "./asks";
 export * from "./webhooks";

@@ -1,5 +1,8 @@
 import { z } from "zod";
-import { AckResult, CommandName, DecisionStatus, Outcome, RunRequest, StepState, Verdict } from "./events";
+import { AckResult, CommandName, Outcome, StepState } from "./events";
+import { RunRequest } from "./dispatch-events";
+import { DecisionStatus } from "./room-events";
+import { Verdict } from "./annotation-events";
 import { ActorKind, GoalFrom, Usage } from "./fields";
 import { CallTally, RunTools } from "./tool-calls";
 

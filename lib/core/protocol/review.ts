@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { AnnotationTarget, Outcome, Verdict, type StoredEvent } from "./events";
+import { Outcome, type StoredEvent } from "./events";
+import { AnnotationTarget, Verdict } from "./annotation-events";
 import { LIMITS } from "./limits";
 import { text } from "./fields";
 import { canonicalId } from "./ids";
