@@ -1,16 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ChangeSetPayload, StartRequest } from "@/lib/core/protocol/runner-contract";
 import { clipUtf8, utf8Prefix } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Command } from "@/lib/agents/sdk/types";
-import type { Adapter, JobContext, LaunchSpec, ToolCall } from "./adapter";
-import type { RunAsks } from "./asks";
+import type { JobContext, LaunchSpec } from "./adapter";
 import { askSocketPath, serveAsks } from "./ask-socket";
-import { checkpoint, diffBinary, diffSummary, removeWorktree } from "./git";
-import type { Outbox } from "./outbox";
+import { checkpoint, removeWorktree } from "./git";
 import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
-import { runChecks, scopeCheck } from "./checks";
+import { publishChangeSet } from "./change-set";
+import { hookAnswer } from "./hook-answer";
+import type { JobSetup } from "./job-setup";
+import { PermissionRequests } from "./permission-requests";
 import { doing, Translator } from "./translate";
 import { jobContext } from "./environment";
 
@@ -20,27 +20,6 @@ export type JobState = "running" | "stopping" | "paused" | "finishing" | "finish
 const STDERR_TAIL_BYTES = 500;
 /** A checkpoint's reason is a git commit subject: kept short. */
 const CHECKPOINT_REASON_BYTES = 80;
-
-/** What a job needs from its runner. */
-export interface JobSetup {
-  req: StartRequest;
-  adapter: Adapter;
-  out: Outbox;
-  actor: { kind: "harness"; id: string };
-  repoDir: string;
-  worktree: string;
-  baseSha: string;
-  branch: string;
-  jobDir: string;
-  /** The job's environment: a clean base, its secrets, `CHIPS_JOB`. */
-  env: Record<string, string>;
-  cleanup: "keep" | "remove";
-  stopGraceMs: { int: number; term: number };
-  checkTimeoutMs: number;
-  /** [RN6] The `ask` profile's permissions (null: the profile asks nobody). */
-  asks: RunAsks | null;
-  askSeconds: number;
-}
 
 /**
  * One run on this runner, after [RN1]'s checks passed and its worktree exists: launches the
@@ -58,14 +37,14 @@ export class RunJob {
   private outsideScope: string[] = [];
   private gitChain: Promise<unknown> = Promise.resolve();
   private guidance: string[] = [];
-  /** Questions the CLI asked that wait for their answer, by request id: aborted when it takes one back. */
-  private requests = new Map<string, AbortController>();
+  private readonly permissions: PermissionRequests;
   private hookServer: { close(): void } | null = null;
   readonly done: Promise<void>;
   private resolveDone!: () => void;
 
   constructor(private s: JobSetup) {
     this.translator = new Translator(s.out, s.actor);
+    this.permissions = new PermissionRequests(s);
     this.translator.onWork = () => void this.checkpoint("agent work");
     this.done = new Promise((r) => (this.resolveDone = r));
     s.out.whenGone((why) => void this.abort(why));
@@ -90,50 +69,12 @@ export class RunJob {
   private async listenForHooks() {
     if (!this.s.asks || this.s.adapter.askPolicy?.via !== "hook") return;
     try {
-      this.hookServer = await serveAsks(askSocketPath(this.s.jobDir), (input) => this.hookAnswer(input));
+      const asks = this.s.asks;
+      this.hookServer = await serveAsks(askSocketPath(this.s.jobDir), (input) =>
+        hookAnswer(asks, input, () => this.state === "running"),
+      );
     } catch (e) {
       await this.finish({ code: null, signal: null }, `could not open the ask socket: ${(e as Error).message}`);
-    }
-  }
-
-  /** A hook's question ([RN9]): Codex's PreToolUse input → `{}` (run it) or a deny with the reason. */
-  private async hookAnswer(input: Record<string, unknown>): Promise<string> {
-    const call: ToolCall = {
-      tool: typeof input.tool_name === "string" ? input.tool_name : "",
-      input: (input.tool_input ?? {}) as Record<string, unknown>,
-      toolUseId: typeof input.tool_use_id === "string" ? input.tool_use_id : null,
-    };
-    const d = await this.s.asks!.decide(call);
-    const live = this.state === "running";
-    await d.report(live);
-    if (live && d.verdict.behavior === "allow") return "{}";
-    const reason = d.verdict.behavior === "deny" ? d.verdict.message : "The run is stopping: not run.";
-    return JSON.stringify({
-      hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason },
-    });
-  }
-
-  /** [RN6] A `can_use_tool` request on stdout: decided (maybe by a person), answered on stdin, then reported. */
-  private async permission(requestId: string, call: ToolCall, gen: number) {
-    const ctl = new AbortController();
-    this.requests.set(requestId, ctl);
-    const adapter = this.s.adapter;
-    try {
-      const d = this.s.asks
-        ? await this.s.asks.decide(call, ctl.signal)
-        : {
-            verdict: { behavior: "deny" as const, message: "This run's profile asks nobody." },
-            report: async () => {},
-          };
-      const stdin = this.proc?.child.stdin;
-      const delivered =
-        gen === this.generation && !ctl.signal.aborted && !!stdin?.writable && !!adapter.permissionAnswer;
-      if (delivered) stdin!.write(adapter.permissionAnswer!(requestId, d.verdict) + "\n");
-      await d.report(delivered);
-    } catch (e) {
-      void this.s.out.runnerEvent("log", `a permission request failed: ${(e as Error).message}`);
-    } finally {
-      this.requests.delete(requestId);
     }
   }
 
@@ -150,8 +91,11 @@ export class RunJob {
         ...(spec.stdin ? { stdin: "pipe" as const } : {}),
         onLine: (line) => {
           for (const e of this.s.adapter.parse(line, this.ctx)) {
-            if (e.type === "permission") void this.permission(e.requestId, e.call, gen);
-            else if (e.type === "permission_withdrawn") this.requests.get(e.requestId)?.abort();
+            if (e.type === "permission")
+              void this.permissions.answer(e.requestId, e.call, () =>
+                gen === this.generation ? this.proc?.child.stdin : null,
+              );
+            else if (e.type === "permission_withdrawn") this.permissions.withdraw(e.requestId);
             else {
               // The turn's result: with stdin left open the CLI would wait for more input.
               if (e.type === "turn_completed" || e.type === "turn_failed") this.proc?.child.stdin?.end();
@@ -177,12 +121,6 @@ export class RunJob {
     });
   }
 
-  /** [RN8] Every ask still waiting is closed (`cancelled`): the agent it was for is gone or going. */
-  private withdrawAsks() {
-    for (const r of this.requests.values()) r.abort();
-    this.s.asks?.withdrawAll();
-  }
-
   /** Commit whatever the agent changed (outside its sandbox: it cannot write .git). */
   checkpoint(reason: string): Promise<{ sha: string; committed: boolean } | null> {
     const next = this.gitChain.then(async () => {
@@ -206,7 +144,7 @@ export class RunJob {
   /** Stop the agent for sure: its group by escalating signals, then anything that left the group. */
   private async stopAgent(): Promise<string[]> {
     this.generation++; // whatever exits now was asked to
-    this.withdrawAsks();
+    this.permissions.withdrawAll();
     const proc = this.proc;
     this.proc = null;
     const signals = proc ? (await stopGroup(proc, { graceMs: this.s.stopGraceMs })).signals : [];
@@ -295,7 +233,7 @@ export class RunJob {
   private async finish(exit: JobExit, launchError?: string) {
     this.state = "finishing";
     this.generation++;
-    this.withdrawAsks();
+    this.permissions.withdrawAll();
     await killJobProcesses(this.s.req.run_id);
     const t = this.translator;
     const agentOk = !launchError && t.turnCompleted && exit.code === 0 && !t.failure;
@@ -336,52 +274,14 @@ export class RunJob {
     return tail ? `: ${clipUtf8(tail, STDERR_TAIL_BYTES)}` : "";
   }
 
-  /** Final checkpoint, checks (when the agent succeeded), diff → change-set. Answers how many checks failed. */
+  /** Final checkpoint, then the change-set (checks only when the agent succeeded). Answers how many checks failed. */
   private async publish(runChecksToo: boolean, reason: string): Promise<number> {
     const cp = await this.checkpoint(utf8Prefix(reason, CHECKPOINT_REASON_BYTES));
-    const head = cp?.sha ?? this.s.baseSha;
-    const checks = runChecksToo
-      ? await runChecks(this.s.req.required_commands, {
-          cwd: this.s.worktree,
-          env: { ...this.s.env, CHIPS_JOB: this.s.req.run_id },
-          timeoutMs: this.s.checkTimeoutMs,
-          upload: (b) => this.s.out.upload(b),
-          onStart: (c) => this.translator.status("checking", doing("Running", c)),
-        })
-      : [];
-    const [diff, summary] = await Promise.all([
-      diffBinary(this.s.worktree, this.s.baseSha, head),
-      diffSummary(this.s.worktree, this.s.baseSha, head),
-    ]);
-    // [TSK5] whatever the agent did, the change-set is judged against the scope it was granted (all of it, `**`: nothing to judge).
-    const granted = this.s.req.write_scope;
-    if (!(granted.length === 1 && granted[0] === "**")) {
-      const { outside, ...scope } = await scopeCheck(
-        summary.files.map((f) => f.path),
-        granted,
-        (b) => this.s.out.upload(b),
-      );
-      this.outsideScope = outside;
-      checks.push(scope);
-    }
-    const payload: ChangeSetPayload = {
-      base_sha: this.s.baseSha,
-      head_sha: head,
-      branch: this.s.branch,
-      files: summary.files,
-      additions: summary.additions,
-      deletions: summary.deletions,
-      diff: await this.s.out.upload(diff),
-      checks,
-      cleanup: { policy: this.s.cleanup, worktree: this.s.worktree },
-    };
-    const n = summary.files.length;
-    await this.s.out.runnerEvent(
-      "change-set",
-      `${n} file${n === 1 ? "" : "s"} changed, +${summary.additions} −${summary.deletions}`,
-      payload,
+    const { failed, outside } = await publishChangeSet(this.s, cp?.sha ?? this.s.baseSha, runChecksToo, (c) =>
+      this.translator.status("checking", doing("Running", c)),
     );
-    return checks.filter((c) => !c.passed).length;
+    this.outsideScope = outside;
+    return failed;
   }
 
   /** Chips let go of the run (finished elsewhere, lease lost): stop, keep the evidence, post nothing more. */
