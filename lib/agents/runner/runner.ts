@@ -9,18 +9,18 @@ import {
   ASK_PROFILE_SECONDS,
   StartRequest,
   type LeaseRenewAck,
-  type PermissionProfile,
   type RunnerHello,
   type RunnerHelloAck,
 } from "@/lib/core/protocol/runner-contract";
 import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Adapter } from "./adapter";
-import { RunAsks } from "./asks";
+import { admit } from "./admission";
+import { jobAsks } from "./job-asks";
 import { jobContext, jobEnv } from "./environment";
 import { createWorktree, resolveBase } from "./git";
 import { RunJob } from "./job";
-import { verifyLease } from "../../core/protocol/runner-lease";
+import { Leases } from "./leases";
 import { SecretMask } from "./mask";
 import { Outbox } from "./outbox";
 import { killJobProcesses } from "./process";
@@ -62,6 +62,7 @@ export class Runner {
   private seenStarts = new Set<string>();
   private seenCommands = new Set<string>();
   private renewTimer: NodeJS.Timeout | null = null;
+  private readonly leases = new Leases();
   private log: (line: string) => void;
 
   constructor(private o: RunnerOptions) {
@@ -150,33 +151,18 @@ export class Runner {
     return first;
   }
 
-  /** Each job's lease: when it was issued and when it lapses (from the signed claims). */
-  private leases = new Map<string, { issued: number; expires: number; asking: boolean }>();
-
-  private noteLease(runId: string, lease: { claims: string }) {
-    try {
-      const c = JSON.parse(Buffer.from(lease.claims, "base64url").toString("utf8")) as {
-        issued_at: string;
-        expires_at: string;
-      };
-      this.leases.set(runId, { issued: Date.parse(c.issued_at), expires: Date.parse(c.expires_at), asking: false });
-    } catch {
-      // a lease we verified always parses; nothing to track otherwise
-    }
-  }
-
   private renewDue() {
     for (const job of this.jobs.values()) {
-      const lease = this.leases.get(job.runId);
-      if (job.state === "finished" || !lease || lease.asking || !this.socket?.connected) continue;
-      if (lease.expires - Date.now() > (lease.expires - lease.issued) / 2) continue;
+      if (job.state === "finished" || !this.socket?.connected) continue;
+      const lease = this.leases.due(job.runId);
+      if (!lease) continue;
       lease.asking = true;
       this.socket
         .timeout(10_000)
         .emit(HARNESS_EVENTS.leaseRenew, { run_id: job.runId }, (err: Error | null, ack: LeaseRenewAck) => {
           lease.asking = false;
           if (err) return; // not answered: asked again on the next tick
-          if (ack.ok) return this.noteLease(job.runId, ack.lease);
+          if (ack.ok) return this.leases.note(job.runId, ack.lease);
           if (ack.error !== "run_finished") void job.abort(`lease not renewed: ${ack.error}`);
         });
     }
@@ -218,34 +204,10 @@ export class Runner {
       return null;
     };
 
-    const lease = this.leaseKey
-      ? verifyLease(this.leaseKey, req, runnerId)
-      : { ok: false as const, reason: "lease refused: no Chips key to verify it with" };
-    if (!lease.ok) return refuse(lease.reason);
-    const repoDir = this.o.repositories[req.repository];
-    if (!repoDir) return refuse(`repository "${req.repository}" is not on this runner's allowlist`);
-    const adapter = this.o.adapters.find((a) => a.agent === req.agent);
-    if (!adapter || !(await adapter.detect())) return refuse(`this runner cannot run the ${req.agent} agent`);
-    const profiles = await adapter.profiles();
-    if (!profiles.includes(req.profile as PermissionProfile)) {
-      const why = (await adapter.sandboxProblem?.()) ?? null;
-      return refuse(
-        `the ${req.agent} adapter here cannot enforce the "${req.profile}" profile (it enforces: ${profiles.join(", ") || "none"}${why ? `: ${why}` : ""})`,
-      );
-    }
-    if (req.provider !== null && !adapter.providers().includes(req.provider)) {
-      const has = adapter.providers();
-      return refuse(
-        has.length
-          ? `this runner has no ${req.agent} provider "${req.provider}" (it has: ${has.join(", ")})`
-          : `the ${req.agent} adapter takes no provider (asked for "${req.provider}")`,
-      );
-    }
-    const missing = req.secrets.filter((s) => !(this.o.secrets ?? {})[s]);
-    if (missing.length) return refuse(`this runner has no secret named ${missing.join(", ")}`);
+    const admission = await admit(this.o, req, this.leaseKey, runnerId);
+    if (!admission.ok) return refuse(admission.reason);
+    const { repoDir, adapter } = admission;
     const worktreesDir = path.join(this.o.workDir, "worktrees");
-    if (fs.existsSync(path.join(worktreesDir, req.worktree_name)))
-      return refuse(`the worktree name "${req.worktree_name}" is taken on this runner`);
 
     let baseSha: string;
     let worktree: string;
@@ -263,27 +225,17 @@ export class Runner {
     const askSeconds = this.o.askSeconds ?? ASK_PROFILE_SECONDS;
     const ctx = jobContext(req, worktree, jobDir, askSeconds);
     await adapter.prepare(ctx);
-    const asks =
-      req.profile === "ask" && adapter.askPolicy
-        ? new RunAsks({
-            // Its own client, giving up fast: with Chips unreachable a call is denied now, not after a minute of retries.
-            client: new ChipsClient({
-              url: this.o.url,
-              token: this.o.token,
-              workspaceId: req.workspace_id,
-              actor,
-              retry: { attempts: 2, totalMs: 3000 },
-              requestTimeoutMs: 10_000,
-            }),
-            runId: req.run_id,
-            policy: adapter.askPolicy,
-            seconds: askSeconds,
-            source: adapter.askPolicy.via === "stdio" ? "claude-prompt-tool" : "codex",
-            redact: (t) => this.mask.text(t),
-            before: () => Promise.race([out.flush(), new Promise((r) => setTimeout(r, 5000))]),
-            log: (line) => this.log(`[runner] ${req.run_id}: ${line}`),
-          })
-        : null;
+    const asks = jobAsks({
+      url: this.o.url,
+      token: this.o.token,
+      req,
+      adapter,
+      actor,
+      out,
+      seconds: askSeconds,
+      redact: (t) => this.mask.text(t),
+      log: this.log,
+    });
 
     const job = new RunJob({
       req,
@@ -303,10 +255,10 @@ export class Runner {
       askSeconds,
     });
     this.jobs.set(req.run_id, job);
-    this.noteLease(req.run_id, req.lease);
+    this.leases.note(req.run_id, req.lease);
     void job.done.then(() => {
       this.jobs.delete(req.run_id);
-      this.leases.delete(req.run_id);
+      this.leases.forget(req.run_id);
     });
     const started = await out.post({
       type: "run.started",
