@@ -3,6 +3,8 @@ import { utf8Length } from "../../core/protocol/fields";
 import { LIMITS } from "../../core/protocol/limits";
 import { newId } from "../../core/protocol/ids";
 import type { ChipsClient, Command, CommandControls, RunHandle } from "../sdk";
+import { rejectLeftovers, refuse, take, type CommandQueue, type Pending } from "./queue";
+import { Waker } from "./waker";
 import { makePlan, Progress, steeredStep, verbPhrase, type DemoStep } from "./plan";
 import { afterAnswer, DEMO_ASK } from "./ask";
 
@@ -33,11 +35,6 @@ export interface DemoEnd {
 /** A refusal the demo reports and exits on (e.g. a person's token). */
 export class DemoError extends Error {}
 
-interface Pending {
-  command: Command;
-  controls: CommandControls;
-}
-
 class Cancelled {}
 class Stopped {}
 
@@ -62,11 +59,11 @@ const NEXT = " — adding a step for it next.";
 export class Demo {
   private run: RunHandle | null = null;
   private runId = "";
-  private readonly queue: { pause?: Pending; resume?: Pending; cancel?: Pending; steers: Pending[] } = { steers: [] };
+  private readonly queue: CommandQueue = { steers: [] };
   private paused = false;
   private finished = false;
   private stopReason: string | null = null;
-  private wakeUp: (() => void) | null = null;
+  private readonly waker = new Waker();
   private steered = 0;
   private asked = false;
   /** Steers acked while paused, still to be announced and worked. */
@@ -79,7 +76,7 @@ export class Demo {
   /** Stop working (a signal): the run is finished `failed` with the reason as its summary. */
   stop(reason: string): void {
     this.stopReason ??= reason;
-    this.wake();
+    this.waker.wake();
   }
 
   /** Run the demo to its end. Throws ChipsError for a refused token or an unreachable server. */
@@ -150,7 +147,7 @@ export class Demo {
       throw e;
     } finally {
       this.finished = true;
-      await this.rejectLeftovers();
+      await rejectLeftovers(this.queue, this.acked, this.opts.log);
       commands.close();
     }
   }
@@ -167,7 +164,7 @@ export class Demo {
     if (this.finished) return void this.refuse(p, "the run has finished");
     if (command.command === "steer") this.queue.steers.push(p);
     else this.queue[command.command] = p;
-    this.wake();
+    this.waker.wake();
   }
 
   /** Work through the plan, and any steps steering adds, with a safe point before each post. */
@@ -186,7 +183,7 @@ export class Demo {
       await run.step(step.step_id, "active", step.guidance ? { title: step.title } : {});
       log(`demo: step ${step.step_id} active: ${step.title}`);
       for (let t = 1; t <= TICKS; t++) {
-        await this.sleep(tickMs);
+        await this.waker.sleep(tickMs);
         await this.checkpoint(todo);
         const doneTicks = i * TICKS + t;
         const totalTicks = todo.length * TICKS;
@@ -247,7 +244,7 @@ export class Demo {
           log(`demo: resumed (acked resume ${c.command.command_id} applied)`);
           continue;
         }
-        await this.idle();
+        await this.waker.idle();
         continue;
       }
       if (q.resume) await this.refuse(take(q, "resume"), "the run is not paused");
@@ -280,7 +277,7 @@ export class Demo {
     log(`demo: asking the room: may I run "${DEMO_ASK.kind === "permission" ? DEMO_ASK.command : ""}"? (waiting)`);
     try {
       for (;;) {
-        const o = await Promise.race([outcome, this.idle().then(() => null)]);
+        const o = await Promise.race([outcome, this.waker.idle().then(() => null)]);
         if (!o) {
           await this.checkpoint(todo);
           continue;
@@ -302,53 +299,7 @@ export class Demo {
     this.opts.log(`demo: acked steer ${s.command.command_id} applied`);
   }
 
-  private async refuse(p: Pending, reason: string) {
-    try {
-      await p.controls.reject(reason);
-      this.opts.log(`demo: rejected ${p.command.command} ${p.command.command_id}: ${reason}`);
-    } catch (e) {
-      this.opts.log(`demo: could not reject ${p.command.command} ${p.command.command_id}: ${(e as Error).message}`);
-    }
+  private refuse(p: Pending, reason: string) {
+    return refuse(p, reason, this.opts.log);
   }
-
-  /** Commands that came too late to act on: answered rejected, so no receipt hangs. */
-  private async rejectLeftovers() {
-    const q = this.queue;
-    const left = [q.pause, q.resume, q.cancel, ...q.steers.filter((s) => !this.acked.has(s))].filter(
-      (p): p is Pending => !!p,
-    );
-    q.pause = q.resume = q.cancel = undefined;
-    q.steers = [];
-    for (const p of left) await this.refuse(p, "the run has finished");
-  }
-
-  /** Wait `ms`, or less when a command or a stop wakes us. */
-  private sleep(ms: number) {
-    return new Promise<void>((resolve) => {
-      const done = () => {
-        clearTimeout(t);
-        if (this.wakeUp === done) this.wakeUp = null;
-        resolve();
-      };
-      const t = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
-  }
-
-  /** Wait (paused) until a command or a stop wakes us. */
-  private idle() {
-    return new Promise<void>((resolve) => (this.wakeUp = resolve));
-  }
-
-  private wake() {
-    const w = this.wakeUp;
-    this.wakeUp = null;
-    w?.();
-  }
-}
-
-function take<K extends "pause" | "resume" | "cancel">(q: { [k in K]?: Pending }, k: K): Pending {
-  const p = q[k]!;
-  q[k] = undefined;
-  return p;
 }
