@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
-import { defaultClaudeBin } from "../lib/agents/runner/adapters/claude";
 import { newWorkspace, request, type Workspace } from "./support/api";
 import { answer } from "./support/asks";
 import { connectClaude, runEvents, waitForRun, type Connected } from "./support/claude-connect";
+import { claudePrint, finalOf } from "./support/claude-print";
 import { startClaudeTty, typePrompt } from "./support/claude-tty";
 import { until } from "./support/feed";
 import {
@@ -205,32 +204,7 @@ it("[CON5] claude -p: a call it would refuse waits for the room: Allow → it ra
   const { ws, m, srv } = await world();
   const c = await connectClaude(srv.url, ws, ["--ask-seconds", "30"]);
   cleanup.push(() => c.close());
-  const claudeP = (prompt: string) => {
-    const p = spawn(defaultClaudeBin(), ["-p", prompt, "--output-format", "stream-json", "--verbose"], {
-      cwd: c.project,
-      // Claude Code's own variables only: nothing of whatever runs this test (NODE_ENV kept for the type).
-      env: {
-        NODE_ENV: process.env.NODE_ENV,
-        PATH: process.env.PATH ?? "",
-        HOME: path.join(c.project, "..", "home"),
-        CLAUDE_CONFIG_DIR: path.join(c.project, "..", "claude-config-p"),
-        ANTHROPIC_BASE_URL: m.url,
-        ANTHROPIC_API_KEY: "sk-ant-mock",
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-        DISABLE_AUTOUPDATER: "1",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    p.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
-    return new Promise<string>((resolve) => p.on("close", () => resolve(out)));
-  };
-  const finalOf = (out: string) =>
-    out
-      .split("\n")
-      .filter((l) => l.startsWith("{"))
-      .map((l) => JSON.parse(l))
-      .find((j) => j.type === "result")?.result as string;
+  const claudeP = (prompt: string) => claudePrint({ project: c.project, modelUrl: m.url, prompt });
 
   const allowed = claudeP("Create p-allowed.txt");
   const r1 = await waitForRun(srv.url, ws, "Create p-allowed.txt");
