@@ -3,10 +3,11 @@ import path from "node:path";
 import { EventType, type BaseEvent } from "@ag-ui/core";
 import { startAgUiAgent, type AgUiAgent } from "../test/support/ag-ui-agent";
 import { test, expect } from "./support/fixtures";
-import { baseURL, type Harness } from "./support/api";
+import { baseURL } from "./support/api";
+import { gate } from "./support/gate";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
 import { RunsPage } from "./support/review";
-import { TestRun } from "./support/runs";
+import { TestRun, runOf } from "./support/runs";
 
 /**
  * `chips bridge ag-ui URL`: an agent built with the real @ag-ui packages streams into a
@@ -20,12 +21,6 @@ test.afterEach(async () => {
   agent = null;
 });
 
-function gate() {
-  let open!: () => void;
-  const p = new Promise<void>((r) => (open = r));
-  return { p, open };
-}
-
 function bridge(workspaceToken: string, url: string, prompt: string) {
   const proc = spawn(process.execPath, [path.join(ROOT, "bin/chips.mjs"), "bridge", "ag-ui", url, "--prompt", prompt], {
     env: { ...process.env, CHIPS_URL: baseURL(), CHIPS_TOKEN: workspaceToken },
@@ -36,19 +31,6 @@ function bridge(workspaceToken: string, url: string, prompt: string) {
   proc.stderr.on("data", (d) => (out += d));
   const done = new Promise<{ code: number | null; out: string }>((r) => proc.once("close", (code) => r({ code, out })));
   return { proc, done };
-}
-
-async function runOf(harness: Harness, goal: string): Promise<string> {
-  let id = "";
-  await expect
-    .poll(
-      async () =>
-        (id =
-          ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)
-            ?.run_id as string) ?? ""),
-    )
-    .not.toBe("");
-  return id;
 }
 
 test("[UI1] [UI2] [UI3] [TOOL6] an AG-UI agent streams into the room: plan dots from its state, steps, tool calls (on the panel and the run page, under their step), messages, the end", async ({

@@ -15,9 +15,11 @@ import {
 import { startClaudeTty, typePrompt } from "../test/support/claude-tty";
 import type { Tty } from "../test/support/tty";
 import { test, expect } from "./support/fixtures";
-import { baseURL, type Harness } from "./support/api";
+import { baseURL } from "./support/api";
+import { gate } from "./support/gate";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
 import { RunsPage } from "./support/review";
+import { runOf } from "./support/runs";
 
 /**
  * A person's own Claude Code (the REAL CLI 2.1.141, interactive, in a pseudo-terminal;
@@ -73,32 +75,12 @@ test.afterEach(async ({}, testInfo) => {
 /** How long the real agent may take for a step on a busy 2-core machine. */
 const AGENT = 60_000;
 
-/** A gate the script waits on: opened by the test. */
-function gate() {
-  let open!: () => void;
-  const p = new Promise<void>((r) => (open = r));
-  return { p, open };
-}
-
 const tool = (name: string, input: Record<string, unknown>): Block => ({
   type: "tool_use",
   id: `toolu_${name}_${Math.random().toString(36).slice(2, 10)}`,
   name,
   input,
 });
-
-async function runOf(harness: Harness, goal: string): Promise<string> {
-  let id = "";
-  await expect
-    .poll(
-      async () =>
-        (id =
-          ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)
-            ?.run_id as string) ?? ""),
-    )
-    .not.toBe("");
-  return id;
-}
 
 test("[UI1] [UI2] [UI3] [UI5] [TOOL6] Claude Code in a terminal after chips connect: prompt, dots, typing, answer, end, its tool calls under their steps; Pause holds the next tool call until Resume; Steer reaches the model; Cancel ends the turn", async ({
   page,

@@ -1,20 +1,6 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { ClaudeAdapter } from "../lib/agents/runner/adapters/claude";
-import { Runner } from "../lib/agents/runner/runner";
-import {
-  bash,
-  mockAnthropic,
-  say,
-  startMessagesServer,
-  todo,
-  toolResultsSinceUser,
-  type MessagesServer,
-} from "../test/support/messages-server";
+import { bash, say, startMessagesServer, todo, toolResultsSinceUser } from "../test/support/messages-server";
 import { test, expect } from "./support/fixtures";
-import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, makeRepo } from "./support/codex";
+import { scriptedClaude, startRealRunner } from "./support/real-runner";
 import { RunPanelView } from "./support/run-panel";
 import { RunsPage } from "./support/review";
 import { startFromRoom } from "./support/start-run";
@@ -25,17 +11,6 @@ import { TestRun } from "./support/runs";
  * (only the model is scripted): its tool calls on the panel, on the run page under the plan
  * step each ran in (a failed one marked), and a search by a command finds exactly that run.
  */
-let tmp = "";
-let runner: Runner | null = null;
-let messages: MessagesServer | null = null;
-test.afterEach(async () => {
-  await runner?.close();
-  await messages?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  runner = messages = null;
-  tmp = "";
-});
-
 test("[TOOL6] a runner's Claude Code: its calls on the panel and under their steps on the run page; a search by its command finds exactly its run", async ({
   page,
   request,
@@ -43,11 +18,10 @@ test("[TOOL6] a runner's Claude Code: its calls on the panel and under their ste
   workspace,
   harness,
   loginAs,
+  scratch,
 }) => {
   test.setTimeout(180_000);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-claude-"));
-  const repo = makeRepo(path.join(tmp, "repo"));
-  messages = await startMessagesServer(({ messages: m }) => {
+  const messages = await startMessagesServer(({ messages: m }) => {
     switch (toolResultsSinceUser(m).length) {
       case 0:
         return {
@@ -84,12 +58,14 @@ test("[TOOL6] a runner's Claude Code: its calls on the panel and under their ste
         return { blocks: [say("Wrote it; it says hello, not bonjour.")] };
     }
   });
-  const cred = await RawRunner.create(request, admin.token, workspace, "e2e claude runner");
-  runner = new Runner({
-    ...codexRunnerOptions(cred.token, "e2e claude runner", repo, tmp, messages.url),
-    adapters: [new ClaudeAdapter(mockAnthropic(messages))],
+  scratch.closes(messages);
+  await startRealRunner(scratch, {
+    request,
+    adminToken: admin.token,
+    workspace,
+    name: "e2e claude runner",
+    adapters: [scriptedClaude(messages)],
   });
-  await runner.connect();
 
   await loginAs(page);
   const started = await startFromRoom(page, { prompt: "Write a greeting", repository: "demo", agent: "claude" });

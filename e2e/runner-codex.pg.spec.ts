@@ -1,13 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { jobProcesses } from "../lib/agents/runner/process";
-import { Runner } from "../lib/agents/runner/runner";
 import { outputsSinceUser, plan, say, shell, startModelServer } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";
-
-import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, codexTestKit, makeRepo } from "./support/codex";
+import { gate } from "./support/gate";
+import { scriptedCodex, startRealRunner } from "./support/real-runner";
 import { RunPanelView, TypingIndicatorView } from "./support/run-panel";
 import { RunsPage } from "./support/review";
 import { TestRun } from "./support/runs";
@@ -18,8 +13,6 @@ import { TestRun } from "./support/runs";
  * it — dots from todo_list, the typing indicator while a command runs, the agent's message,
  * the change-set and its diff — and the Pause/Resume buttons reach the process.
  */
-const kit = codexTestKit();
-
 test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CLI: dots, typing indicator, message, change-set and diff, its tool calls under their steps; pause and resume reach the process", async ({
   page,
   request,
@@ -27,12 +20,10 @@ test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CL
   workspace,
   harness,
   loginAs,
+  scratch,
 }) => {
   test.setTimeout(180_000);
-  const tmp = (kit.tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-")));
-  const repo = makeRepo(path.join(tmp, "repo"));
-  let released: () => void = () => {};
-  const gate = new Promise<void>((r) => (released = r));
+  const dotsSeen = gate();
   const model = await startModelServer(({ input }) => {
     const said = JSON.stringify(input.filter((i: any) => i.role === "user").slice(-1));
     if (said.includes("Continue the task"))
@@ -65,14 +56,17 @@ test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CL
           ],
         };
       default:
-        return { items: [shell("sleep 60")], hold: gate }; // waits until the test has seen the dots
+        return { items: [shell("sleep 60")], hold: dotsSeen.p }; // waits until the test has seen the dots
     }
   });
-  kit.model = model;
-  const cred = await RawRunner.create(request, admin.token, workspace, "e2e codex runner");
-  const runner = new Runner(codexRunnerOptions(cred.token, "e2e codex runner", repo, tmp, model.url));
-  kit.runner = runner;
-  await runner.connect();
+  scratch.closes(model);
+  await startRealRunner(scratch, {
+    request,
+    adminToken: admin.token,
+    workspace,
+    name: "e2e codex runner",
+    adapters: [scriptedCodex(model.url)],
+  });
 
   await loginAs(page);
   await page.getByTestId("start-run-open").click();
@@ -93,7 +87,7 @@ test("[UI1] [UI2] [RN3] [TOOL6] a run started in the room runs the real Codex CL
       ),
     )
     .toEqual(["todo-0:done", "todo-1:active"]);
-  released();
+  dotsSeen.open();
   const typing = new TypingIndicatorView(page, runId);
   await expect(typing.verb).toHaveText("Running sleep 60…");
   await expect(typing.progress).toHaveAttribute("aria-valuenow", "50");

@@ -19,9 +19,10 @@ test.describe("the runner contract in the room (§5)", () => {
     admin,
     workspace,
     loginAs,
+    scratch,
   }) => {
     await loginAs(page);
-    const runner = await RawRunner.create(request, admin.token, workspace);
+    const runner = scratch.closes(await RawRunner.create(request, admin.token, workspace));
     await runner.connect({
       adapters: [
         {
@@ -64,7 +65,6 @@ test.describe("the runner contract in the room (§5)", () => {
     await expect(panel.root.getByTestId("run-request")).toContainText("gpt-b");
     await expect(panel.root.getByTestId("run-request")).toContainText("azure");
     await expect(panel.root.getByTestId("run-request-instructions")).toHaveAttribute("title", instructions);
-    runner.close();
   });
 
   test("[RN3] a check's long output shows its size, and its open link downloads every byte through a signed URL made at the click", async ({
@@ -73,13 +73,12 @@ test.describe("the runner contract in the room (§5)", () => {
     admin,
     workspace,
     loginAs,
+    scratch,
   }) => {
     await loginAs(page);
-    const runner = await RawRunner.create(request, admin.token, workspace);
+    const runner = scratch.closes(await RawRunner.create(request, admin.token, workspace));
     await runner.connect();
-    const { body } = await startFromRoom(page, { prompt: "Run the long test", repository: "demo-repo" });
-    const runId = body.run_id!;
-    await runner.startOf(runId);
+    const runId = await runner.takeFromRoom(page, "Run the long test");
     // 200 KB a browser must not re-encode: CRLF lines and a byte that is not UTF-8.
     const output = Buffer.concat([
       Buffer.from(Array.from({ length: 17100 }, (_, i) => `line ${String(i).padStart(5, "0")}\r\n`).join("")),
@@ -134,6 +133,5 @@ test.describe("the runner contract in the room (§5)", () => {
       "href",
       `/api/v1/runs/${runId}/objects/${ref.sha256}?redirect=1`,
     );
-    runner.close();
   });
 });

@@ -56,6 +56,7 @@ test.describe("runner runs in the room (§5)", () => {
     admin,
     workspace,
     loginAs,
+    scratch,
   }) => {
     test.setTimeout(120_000);
     const dialogs: string[] = [];
@@ -64,7 +65,7 @@ test.describe("runner runs in the room (§5)", () => {
       void d.dismiss();
     });
     await loginAs(page);
-    const runner = await RawRunner.create(request, admin.token, workspace);
+    const runner = scratch.closes(await RawRunner.create(request, admin.token, workspace));
     const prompt = `Add a hello file ${crypto.randomUUID().slice(0, 8)}`;
     const started = await startFromRoom(page, { prompt, repository: "demo-repo", commands: "npm test\nnpm run lint" });
     expect(started.status, JSON.stringify(started.body)).toBe(201);
@@ -213,7 +214,6 @@ test.describe("runner runs in the room (§5)", () => {
     await expect(panel.root.getByTestId("run-request")).toContainText("demo-repo@main");
     await expect(panel.root.getByTestId("run-harness")).toHaveText("e2e runner");
     await expect(page.locator(`section[data-run-id="${runId}"]`)).toHaveCount(1);
-    runner.close();
   });
 
   test("[RN3] the object API answers a signed, expiring URL that reads the bytes; a tampered one reads nothing", async ({
@@ -222,13 +222,12 @@ test.describe("runner runs in the room (§5)", () => {
     admin,
     workspace,
     loginAs,
+    scratch,
   }) => {
     await loginAs(page);
-    const runner = await RawRunner.create(request, admin.token, workspace);
+    const runner = scratch.closes(await RawRunner.create(request, admin.token, workspace));
     await runner.connect();
-    const { body } = await startFromRoom(page, { prompt: "Sign me an URL", repository: "demo-repo" });
-    const runId = body.run_id!;
-    await runner.startOf(runId);
+    const runId = await runner.takeFromRoom(page, "Sign me an URL");
     await runner.post(runner.event(runId, "run.started", { goal: "Sign me an URL", goal_from: "chips" }));
     const ref = await runner.putObject(runId, DIFF);
     const signed = await page.request.get(`/api/v1/runs/${runId}/objects/${ref.sha256}`);
@@ -243,6 +242,5 @@ test.describe("runner runs in the room (§5)", () => {
     expect((await request.get(tampered)).status()).toBeGreaterThanOrEqual(400);
     const noCookie = await request.get(`/api/v1/runs/${runId}/objects/${ref.sha256}`);
     expect(noCookie.status()).toBe(401);
-    runner.close();
   });
 });

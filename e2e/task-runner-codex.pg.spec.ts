@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import type { APIRequestContext } from "@playwright/test";
 import { newId } from "../lib/core/protocol";
 import { StartRequest } from "../lib/core/protocol/runner-contract";
@@ -8,8 +5,7 @@ import { Runner } from "../lib/agents/runner/runner";
 import { say, shell, startModelServer, toolOutputs } from "../test/support/model-server";
 import { test, expect } from "./support/fixtures";
 import type { Workspace } from "./support/api";
-import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, codexTestKit, makeRepo } from "./support/codex";
+import { scriptedCodex, startRealRunner } from "./support/real-runner";
 import { RoomStateView } from "./support/room-state";
 
 /** The real Runner, keeping each start request it was handed (then handling it as ever). */
@@ -21,8 +17,6 @@ class RecordingRunner extends Runner {
     return super.handleStart(raw);
   }
 }
-
-const kit = codexTestKit();
 
 let n = 0;
 /** A person's request with their API token; answers the JSON, after checking the status. */
@@ -52,10 +46,9 @@ test("[TSK3] [TSK5] a task run on the real Codex runner: the runner's start requ
   admin,
   workspace: ws,
   loginAs,
+  scratch,
 }) => {
   test.setTimeout(180_000);
-  const tmp = (kit.tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-task-codex-")));
-  const repo = makeRepo(path.join(tmp, "repo"));
   // The agent writes one file inside the scope (docs/**) and one outside it, then says so.
   const model = await startModelServer(({ input }) => ({
     items: [
@@ -64,11 +57,15 @@ test("[TSK3] [TSK5] a task run on the real Codex runner: the runner's start requ
         : say("Wrote docs/inside.md and outside.md."),
     ],
   }));
-  kit.model = model;
-  const cred = await RawRunner.create(request, admin.token, ws, "e2e task runner");
-  const runner = new RecordingRunner(codexRunnerOptions(cred.token, "e2e task runner", repo, tmp, model.url));
-  kit.runner = runner;
-  await runner.connect();
+  scratch.closes(model);
+  const runner = await startRealRunner(scratch, {
+    request,
+    adminToken: admin.token,
+    workspace: ws,
+    name: "e2e task runner",
+    adapters: [scriptedCodex(model.url)],
+    as: RecordingRunner,
+  });
 
   // The room as the task starts: revision 1, a decision, and a task writing under docs/.
   await as(request, ws, "POST", "/api/v1/events", roomSaved(ws, 1, "Ship the *docs* first", "Docs render"));

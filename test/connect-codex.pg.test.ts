@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { newWorkspace, readEvents, type Workspace } from "./support/api";
 import { runEvents, waitForRun } from "./support/claude-connect";
@@ -17,9 +16,8 @@ import {
   type ModelServer,
 } from "./support/model-server";
 import { startTestServer, type TestServer } from "./support/server";
-import { startCodexTty, sendToCodex } from "./support/codex-tty";
-import type { Tty } from "./support/tty";
-import { defaultCodexBin } from "../lib/agents/runner/adapters/codex";
+import { sendToCodex } from "./support/codex-tty";
+import { connectedCodex } from "./support/connected-codex";
 
 /**
  * `chips connect codex` with the REAL Codex CLI 0.169 in a pseudo-terminal, as a person
@@ -27,7 +25,6 @@ import { defaultCodexBin } from "../lib/agents/runner/adapters/codex";
  * room from the rollout file Codex writes; a room's steer gets in through Codex's message
  * queue ([CDX1]), nothing else does.
  */
-const ROOT = path.resolve(import.meta.dirname, "..");
 let server: TestServer;
 let ws: Workspace;
 let model: ModelServer;
@@ -78,33 +75,10 @@ afterAll(async () => {
 });
 
 it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored into the room: prompt as the person's message, plan dots, commands as the typing indicator, each tool call's start and end, the answer, usage; [CDX1] a room's steer reaches the session through Codex's queue and runs as its next turn; other commands are refused", async () => {
-  const project = path.join(tmp, "project");
-  const codexHome = path.join(tmp, "codex-home");
-  fs.mkdirSync(project, { recursive: true });
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    CHIPS_HOME: path.join(tmp, "chips-home"),
-    CHIPS_URL: server.url,
-    CHIPS_TOKEN: ws.token,
-    CODEX_HOME: codexHome,
-  };
-  const watcher: ChildProcess = spawn(
-    process.execPath,
-    [path.join(ROOT, "bin/chips.mjs"), "connect", "codex", "--codex-bin", defaultCodexBin()],
-    {
-      cwd: project,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let out = "";
-  watcher.stdout!.on("data", (d) => (out += d));
-  watcher.stderr!.on("data", (d) => (out += d));
-  let tty: Tty | null = null;
-  const send = (text: string) => sendToCodex(tty!, text, (goal, ms) => waitForRun(server.url, ws, goal, ms));
+  const codex = await connectedCodex({ url: server.url, token: ws.token, tmp, modelUrl: model.url });
+  const { tty } = codex;
+  const send = (text: string) => sendToCodex(tty, text, (goal, ms) => waitForRun(server.url, ws, goal, ms));
   try {
-    await until(() => /Mirroring the Codex sessions/.test(out), "the watcher started");
-    tty = await startCodexTty({ project, codexHome, tmp, modelUrl: model.url });
     const runId = await send("Count to two, please");
     await until(
       async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1,
@@ -178,7 +152,6 @@ it("[UI1] [UI3] [RUN2] [TOOL3] a turn typed into the real Codex CLI is mirrored 
     const all = await readEvents(server, ws);
     expect(new Set(all.map((e: any) => e.id)).size).toBe(all.length);
   } finally {
-    await tty?.close();
-    watcher.kill("SIGTERM");
+    await codex.close();
   }
 }, 240_000);

@@ -1,6 +1,7 @@
 import { test as base, expect, type BrowserContext, type Page } from "@playwright/test";
 import { Admin, Harness, baseURL, readAdminToken, type Workspace } from "./api";
 import { RoomPage } from "./room-page";
+import { Scratch } from "./scratch";
 
 export interface ChipsFixtures {
   /** The admin API (token read from the server's data directory). */
@@ -13,6 +14,8 @@ export interface ChipsFixtures {
   loginAs: (target: Page | BrowserContext, ws?: Workspace) => Promise<RoomPage>;
   /** Every CSP violation any page of this test reported (the test fails on any). */
   cspViolations: string[];
+  /** The test's temp dir and what it started outside the server, undone after it. */
+  scratch: Scratch;
 }
 
 /**
@@ -73,6 +76,11 @@ export const test = base.extend<ChipsFixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
+  scratch: async ({}, use) => {
+    const scratch = new Scratch();
+    await use(scratch);
+    await scratch.close();
+  },
   admin: async ({ request }, use) => {
     await use(new Admin(request, readAdminToken()));
   },

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext, type Page } from "@playwright/test";
 import { io, type Socket } from "socket.io-client";
 import { newId } from "../../lib/core/protocol";
 import type {
@@ -9,6 +9,7 @@ import type {
   StartRequest,
 } from "../../lib/core/protocol/runner-contract";
 import { baseURL, type StoredEvent, type Workspace } from "./api";
+import { startFromRoom } from "./start-run";
 
 let keys = 0;
 const key = () => `e2e-rnr-${process.pid}-${Date.now()}-${++keys}`;
@@ -84,6 +85,14 @@ export class RawRunner {
   async startOf(runId: string): Promise<StartRequest> {
     await expect.poll(() => this.starts.map((s) => s.run_id), { message: "runner.start for the run" }).toContain(runId);
     return this.starts.find((s) => s.run_id === runId)!;
+  }
+
+  /** A run a person starts from the room on repository `demo-repo`, once Chips handed it to this runner: its id. */
+  async takeFromRoom(page: Page, prompt: string): Promise<string> {
+    const { body } = await startFromRoom(page, { prompt, repository: "demo-repo" });
+    const runId = body.run_id!;
+    await this.startOf(runId);
+    return runId;
   }
 
   /** An event of `runId` from this runner (runner.event carries no idempotency key: it dedupes on its sequence). */

@@ -93,3 +93,31 @@ export class Person {
     return r.json();
   }
 }
+
+/**
+ * The run an agent started for `goal` (its newest), once the room has one within `ms`: a
+ * prompt typed into a real CLI becomes a run when its session log or hook reaches Chips.
+ */
+export async function runOf(harness: Harness, goal: string, ms?: number): Promise<string> {
+  let id = "";
+  await expect
+    .poll(
+      async () =>
+        (id =
+          ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)
+            ?.run_id as string) ?? ""),
+      { message: `a run for "${goal}"`, timeout: ms },
+    )
+    .not.toBe("");
+  return id;
+}
+
+/** Until the room holds `runId`'s run.finished (within `ms`). */
+export async function runFinished(harness: Harness, runId: string, ms?: number): Promise<void> {
+  await expect
+    .poll(async () => (await harness.events()).some((e) => e.type === "run.finished" && e.run_id === runId), {
+      message: `run.finished of ${runId}`,
+      timeout: ms,
+    })
+    .toBe(true);
+}
