@@ -1,12 +1,8 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { ClaudeAdapter } from "../lib/agents/runner/adapters/claude";
-import { Runner } from "../lib/agents/runner/runner";
-import { bash, mockAnthropic, type MessagesServer } from "../test/support/messages-server";
+import { bash } from "../test/support/messages-server";
 import { test, expect } from "./support/fixtures";
-import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, makeRepo } from "./support/codex";
+import { scriptedClaude, startRealRunner } from "./support/real-runner";
 import { RunPanelView } from "./support/run-panel";
 import { startFromRoom } from "./support/start-run";
 import {
@@ -27,17 +23,6 @@ import {
  * Allow or Deny; the one nobody answers is denied at the profile's deadline. One job holds
  * all three calls.
  */
-let tmp = "";
-let runner: Runner | null = null;
-let model: MessagesServer | null = null;
-test.afterEach(async () => {
-  await runner?.close();
-  await model?.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  runner = model = null;
-  tmp = "";
-});
-
 /** The `ask` profile's deadline here: long enough for a click on a loaded machine, short enough to wait out once. */
 const SECONDS = 10;
 
@@ -48,20 +33,21 @@ test("[RN6] [ASK4] [ASK6] a runner's Claude Code under the ask profile: Allow cl
   workspace,
   harness,
   loginAs,
+  scratch,
 }) => {
   test.setTimeout(180_000);
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-runner-asks-"));
-  const repo = makeRepo(path.join(tmp, "repo"));
-  model = await stepsModel({
+  const model = await stepsModel({
     "Make three files": [bash("echo yes > allowed.txt"), bash("echo no > denied.txt"), bash("echo late > late.txt")],
   });
-  const cred = await RawRunner.create(request, admin.token, workspace, "e2e claude runner");
-  runner = new Runner({
-    ...codexRunnerOptions(cred.token, "e2e claude runner", repo, tmp, model.url),
-    adapters: [new ClaudeAdapter(mockAnthropic(model))],
-    askSeconds: SECONDS,
+  scratch.closes(model);
+  await startRealRunner(scratch, {
+    request,
+    adminToken: admin.token,
+    workspace,
+    name: "e2e claude runner",
+    adapters: [scriptedClaude(model)],
+    options: { askSeconds: SECONDS },
   });
-  await runner.connect();
 
   await loginAs(page);
   const started = await startFromRoom(page, {
