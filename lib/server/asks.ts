@@ -23,7 +23,7 @@ import { log } from "./log";
  * answer. A refusal because someone answered first names them, so the second person is told who.
  */
 export async function answerAsk(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "db" | "writer">,
   cred: Credential,
   runIdRaw: string,
   askIdRaw: string,
@@ -67,7 +67,7 @@ export async function answerAsk(
 
 /** "Dana already answered Allow at 2026-…": the refusal of a second answer, with the first one's name and words. */
 async function namedFirst(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "db">,
   workspaceId: string,
   askId: string,
   p: Extract<IngestAnswer, { ok: false }>["problem"],
@@ -87,7 +87,7 @@ async function namedFirst(
  * safe default applies (`deny` for a permission) even when the agent is gone and cannot say
  * so itself. Every node sweeps; the writer stores one close per ask (the others are refused).
  */
-async function closeExpiredAsks(svc: ChipsServices): Promise<number> {
+async function closeExpiredAsks(svc: Pick<ChipsServices, "db" | "writer">): Promise<number> {
   const due = await expiredAsks(svc.db, new Date().toISOString(), 100);
   let closed = 0;
   for (const a of due) {
@@ -106,7 +106,7 @@ async function closeExpiredAsks(svc: ChipsServices): Promise<number> {
 }
 
 /** Sweep for expired asks every `everyMs` while the storage answers; stop with the answer. */
-export function startAskExpiry(svc: ChipsServices, everyMs = 1000): () => void {
+export function startAskExpiry(svc: Pick<ChipsServices, "db" | "storage" | "writer">, everyMs = 1000): () => void {
   let busy = false;
   const timer = setInterval(() => {
     if (busy || !svc.storage.available) return;
@@ -124,7 +124,7 @@ export function startAskExpiry(svc: ChipsServices, everyMs = 1000): () => void {
  * means another node, another way or an answer came first, or the run ended.
  */
 export async function markShown(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "writer">,
   e: { workspace_id: string; run_id: string; ask_id: string },
   via: ShownVia,
 ) {

@@ -20,7 +20,7 @@ const one = (r: { ok: true; bodies: string[]; created: boolean }): IngestAnswer 
  * command (its ids are the server's, so they are left out of the comparison).
  */
 export async function sendCommand(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "writer">,
   cred: Credential,
   runIdRaw: string,
   body: CommandBody,
@@ -60,7 +60,7 @@ export async function sendCommand(
 
 /** Chips itself appends an event (delivery receipts, a force-finish). */
 export async function appendSystem(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "writer">,
   workspaceId: string,
   event: Omit<IncomingEvent, "id" | "v" | "workspace_id"> & Record<string, unknown>,
 ) {
@@ -70,7 +70,12 @@ export async function appendSystem(
 }
 
 /** The harness's connection received a command: its receipt moves to delivered (once). */
-export async function markDelivered(svc: ChipsServices, workspaceId: string, runId: string, commandId: string) {
+export async function markDelivered(
+  svc: Pick<ChipsServices, "db" | "writer">,
+  workspaceId: string,
+  runId: string,
+  commandId: string,
+) {
   const [cmd] = await svc.db
     .select({ receipt: commands.receipt })
     .from(commands)
@@ -87,7 +92,11 @@ export async function markDelivered(svc: ChipsServices, workspaceId: string, run
 }
 
 /** Force-finish a run whose harness is gone ([RUN1]): run.finished{failed, "harness lost"} by the system. */
-export async function forceFinish(svc: ChipsServices, cred: Credential, runIdRaw: string): Promise<IngestAnswer> {
+export async function forceFinish(
+  svc: Pick<ChipsServices, "db" | "presence" | "writer">,
+  cred: Credential,
+  runIdRaw: string,
+): Promise<IngestAnswer> {
   if (cred.kind !== "person") return { ok: false, problem: problem("forbidden", "only people force-finish runs") };
   const runId = isId("run", runIdRaw) ? canonicalId(runIdRaw) : null;
   const run = runId ? (await svc.db.select().from(runs).where(eq(runs.id, runId)).limit(1))[0] : null;
@@ -113,7 +122,12 @@ export async function forceFinish(svc: ChipsServices, cred: Credential, runIdRaw
 }
 
 /** A harness without sockets: its runs' commands after a seq ([RT3]), each marked delivered. */
-export async function pollCommands(svc: ChipsServices, cred: WorkspaceCredential, after: number, limit: number) {
+export async function pollCommands(
+  svc: Pick<ChipsServices, "db" | "presence" | "writer">,
+  cred: WorkspaceCredential,
+  after: number,
+  limit: number,
+) {
   svc.presence.seen(cred.subjectId, cred.workspaceId);
   const rows = await svc.db
     .select({ seq: commands.seq, id: commands.id, runId: commands.runId, receipt: commands.receipt, body: events.body })
@@ -127,7 +141,7 @@ export async function pollCommands(svc: ChipsServices, cred: WorkspaceCredential
 }
 
 /** Commands of a harness not yet acked, oldest first: what it gets on (re)connect ([RT3]). */
-export async function openCommands(svc: ChipsServices, harnessId: string) {
+export async function openCommands(svc: Pick<ChipsServices, "db">, harnessId: string) {
   return svc.db
     .select({ id: commands.id, runId: commands.runId, workspaceId: commands.workspaceId, body: events.body })
     .from(commands)

@@ -16,7 +16,7 @@ import { newSession, sessionCookieHeader } from "./sessions";
  * the login page; failures count as sign-in attempts of the client's `address` ([OPS1]).
  */
 export async function handleInvite(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "attempts" | "config" | "db">,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   address: string | undefined,

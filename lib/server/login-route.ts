@@ -9,7 +9,7 @@ import { LOGIN_PARAM, redeemLoginLink, sessionCookieHeader } from "./sessions";
  * attempts, 429: [OPS1]). Answers false when there is no secret.
  */
 export async function handleLoginLink(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "attempts" | "config" | "db">,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   address: string | undefined,

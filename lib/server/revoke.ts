@@ -20,7 +20,11 @@ export function parseAccessPayload(payload: string): { id: string; change: Acces
 }
 
 /** This node first, then every other node on the NOTIFY. */
-async function tellEveryNode(svc: ChipsServices, id: string, change: AccessChange) {
+async function tellEveryNode(
+  svc: Pick<ChipsServices, "access" | "database" | "nodeId">,
+  id: string,
+  change: AccessChange,
+) {
   svc.access.publish(id, change);
   if (svc.database.kind === "postgres")
     await notify(svc.database, REVOKED_CHANNEL, accessPayload(id, change, svc.nodeId));
@@ -33,7 +37,11 @@ async function tellEveryNode(svc: ChipsServices, id: string, change: AccessChang
  * revoked browser's open room stops receiving at once, wherever it is connected.
  * Answers false when there is no such subject in the workspace.
  */
-export async function revoke(svc: ChipsServices, workspaceId: string, subjectId: string): Promise<boolean> {
+export async function revoke(
+  svc: Pick<ChipsServices, "access" | "database" | "db" | "nodeId">,
+  workspaceId: string,
+  subjectId: string,
+): Promise<boolean> {
   const now = new Date().toISOString();
   const found = await svc.db.transaction(async (tx) => {
     const person = await tx
@@ -65,7 +73,11 @@ export async function revoke(svc: ChipsServices, workspaceId: string, subjectId:
  * requests with it are refused at once and the sockets it opened close, on every node.
  * Answers false when the workspace has no such live token.
  */
-export async function revokeToken(svc: ChipsServices, workspaceId: string, tokenId: string): Promise<boolean> {
+export async function revokeToken(
+  svc: Pick<ChipsServices, "access" | "database" | "db" | "nodeId">,
+  workspaceId: string,
+  tokenId: string,
+): Promise<boolean> {
   const gone = await svc.db
     .update(credentials)
     .set({ revokedAt: new Date().toISOString() })
@@ -81,7 +93,7 @@ export async function revokeToken(svc: ChipsServices, workspaceId: string, token
  * next request is judged by the new role; their open rooms are told and keep going.
  */
 export async function changeRole(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "access" | "database" | "db" | "nodeId">,
   workspaceId: string,
   personId: string,
   role: Role,

@@ -41,7 +41,11 @@ export function workspaceScope(cred: Credential, raw: string, who: Who): string 
 }
 
 /** The `:run` path parameter: a run of the caller's workspace (any for the admin), else 404. */
-export async function runScope(svc: ChipsServices, cred: Credential, id: string): Promise<Run | ProblemError> {
+export async function runScope(
+  svc: Pick<ChipsServices, "db">,
+  cred: Credential,
+  id: string,
+): Promise<Run | ProblemError> {
   const run = isId("run", id) ? await getRun(svc.db, canonicalId(id)) : null;
   if (!run || (cred.kind !== "admin" && run.workspace_id !== cred.workspaceId))
     return problem("run_not_found", "no such run in this workspace");
@@ -50,7 +54,7 @@ export async function runScope(svc: ChipsServices, cred: Credential, id: string)
 
 /** The `:space` path parameter: a space of the caller's workspace (another's answers like a missing one). */
 export async function spaceScope(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "db">,
   cred: Credential,
   raw: string,
 ): Promise<{ id: string; workspaceId: string } | ProblemError> {

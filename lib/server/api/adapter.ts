@@ -83,7 +83,11 @@ function respond(r: RouteDecl, reply: Reply<RouteDecl>): Response {
 }
 
 /** Everything before the handler, in [HTTP2]'s order: the handler's call, or the refusal. */
-async function prepare(svc: ChipsServices, r: RouteDecl, c: Context<ApiEnv>): Promise<Call<RouteDecl> | ProblemError> {
+async function prepare(
+  svc: Pick<ChipsServices, "db">,
+  r: RouteDecl,
+  c: Context<ApiEnv>,
+): Promise<Call<RouteDecl> | ProblemError> {
   const cred = c.get("cred") as Credential | undefined;
   const params = c.req.param() as Record<string, string>;
   const call: Record<string, unknown> = { c, cred, params, query: undefined, body: undefined };
@@ -139,7 +143,7 @@ async function octets(c: Context<ApiEnv>, maxBytes: number, media: string[]): Pr
 }
 
 /** Mounts one declared route on the app with its handler. */
-function mount<R extends RouteDecl>(app: Hono<ApiEnv>, svc: ChipsServices, r: R, handler: Handler<R>) {
+function mount<R extends RouteDecl>(app: Hono<ApiEnv>, svc: Pick<ChipsServices, "db">, r: R, handler: Handler<R>) {
   app.on(r.method.toUpperCase(), r.path, async (c) => {
     const call = await prepare(svc, r, c);
     if (isProblem(call)) return respond(r, call);
@@ -157,7 +161,7 @@ export type Handlers<T extends Record<string, RouteDecl>> = { [K in keyof T]: Ha
 
 export function mountAll<T extends Record<string, RouteDecl>>(
   app: Hono<ApiEnv>,
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "db">,
   table: T,
   handlers: Handlers<T>,
   which: (r: RouteDecl) => boolean,

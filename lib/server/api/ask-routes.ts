@@ -10,7 +10,9 @@ import type { Handlers } from "./adapter";
  * The handlers of lib/core/routes/asks.ts's asks ([ASK1]–[ASK6]): a person answers through the
  * one writer (the first answer wins); one ask may be long-polled by a hook with no socket.
  */
-export function askHandlers(svc: ChipsServices): Handlers<typeof ASK_ROUTES> {
+export function askHandlers(
+  svc: Pick<ChipsServices, "askWaits" | "db" | "presence" | "writer">,
+): Handlers<typeof ASK_ROUTES> {
   return {
     answerAsk: async ({ cred, params, body }) => {
       const r = await answerAsk(svc, cred, params.run, params.ask, body);

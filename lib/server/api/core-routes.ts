@@ -13,7 +13,12 @@ import { openApiDocument } from "./openapi";
 type Core = typeof CORE_ROUTES;
 
 /** The handlers of lib/core/protocol/routes/core.ts: health, schemas, who, the log, runs, set-up. */
-export function coreHandlers(svc: ChipsServices): Handlers<Core> {
+export function coreHandlers(
+  svc: Pick<
+    ChipsServices,
+    "database" | "db" | "limiter" | "loginUrl" | "presence" | "roomUrl" | "stopping" | "storage" | "writer"
+  >,
+): Handlers<Core> {
   const schemas = allJsonSchemas();
   let openapi: string | null = null;
 

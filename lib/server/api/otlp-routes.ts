@@ -15,7 +15,9 @@ import type { ApiEnv } from "./http";
  * the answer is OTLP's: 200 with an Export*ServiceResponse in the request's encoding, its partial
  * success counting what was refused; 429 / 503 with Retry-After when the client should retry.
  */
-export function otlpHandlers(svc: ChipsServices): Handlers<typeof OTLP_ROUTES> {
+export function otlpHandlers(
+  svc: Pick<ChipsServices, "database" | "db" | "limiter" | "presence" | "writer">,
+): Handlers<typeof OTLP_ROUTES> {
   async function take(
     signal: Signal,
     {

@@ -14,7 +14,9 @@ const noPerson = () => problemAt("not_found", "no such person in this workspace"
  * The handlers of lib/core/routes/people.ts: revoking stops every session and token of the
  * revoked at once, open sockets included, on every node (lib/server/revoke.ts).
  */
-export function peopleHandlers(svc: ChipsServices): Handlers<typeof PEOPLE_ROUTES> {
+export function peopleHandlers(
+  svc: Pick<ChipsServices, "access" | "config" | "database" | "db" | "nodeId">,
+): Handlers<typeof PEOPLE_ROUTES> {
   return {
     people: async ({ ws }) => ({ status: 200, body: { people: await listPeople(svc.db, ws) } }),
     access: async ({ ws }) => ({ status: 200, body: await workspaceAccess(svc.db, ws) }),

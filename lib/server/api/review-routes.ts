@@ -29,7 +29,9 @@ const EXPORT_RUNS = 1000;
  * The handlers of lib/core/routes/review.ts: the runs list, saved views, annotations, a run's
  * log, export and import, rollups (docs/REVIEW.md). Lists settle the review index first.
  */
-export function reviewHandlers(svc: ChipsServices): Handlers<typeof REVIEW_ROUTES> {
+export function reviewHandlers(
+  svc: Pick<ChipsServices, "db" | "objects" | "review" | "writer">,
+): Handlers<typeof REVIEW_ROUTES> {
   /**
    * One JSON document or NDJSON, as a download named `name` ([EXP1]); or the runs as GenAI spans,
    * the body of an OTLP/HTTP traces request ([OTL7]), which `chips export --otlp` posts on.

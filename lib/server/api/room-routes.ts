@@ -17,7 +17,7 @@ const noTask = () => problem("task_not_found", "no such task in this room");
  * The handlers of lib/core/routes/rooms.ts: a room's state and decisions, its tasks
  * ([TSK1]–[TSK4]: a replay is answered before the room's rules), and budgets ([BUD2]).
  */
-export function roomHandlers(svc: ChipsServices): Handlers<typeof ROOM_ROUTES> {
+export function roomHandlers(svc: Pick<ChipsServices, "database" | "db" | "writer">): Handlers<typeof ROOM_ROUTES> {
   return {
     room: async ({ space }) => ({ status: 200, body: { room: await getRoom(svc.db, space.workspaceId, space.id) } }),
     revisions: async ({ space }) => ({

@@ -13,7 +13,9 @@ import { isProblem, type Handlers } from "./adapter";
 const stored = (r: IngestAnswer) => (r.ok ? { status: r.status, raw: r.body } : r.problem);
 
 /** The handlers of lib/core/routes/runs.ts: commands and receipts ([RUN1], [RT3]), runner runs and objects (§5). */
-export function runHandlers(svc: ChipsServices): Handlers<typeof RUN_ROUTES> {
+export function runHandlers(
+  svc: Pick<ChipsServices, "config" | "db" | "objects" | "presence" | "runners" | "writer">,
+): Handlers<typeof RUN_ROUTES> {
   return {
     sendCommand: async ({ cred, params, body }) => stored(await sendCommand(svc, cred, params.run, body)),
 

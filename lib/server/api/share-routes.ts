@@ -13,7 +13,7 @@ import type { Handlers } from "./adapter";
  * of the workspace sees them and their opens; the person who made one, an owner or the admin
  * revokes it. The shared view itself is a page (`/s/TOKEN`), not an API route.
  */
-export function shareHandlers(svc: ChipsServices): Handlers<typeof SHARE_ROUTES> {
+export function shareHandlers(svc: Pick<ChipsServices, "config" | "db">): Handlers<typeof SHARE_ROUTES> {
   return {
     createShare: async ({ cred, run, body }) => {
       const { from_seq, to_seq } = body;

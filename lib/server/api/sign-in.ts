@@ -14,7 +14,10 @@ import { bearer, type ApiEnv } from "./http";
  * address an attempt, and past its budget is answered 429 with Retry-After instead of 401.
  * Answers the credential, or the refusal (the caller answers it as problem+json).
  */
-export async function signIn(svc: ChipsServices, c: Context<ApiEnv>): Promise<Credential | ProblemError> {
+export async function signIn(
+  svc: Pick<ChipsServices, "attempts" | "clientAddress" | "config" | "credentials" | "sessions">,
+  c: Context<ApiEnv>,
+): Promise<Credential | ProblemError> {
   const token = bearer(c);
   if (token) {
     const cred = await svc.credentials.resolve(token);
@@ -34,7 +37,12 @@ export async function signIn(svc: ChipsServices, c: Context<ApiEnv>): Promise<Cr
 }
 
 /** A failed sign-in: 401, or 429 with Retry-After once the client's address has spent its attempts. */
-function refuse(svc: ChipsServices, c: Context<ApiEnv>, what: string, detail: string): ProblemError {
+function refuse(
+  svc: Pick<ChipsServices, "attempts" | "clientAddress">,
+  c: Context<ApiEnv>,
+  what: string,
+  detail: string,
+): ProblemError {
   const address = svc.clientAddress(getConnInfo(c).remote.address, c.req.header("x-forwarded-for"));
   const wait = svc.attempts.failed(address, what);
   if (wait === null) return problem("unauthorized", detail);

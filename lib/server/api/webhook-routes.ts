@@ -11,7 +11,7 @@ const noWebhook = () => problemAt("not_found", "no such webhook in this workspac
  * The handlers of lib/core/routes/asks.ts's webhooks ([ASK7]): an owner's. A webhook's URL is
  * answered whole only to the request that made it; after that, a hint.
  */
-export function webhookHandlers(svc: ChipsServices): Handlers<typeof WEBHOOK_ROUTES> {
+export function webhookHandlers(svc: Pick<ChipsServices, "db">): Handlers<typeof WEBHOOK_ROUTES> {
   return {
     addWebhook: async ({ cred, ws, body }) => ({
       status: 201,

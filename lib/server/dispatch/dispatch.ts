@@ -58,7 +58,7 @@ export class Dispatcher {
   private chains = new Map<string, Promise<void>>();
 
   constructor(
-    private svc: ChipsServices,
+    private svc: Pick<ChipsServices, "config" | "db" | "storage" | "writer">,
     private keys: ServerKeys,
     private runners: ConnectedRunners,
   ) {}

@@ -14,7 +14,7 @@ export type StartRunAnswer =
  * what the first stored. A task's run ([TSK3]) also carries the snapshot its start request freezes.
  */
 export async function startRun(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "writer">,
   cred: Credential,
   body: StartRunBody,
   task?: TaskSnapshot,

@@ -33,7 +33,7 @@ export async function roomPage(ws: string, space: string): Promise<RoomPageData 
 
 /** The room page for a person of `role`: the room's snapshot (the same a join far behind is sent) and who is who. */
 export async function roomPageFor(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "config" | "db" | "presence">,
   role: Role | undefined,
   ws: string,
   space: string,

@@ -13,7 +13,7 @@ const ASK_EVENTS = new Set(["run.asked", "run.ask_shown", "run.answered", "run.a
  * it, on any page), and an ask pushed to at least one person's open page is marked shown
  * (`run.ask_shown{via: browser}`; when several nodes do, the writer keeps the first).
  */
-export function askFanout(io: ChipsServer, svc: ChipsServices) {
+export function askFanout(io: ChipsServer, svc: Pick<ChipsServices, "storage" | "writer">) {
   return (frames: OutFrame[]) => {
     for (const f of frames) {
       if (!ASK_EVENTS.has(f.type)) continue;

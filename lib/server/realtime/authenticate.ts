@@ -9,7 +9,10 @@ import { sameOrigin } from "../origin";
  * person API token in the handshake's `auth.token` for scripts and tests. A bad one costs the
  * client's address an attempt ([OPS1]); a good one is let in whatever the address did.
  */
-export async function authenticate(svc: ChipsServices, socket: Socket): Promise<WorkspaceCredential | null> {
+export async function authenticate(
+  svc: Pick<ChipsServices, "attempts" | "clientAddress" | "config" | "credentials" | "sessions">,
+  socket: Socket,
+): Promise<WorkspaceCredential | null> {
   const token = (socket.handshake.auth as { token?: unknown } | undefined)?.token;
   if (typeof token === "string") {
     const cred = await svc.credentials.resolve(token);
@@ -27,6 +30,10 @@ export async function authenticate(svc: ChipsServices, socket: Socket): Promise<
 }
 
 /** A handshake's bad credential, counted against the client's address (the socket's peer, or behind trusted proxies theirs). */
-export function failedHandshake(svc: ChipsServices, socket: Socket, what: string): void {
+export function failedHandshake(
+  svc: Pick<ChipsServices, "attempts" | "clientAddress">,
+  socket: Socket,
+  what: string,
+): void {
   svc.attempts.failed(svc.clientAddress(socket.handshake.address, socket.handshake.headers["x-forwarded-for"]), what);
 }

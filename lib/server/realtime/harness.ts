@@ -30,7 +30,24 @@ const ROUTED = new Set([
  * `answer` ([ASK4]). On connect, every command not yet acked and every answer not yet
  * reported is sent again, oldest first.
  */
-export function attachHarnessNamespace(io: ChipsServer, svc: ChipsServices) {
+export function attachHarnessNamespace(
+  io: ChipsServer,
+  svc: Pick<
+    ChipsServices,
+    | "askWaits"
+    | "attempts"
+    | "clientAddress"
+    | "config"
+    | "credentials"
+    | "db"
+    | "keys"
+    | "presence"
+    | "runners"
+    | "stopping"
+    | "storage"
+    | "writer"
+  >,
+) {
   const nsp: ChipsNamespace = io.of("/harness");
 
   nsp.use(async (socket, next) => {

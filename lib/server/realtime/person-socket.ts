@@ -32,7 +32,7 @@ export const workspaceRoom = (ws: string) => `ws:${ws}`;
  */
 export function personSocket(
   socket: ChipsSocket,
-  { svc, hub, people }: { svc: ChipsServices; hub: RoomHub; people: RoomPeople },
+  { svc, hub, people }: { svc: Pick<ChipsServices, "db" | "storage">; hub: RoomHub; people: RoomPeople },
 ) {
   const cred = socket.data.cred as WorkspaceCredential; // the handshake admits only people (authenticate.ts)
   socket.join(workspaceRoom(cred.workspaceId));

@@ -14,7 +14,7 @@ import type { ChipsServices } from "../services";
  * same key is the stored annotation.
  */
 export async function annotate(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "db" | "writer">,
   cred: Credential & { kind: "person" },
   run: Run,
   body: AnnotationBody,

@@ -22,7 +22,7 @@ const sharePath = (token: string) => `/share?token=${token}`;
 
 /** Make a link to `run` for `person`; answers the link and its URL (the only time the token is seen). */
 export async function createShare(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "config" | "db">,
   person: Credential,
   run: Run,
   body: ShareBody,
@@ -57,7 +57,7 @@ export interface SharedRun {
  * attempt of the address; each open is logged with when and from where.
  */
 export async function openShare(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "attempts" | "db">,
   token: string,
   from: { address: string | null; userAgent: string | null },
 ): Promise<SharedRun | null> {

@@ -13,7 +13,7 @@ import { startTask } from "./start";
  * as the person who last saved it. The idempotency key names the task and the run that freed
  * it, so a repeat of this never queues a second run.
  */
-export function autoStarter(svc: ChipsServices) {
+export function autoStarter(svc: Pick<ChipsServices, "database" | "db" | "storage" | "writer">) {
   return (workspaceId: string, batch: Committed[]) => {
     const freed = batch
       .filter((c) => c.event.type === "run.finished" && c.event.outcome === "succeeded")
@@ -23,7 +23,11 @@ export function autoStarter(svc: ChipsServices) {
   };
 }
 
-async function startFreed(svc: ChipsServices, workspaceId: string, runIds: string[]) {
+async function startFreed(
+  svc: Pick<ChipsServices, "database" | "db" | "writer">,
+  workspaceId: string,
+  runIds: string[],
+) {
   for (const runId of runIds) {
     const run = await getRun(svc.db, runId);
     const done = run?.request?.task?.task_id;

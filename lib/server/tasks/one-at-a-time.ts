@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { ChipsServices } from "../services";
 
-const chains = new WeakMap<ChipsServices, Promise<unknown>>();
+// Keyed by the services object: one chain per node.
+const chains = new WeakMap<object, Promise<unknown>>();
 
 /**
  * [TSK3] A task start reads the room's tasks and runs, judges prerequisites and overlaps, then
@@ -13,7 +14,11 @@ const chains = new WeakMap<ChipsServices, Promise<unknown>>();
  * connection while it waits, and only one at a time can, so the pool is never all taken by
  * waiters while the holder's reads need a connection.
  */
-export function oneStartAtATime<T>(svc: ChipsServices, spaceId: string, work: () => Promise<T>): Promise<T> {
+export function oneStartAtATime<T>(
+  svc: Pick<ChipsServices, "database" | "db">,
+  spaceId: string,
+  work: () => Promise<T>,
+): Promise<T> {
   const turn = (chains.get(svc) ?? Promise.resolve()).then(() =>
     svc.database.kind === "postgres"
       ? svc.db.transaction(async (tx) => {

@@ -43,7 +43,7 @@ function providerProblem(body: TaskBody): ProblemError | null {
  * A retry with the same key answers what the first stored.
  */
 export async function saveTask(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "db" | "writer">,
   cred: Credential,
   space: { id: string; workspaceId: string },
   taskId: string | null,

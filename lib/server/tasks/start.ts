@@ -34,7 +34,7 @@ const goalOf = (t: Task) => clipUtf8(t.prompt, LIMITS.goal);
  * The checks and the queueing are one step: starts in a room are judged one at a time.
  */
 export function startTask(
-  svc: ChipsServices,
+  svc: Pick<ChipsServices, "database" | "db" | "writer">,
   cred: Credential,
   space: { id: string; workspaceId: string },
   taskId: string,

@@ -9,7 +9,7 @@ import { askMessage } from "./message";
 import type { WebhookSender } from "./sender";
 
 /** An owner adds a webhook for the workspace's new asks ([ASK7]); answers its id. */
-export async function addWebhook(svc: ChipsServices, ws: string, by: string, body: WebhookBody) {
+export async function addWebhook(svc: Pick<ChipsServices, "db">, ws: string, by: string, body: WebhookBody) {
   const id = newId("webhook");
   const name = body.name ?? new URL(body.url).host;
   await svc.db.insert(webhooks).values({ id, workspaceId: ws, name, url: body.url, createdBy: by });
@@ -17,7 +17,7 @@ export async function addWebhook(svc: ChipsServices, ws: string, by: string, bod
 }
 
 /** Remove a webhook: nothing more goes to it; its deliveries stay readable. False when there is none. */
-export async function removeWebhook(svc: ChipsServices, ws: string, id: string): Promise<boolean> {
+export async function removeWebhook(svc: Pick<ChipsServices, "db">, ws: string, id: string): Promise<boolean> {
   const gone = await svc.db
     .update(webhooks)
     .set({ removedAt: new Date().toISOString() })
@@ -33,7 +33,7 @@ type Asked = Extract<StoredEvent, { type: "run.asked" }>;
  * cluster-wide): a delivery of each new ask to each of the workspace's webhooks, then a kick
  * of the sender. A derived effect: it never touches the request that stored the ask.
  */
-export function webhookEnqueuer(svc: ChipsServices, sender: WebhookSender) {
+export function webhookEnqueuer(svc: Pick<ChipsServices, "config" | "db" | "storage">, sender: WebhookSender) {
   async function enqueue(ws: string, asked: Asked[]) {
     const hooks = await liveWebhooks(svc.db, ws);
     if (!hooks.length) return;

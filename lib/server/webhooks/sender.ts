@@ -30,7 +30,7 @@ export class WebhookSender {
   private running = false;
   private again = false;
 
-  constructor(private readonly svc: ChipsServices) {}
+  constructor(private readonly svc: Pick<ChipsServices, "config" | "database" | "db" | "storage" | "writer">) {}
 
   start(everyMs = 1000): () => void {
     this.timer = setInterval(() => this.kick(), everyMs);
