@@ -5,16 +5,20 @@ import { DEFAULT_PERMISSION_OPTIONS, type Ask, type AskOption } from "@/lib/core
 import { answerLabel, waitsForPerson } from "@/lib/core/projection/asks";
 import type { AnswerInput, AnswerResult } from "@/lib/browser/ask-api";
 import { took } from "../review/format";
+import { Alert } from "../ui/alert";
+import { Button, type ButtonProps } from "../ui/button";
+import { Field, Input } from "../ui/field";
+import { Form } from "../ui/form";
+import { useAction } from "../ui/use-action";
 
 const time = (ts: string) => new Date(ts).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
 
-const btn =
-  "rounded-md border px-2.5 py-1 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-600 disabled:cursor-not-allowed disabled:opacity-60";
-const TONE = {
-  allow: `${btn} border-green-600 bg-green-700 text-white hover:bg-green-800`,
-  allow_for_run: `${btn} border-green-600 bg-white text-green-800 hover:bg-green-50 dark:bg-zinc-900 dark:text-green-300 dark:hover:bg-green-950`,
-  deny: `${btn} border-red-300 bg-white text-red-700 hover:bg-red-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-300 dark:hover:bg-red-950`,
-  option: `${btn} border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100 dark:hover:bg-zinc-800`,
+/** An option's button by what it decides: allowing is green, denying red, a question's options plain. */
+const TONE: Record<NonNullable<AskOption["decision"]> | "option", ButtonProps["tone"]> = {
+  allow: "success",
+  allow_for_run: "successOutline",
+  deny: "danger",
+  option: "secondary",
 };
 
 const CLOSED: Record<string, string> = {
@@ -47,24 +51,23 @@ export interface AskCardProps {
  * field, in tab order.
  */
 export function AskCard({ ask, asker, personName, canAct, now, answer, context }: AskCardProps) {
-  const [busy, setBusy] = useState(false);
   const [text, setText] = useState("");
   const [note, setNote] = useState("");
-  const [said, setSaid] = useState<string | null>(null);
+  // The answer comes back as a result, not thrown: a second press is told who answered first.
+  const action = useAction(answer, {
+    onDone: (out) => {
+      if (out.ok) return;
+      if ("first" in out) action.refuse(`${out.first.name} answered ${out.first.label} at ${time(out.first.at)}`);
+      else if ("closed" in out) action.refuse(`This ask is closed: ${CLOSED[out.closed.reason] ?? out.closed.reason}.`);
+      else action.refuse(out.error);
+    },
+  });
   const r = ask.request;
   const expired = useExpired(ask, now);
   const open = waitsForPerson(ask) && !expired;
   const what = r.kind === "permission" ? `${r.tool}: ${r.summary}` : (r.question ?? "");
 
-  const send = async (body: AnswerInput) => {
-    setBusy(true);
-    const out = await answer(body);
-    setBusy(false);
-    if (out.ok) return setSaid(null);
-    if ("first" in out) setSaid(`${out.first.name} answered ${out.first.label} at ${time(out.first.at)}`);
-    else if ("closed" in out) setSaid(`This ask is closed: ${CLOSED[out.closed.reason] ?? out.closed.reason}.`);
-    else setSaid(out.error);
-  };
+  const send = (body: AnswerInput) => void action.run(body);
   const options: AskOption[] =
     r.kind === "permission" ? (r.options?.length ? r.options : DEFAULT_PERMISSION_OPTIONS) : (r.options ?? []);
 
@@ -115,17 +118,16 @@ export function AskCard({ ask, asker, personName, canAct, now, answer, context }
         <div role="group" aria-label="Answer" className="mt-2.5 space-y-2">
           <div className="flex flex-wrap gap-2">
             {options.map((o) => (
-              <button
+              <Button
                 key={o.id}
-                type="button"
                 data-testid="ask-option"
                 data-option-id={o.id}
                 {...(o.decision ? { "data-decision": o.decision } : {})}
                 title={o.description}
-                disabled={busy}
-                className={TONE[o.decision ?? "option"]}
+                disabled={action.busy}
+                tone={TONE[o.decision ?? "option"]}
                 onClick={() =>
-                  void send(
+                  send(
                     r.kind === "permission"
                       ? { option_id: o.id, ...(note.trim() ? { note: note.trim() } : {}) }
                       : { option_id: o.id },
@@ -133,45 +135,35 @@ export function AskCard({ ask, asker, personName, canAct, now, answer, context }
                 }
               >
                 {o.label}
-              </button>
+              </Button>
             ))}
           </div>
           {r.kind === "permission" && (
-            <label className="block text-xs text-zinc-700 dark:text-zinc-300">
-              Note for the agent (optional, e.g. why not)
-              <input
+            <Field label="Note for the agent" note="optional, e.g. why not" compact>
+              <Input
                 data-testid="ask-note"
                 value={note}
                 maxLength={2000}
                 onChange={(e) => setNote(e.target.value)}
-                className="mt-0.5 block w-full rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-950"
+                className="block w-full"
               />
-            </label>
+            </Field>
           )}
           {r.kind === "question" && r.free_text && (
-            <form
-              className="flex gap-2"
-              onSubmit={(e) => {
-                e.preventDefault();
-                if (text.trim()) void send({ text: text.trim() });
-              }}
-            >
-              <label className="sr-only" htmlFor={`answer-${ask.ask_id}`}>
-                Your answer
-              </label>
-              <input
-                id={`answer-${ask.ask_id}`}
-                data-testid="ask-text"
-                value={text}
-                maxLength={4000}
-                placeholder="Type an answer…"
-                onChange={(e) => setText(e.target.value)}
-                className="min-w-0 flex-1 rounded-md border border-zinc-300 bg-white px-2 py-1 text-sm dark:border-zinc-700 dark:bg-zinc-950"
-              />
-              <button type="submit" data-testid="ask-send" disabled={busy || !text.trim()} className={TONE.option}>
+            <Form action={action} className="flex gap-2" onSubmit={() => text.trim() && send({ text: text.trim() })}>
+              <Field label="Your answer" hideLabel className="min-w-0 flex-1">
+                <Input
+                  data-testid="ask-text"
+                  value={text}
+                  maxLength={4000}
+                  placeholder="Type an answer…"
+                  onChange={(e) => setText(e.target.value)}
+                />
+              </Field>
+              <Button type="submit" data-testid="ask-send" disabled={!text.trim()} busy={action.busy}>
                 Send
-              </button>
-            </form>
+              </Button>
+            </Form>
           )}
         </div>
       )}
@@ -185,11 +177,9 @@ export function AskCard({ ask, asker, personName, canAct, now, answer, context }
           {r.kind === "permission" ? " (deny)" : ""}.
         </p>
       )}
-      {said && (
-        <p role="alert" data-testid="ask-refusal" className="mt-2 text-sm font-medium text-red-700 dark:text-red-300">
-          {said}
-        </p>
-      )}
+      <Alert testId="ask-refusal" className="mt-2 text-sm font-medium">
+        {action.error}
+      </Alert>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { usePeople } from "@/lib/browser/use-people";
 import { clipUtf8, type InboxAnswer } from "@/lib/core/protocol";
 import { foldAsks, waitsForPerson } from "@/lib/core/projection/asks";
 import { actorName, type Directory } from "../../lib/core/views/names";
+import { Alert } from "../ui/alert";
 import { AskCard } from "./ask-card";
 import { NotifyButton } from "./notify-button";
 
@@ -75,11 +76,7 @@ export function InboxView({
         </p>
         <NotifyButton />
       </div>
-      {problem && (
-        <p role="alert" className="mt-2 text-sm text-red-700 dark:text-red-400">
-          {problem}
-        </p>
-      )}
+      <Alert className="mt-2 text-sm">{problem}</Alert>
       <ul aria-label="Asks" className="mt-4 space-y-3">
         {items.map((a) => (
           <li key={a.ask_id} data-inbox-ask={a.ask_id}>

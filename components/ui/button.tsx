@@ -7,6 +7,11 @@ const TONE = {
   danger:
     "border border-red-300 bg-white text-red-700 hover:bg-red-50 dark:border-red-800 dark:bg-zinc-900 dark:text-red-300 dark:hover:bg-red-950",
   warning: "bg-amber-700 text-white hover:bg-amber-800",
+  /** Letting something go ahead: an ask's Allow. */
+  success: "border border-green-600 bg-green-700 text-white hover:bg-green-800",
+  /** Letting it go ahead for longer, said more quietly: an ask's Allow for this run. */
+  successOutline:
+    "border border-green-600 bg-white text-green-800 hover:bg-green-50 dark:bg-zinc-900 dark:text-green-300 dark:hover:bg-green-950",
   /** No border: a close button, a row's small action. */
   ghost: "text-zinc-700 hover:bg-zinc-100 dark:text-zinc-300 dark:hover:bg-zinc-800",
   /** Words that act, inline with text. */
@@ -31,7 +36,7 @@ export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
 }
 
 /**
- * The one button: a tone (primary, secondary, danger, warning, ghost, link) and a size, the same
+ * The one button: a tone (primary, secondary, danger, warning, success, ghost, link) and a size, the same
  * focus ring everywhere, and a busy state that a form's request drives (use-action.ts).
  */
 export function Button({

@@ -3,12 +3,15 @@
 import { useCallback, useEffect, useState } from "react";
 import type { Webhook, WebhookDelivery } from "@/lib/core/protocol";
 import { addWebhook, listWebhooks, removeWebhook, webhookDeliveries } from "@/lib/browser/webhook-api";
+import { Alert } from "../ui/alert";
+import { Button } from "../ui/button";
+import { Field, Input } from "../ui/field";
+import { Form } from "../ui/form";
+import { Table, Td } from "../ui/table";
+import { useAction } from "../ui/use-action";
 
 const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
 const muted = "text-xs text-zinc-600 dark:text-zinc-400";
-const button =
-  "rounded-md border border-zinc-300 px-2 py-0.5 text-xs hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800";
-const input = "rounded-md border border-zinc-300 bg-white px-2 py-0.5 text-sm dark:border-zinc-700 dark:bg-zinc-900";
 /** How often the list is read again while the page is open: deliveries move on their own. */
 const REFRESH_MS = 3000;
 
@@ -21,7 +24,6 @@ export function WebhooksPanel({ workspaceId }: { workspaceId: string }) {
   const [hooks, setHooks] = useState<Webhook[]>([]);
   const [url, setUrl] = useState("");
   const [name, setName] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const [log, setLog] = useState<WebhookDelivery[]>([]);
 
@@ -38,6 +40,16 @@ export function WebhooksPanel({ workspaceId }: { workspaceId: string }) {
     const t = setInterval(() => void reload(), REFRESH_MS);
     return () => clearInterval(t);
   }, [reload]);
+  const add = useAction(() => addWebhook(workspaceId, url.trim(), name.trim() || undefined), {
+    fields: ["url", "name"],
+    refused: (s) => `Could not add it (${s}).`,
+    onDone: () => {
+      setUrl("");
+      setName("");
+      void reload();
+    },
+  });
+  const remove = useAction((id: string) => removeWebhook(workspaceId, id), { onDone: () => void reload() });
 
   return (
     <section aria-labelledby="webhooks-heading" data-testid="webhooks-panel">
@@ -47,48 +59,25 @@ export function WebhooksPanel({ workspaceId }: { workspaceId: string }) {
       <p className={`${muted} mt-1`}>
         Each new ask is posted as Slack-compatible JSON (an incoming webhook’s URL), retried when it fails.
       </p>
-      <form
-        className="mt-2 flex flex-wrap items-end gap-2"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          const err = await addWebhook(workspaceId, url.trim(), name.trim() || undefined);
-          setProblem(err);
-          if (!err) {
-            setUrl("");
-            setName("");
-            await reload();
-          }
-        }}
-      >
-        <label className="text-xs">
-          URL
-          <input
+      <Form action={add} className="mt-2 flex flex-wrap items-end gap-2" onSubmit={() => add.run()}>
+        <Field label="URL" name="url" error={add.fields.url} compact>
+          <Input
             data-testid="webhook-url"
             type="url"
             required
             value={url}
             onChange={(e) => setUrl(e.target.value)}
-            className={`${input} block w-80`}
+            className="block w-80"
           />
-        </label>
-        <label className="text-xs">
-          Name (optional)
-          <input
-            data-testid="webhook-name"
-            value={name}
-            onChange={(e) => setName(e.target.value)}
-            className={`${input} block`}
-          />
-        </label>
-        <button type="submit" data-testid="webhook-add" className={button}>
+        </Field>
+        <Field label="Name" note="optional" name="name" error={add.fields.name} compact>
+          <Input data-testid="webhook-name" value={name} onChange={(e) => setName(e.target.value)} className="block" />
+        </Field>
+        <Button type="submit" size="xs" data-testid="webhook-add" busy={add.busy}>
           Add webhook
-        </button>
-      </form>
-      {problem && (
-        <p role="alert" className="mt-1 text-sm text-red-700 dark:text-red-400">
-          {problem}
-        </p>
-      )}
+        </Button>
+      </Form>
+      <Alert className="mt-1 text-sm">{add.error ?? remove.error}</Alert>
       <ul className="mt-3 space-y-2">
         {hooks.map((h) => (
           <li key={h.id} data-webhook-id={h.id} className="text-sm">
@@ -96,9 +85,8 @@ export function WebhooksPanel({ workspaceId }: { workspaceId: string }) {
             <span data-testid="webhook-counts" className={muted}>
               · {h.deliveries.delivered} delivered, {h.deliveries.pending} trying, {h.deliveries.failed} failed
             </span>{" "}
-            <button
-              type="button"
-              className={button}
+            <Button
+              size="xs"
               aria-expanded={open === h.id}
               data-testid="webhook-deliveries"
               onClick={async () => {
@@ -108,39 +96,26 @@ export function WebhooksPanel({ workspaceId }: { workspaceId: string }) {
               }}
             >
               Deliveries
-            </button>{" "}
-            <button
-              type="button"
-              className={button}
-              data-testid="webhook-remove"
-              onClick={async () => {
-                setProblem(await removeWebhook(workspaceId, h.id));
-                await reload();
-              }}
-            >
+            </Button>{" "}
+            <Button size="xs" data-testid="webhook-remove" busy={remove.busy} onClick={() => void remove.run(h.id)}>
               Remove
-            </button>
+            </Button>
             {open === h.id && (
-              <table className="mt-1 w-full text-left text-xs" data-testid="webhook-log">
-                <thead>
-                  <tr className={muted}>
-                    <th className="font-medium">ask</th>
-                    <th className="font-medium">state</th>
-                    <th className="font-medium">attempts</th>
-                    <th className="font-medium">last answer</th>
+              <Table
+                caption={`Latest deliveries of ${h.name}`}
+                columns={["ask", "state", "attempts", "last answer"]}
+                className="mt-1 w-full text-xs"
+                data-testid="webhook-log"
+              >
+                {log.map((d) => (
+                  <tr key={d.id} data-delivery-state={d.state} data-attempts={d.attempts}>
+                    <Td>…{d.ask_id.slice(-6)}</Td>
+                    <Td>{d.state}</Td>
+                    <Td>{d.attempts}</Td>
+                    <Td>{d.last_error ?? (d.last_status ? `HTTP ${d.last_status}` : "—")}</Td>
                   </tr>
-                </thead>
-                <tbody>
-                  {log.map((d) => (
-                    <tr key={d.id} data-delivery-state={d.state} data-attempts={d.attempts}>
-                      <td>…{d.ask_id.slice(-6)}</td>
-                      <td>{d.state}</td>
-                      <td>{d.attempts}</td>
-                      <td>{d.last_error ?? (d.last_status ? `HTTP ${d.last_status}` : "—")}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                ))}
+              </Table>
             )}
           </li>
         ))}
