@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CommitBus } from "../lib/server/buses";
+import { CommitBus, FanoutBus } from "../lib/server/buses";
 import type { Committed } from "../lib/server/ingest/writer";
+import type { OutFrame } from "../lib/server/realtime/raw";
 
 const batch = (seq: number): Committed[] => [
   { event: { seq } as Committed["event"], body: `{"seq":${seq}}`, prevSeq: seq > 1 ? seq - 1 : null },
@@ -31,5 +32,24 @@ describe("[ARCH3] the commit bus", () => {
     bus.subscribe("room-hub", (_ws, c) => void heard.push(c[0].event.seq * 10));
     bus.publish("wsp_a", batch(3));
     expect(heard).toEqual([1, 30]);
+  });
+});
+
+describe("[ARCH3] the fan-out bus", () => {
+  const frame = (seq: number, type: string): OutFrame => ({ seq, spaceId: "spc_a", type, json: `{"seq":${seq}}` });
+
+  it("[ARCH3] what follows any node's commit hears the hub's frames by name: an ask fan-out that throws does not keep commands from their harness", () => {
+    const bus = new FanoutBus();
+    const routed: number[] = [];
+    bus.subscribe("ask-fanout", () => {
+      throw new Error("fan-out broke");
+    });
+    bus.subscribe("harness-routing", (frames) => void routed.push(...frames.map((f) => f.seq)));
+    bus.publish([frame(1, "run.asked"), frame(2, "run.command")]);
+    bus.publish([frame(3, "run.command")]);
+    expect(routed).toEqual([1, 2, 3]);
+    expect(() => bus.subscribe("harness-routing", () => {})).toThrow(
+      /fan-out bus already has a harness-routing subscriber/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import { NamedBus } from "./bus";
 import type { Committed } from "./ingest/writer";
+import type { OutFrame } from "./realtime/raw";
 
 /** Who hears of this node's commits, each by its name. */
 export type CommitSubscriber =
@@ -22,6 +23,24 @@ export type CommitSubscriber =
 export class CommitBus extends NamedBus<CommitSubscriber, [workspaceId: string, committed: Committed[]]> {
   constructor() {
     super("commit");
+  }
+}
+
+/** Who hears what this node's rooms fan out, each by its name. */
+export type FanoutSubscriber =
+  /** Ask events out to the workspace's people sockets, and an ask shown marked so ([ASK4], realtime/asks.ts). */
+  | "ask-fanout"
+  /** Commands and answers to their harness's sockets, queued runs offered, ask long-polls woken (realtime/harness.ts). */
+  | "harness-routing";
+
+/**
+ * Every frame the room hub fans out on this node, in seq order: this node's commits and other
+ * nodes' (read after their NOTIFY). What must follow a commit made on any node — a command
+ * reaching the harness connected here — hears this bus; the commit bus hears this node's only.
+ */
+export class FanoutBus extends NamedBus<FanoutSubscriber, [frames: OutFrame[]]> {
+  constructor() {
+    super("fan-out");
   }
 }
 

@@ -6,7 +6,7 @@ import type { PeopleFrame } from "@/lib/core/protocol";
 import { workspaceHeads } from "@/lib/server/queries/workspace";
 import { personRole, type Credential } from "../credentials";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
-import type { AccessChange } from "../buses";
+import { FanoutBus, type AccessChange } from "../buses";
 import { framePage, rawParser } from "./raw";
 import type { ChipsServer, ChipsSocket } from "./wire";
 import { dropSlowConsumers } from "./slow";
@@ -56,7 +56,11 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   io.engine.on("initial_headers", stamp);
   io.engine.on("headers", stamp);
   const harness = attachHarnessNamespace(io, svc);
-  const asks = askFanout(io, svc);
+  const fanout = new FanoutBus();
+  fanout.subscribe("ask-fanout", askFanout(io, svc));
+  fanout.subscribe("harness-routing", (frames) => {
+    void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing"));
+  });
   const hub = new RoomHub(svc.db, {
     emitToRoom: (spaceId, frames, except) => {
       const name = room(spaceId);
@@ -67,10 +71,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       (except.length ? io.to(name).except(except) : io.to(name)).emit(ROOM_EVENTS.events, framePage(frames));
     },
     emitToSocket: (socketId, frames) => io.to(socketId).emit(ROOM_EVENTS.events, framePage(frames)),
-    emitted: (frames) => {
-      asks(frames);
-      void harness.route(frames).catch((e) => svc.storage.refuse(e, "command routing"));
-    },
+    emitted: (frames) => fanout.publish(frames),
     // People's sockets join their workspace's room on connecting, harnesses' and runners' theirs on /harness.
     inUse: (ws) => io.sockets.adapter.rooms.has(workspaceRoom(ws)) || harness.nsp.adapter.rooms.has(workspaceRoom(ws)),
   });

@@ -9,7 +9,7 @@ export interface RoomSink {
   /** To every socket in the space's room but those in `except`: one packet, encoded once. */
   emitToRoom(spaceId: string, frames: OutFrame[], except: string[]): void;
   emitToSocket(socketId: string, frames: OutFrame[]): void;
-  /** Every frame this node fans out, local or remote, in seq order (command routing). */
+  /** Every frame this node fans out, local or remote, in seq order (the fan-out bus, buses.ts). */
   emitted?(frames: OutFrame[]): void;
   /** Whether a socket of the workspace (a person's, a harness's, a runner's) is on this node. */
   inUse?(workspaceId: string): boolean;
