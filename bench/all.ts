@@ -75,6 +75,8 @@ const SUITES: Record<string, Suite> = {
       "--client-procs",
       "--quiet-wait",
       "--ceiling",
+      "--servers",
+      "--profile",
     ],
     bools: ["--skip-growth", "--skip-headline"],
   },

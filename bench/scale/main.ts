@@ -12,6 +12,11 @@
  * --ceiling R1,R2: after the aim's window, more windows at these rates on the same clients,
  * Chips and relay alike: the highest rate each holds is this machine's ceiling for the shape.
  *
+ * --servers chips|relay|chips,relay: which servers the headline runs (both by default).
+ *
+ * --profile [DIR]: a CPU profile of Chips over each headline window, its top frames and areas
+ * printed (the files kept in DIR, or a temporary directory).
+ *
  * --quiet-wait S: before each load window, wait up to S seconds for the machine to be < 30 % busy.
  *
  * The headline run (`--shape`, W×R×S = 10,000 sockets in 1,000 rooms by default) prints,
@@ -32,7 +37,9 @@ import os from "node:os";
 import { flags, machine, num, one } from "../lib/args";
 import { startPg, type PgCluster } from "../lib/pg";
 import fs from "node:fs";
-import { machineMeter, sleep, waitQuiet } from "../lib/proc";
+import path from "node:path";
+import { machineMeter, sleep, tmpDir, waitQuiet } from "../lib/proc";
+import { summarizeProfile } from "../lib/profile";
 import { relayTenants, server } from "./servers";
 import { table } from "../lib/table";
 import { headlineAims, growthTrend, type Headline, type GrowthRow } from "./report";
@@ -72,6 +79,11 @@ const stopClients = (children: { send(m: object): boolean; kill(): boolean }[]) 
   }
 };
 const quietWait = Number(one(f, "quiet-wait") ?? 0);
+const prof = one(f, "profile");
+/** `--servers chips` measures Chips alone (say, while profiling); the aims need both. */
+const kinds = (one(f, "servers") ?? "chips,relay").split(",") as ("chips" | "relay")[];
+const profileDir = prof === undefined ? undefined : prof === "true" ? tmpDir("chips-scale-prof-") : path.resolve(prof);
+if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
 const kib = (mib: number) => (mib * 1024).toFixed(1);
 const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
 
@@ -90,6 +102,20 @@ function classes(tenants: Tenant[], wanted: number, total = rate) {
       .map((t) => t.rooms[0]),
   );
   return { busy: all.filter((x) => busyRooms.has(x.room)), quiet: all.filter((x) => !busyRooms.has(x.room)) };
+}
+
+/**
+ * Sockets connect with the memory hook paused: its full GC every 500 ms over a heap of
+ * thousands of sockets would otherwise take a large share of the server's CPU, and the join
+ * times would measure the hook.
+ */
+async function connecting<T>(memFile: string, go: () => Promise<T>): Promise<T> {
+  fs.writeFileSync(memFile + ".pause", "");
+  try {
+    return await go();
+  } finally {
+    fs.rmSync(memFile + ".pause", { force: true });
+  }
 }
 
 /** One load window against a server whose clients are connected: delivery figures and CPU. */
@@ -125,8 +151,8 @@ async function headline(pg: PgCluster | null) {
   );
   const rows: string[][] = [];
   const out: Headline = { rate, sockets: W * R * S, rooms: W * R, windows: [] };
-  for (const kind of ["chips", "relay"] as const) {
-    const s = await server(kind, pg, `head_${W}`, idleS);
+  for (const kind of kinds) {
+    const s = await server(kind, pg, `head_${W}`, idleS, kind === "chips" ? profileDir : undefined);
     try {
       const tenants: Tenant[] =
         kind === "chips" ? await makeTenants(s.srv.url, s.srv.dataDir, W, R) : relayTenants(W, R);
@@ -144,13 +170,18 @@ async function headline(pg: PgCluster | null) {
         ),
       );
       log(`${kind}: connecting ${sockets.length} sockets in ${procs} processes`);
-      const c = await connectClients(s.srv.url, sockets, procs);
+      const c = await connecting(s.memFile, () => connectClients(s.srv.url, sockets, procs));
       const after = await settled(s.memFile);
       log(`${kind}: ${c.connectS.toFixed(0)} s to connect; load`);
       const { busy } = classes(tenants, busyN);
       try {
         for (const r of [rate, ...ceiling]) {
+          if (kind === "chips" && profileDir) await s.srv.profileStart();
           const w = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, r, c.children, s.memFile);
+          if (kind === "chips" && profileDir) {
+            const file = await s.srv.profileStop(`chips-scale-${r}`);
+            if (file) console.log(`\nChips server over the ${r}/s window: ${summarizeProfile(file, 30)}`);
+          }
           const cu =
             kind === "chips" && r === rate
               ? await catchUps(
@@ -228,7 +259,7 @@ async function growthTable(pg: PgCluster | null) {
       await sleep(idleS * 1500 + 1000);
       const m3 = await settled(s.memFile);
       const sockets = rooms.map((r) => ({ token: r.ws.person_token, spaceId: r.room }));
-      const c = await connectClients(s.srv.url, sockets, procs);
+      const c = await connecting(s.memFile, () => connectClients(s.srv.url, sockets, procs));
       const m4 = await settled(s.memFile);
       const x = await window(
         s.srv.url,

@@ -8,7 +8,13 @@ import type { PgCluster } from "../lib/pg";
 import { rmrf, spawnResumed, tmpDir } from "../lib/proc";
 import type { Tenant } from "./run";
 
-export async function server(kind: "chips" | "relay", pg: PgCluster | null, tag: string, idleS: number) {
+export async function server(
+  kind: "chips" | "relay",
+  pg: PgCluster | null,
+  tag: string,
+  idleS: number,
+  profileDir?: string,
+) {
   const memFile = path.join(tmpDir("chips-scale-mem-"), "mem.json");
   const env: Record<string, string> = {
     CHIPS_BENCH_MEM_FILE: memFile,
@@ -21,6 +27,7 @@ export async function server(kind: "chips" | "relay", pg: PgCluster | null, tag:
     env,
     nodeArgs: ["--expose-gc"],
     hooks: [path.join(import.meta.dirname, "../lib/mem-hook.ts")],
+    profileDir,
   });
   return {
     srv,
