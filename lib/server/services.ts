@@ -74,7 +74,7 @@ export interface ChipsServices {
 export function createServices(config: ChipsConfig, database: Database): ChipsServices {
   const commits = new CommitBus();
   const review = new ReviewIndexer(database);
-  commits.subscribe("review-index", (ws) => review.committed(ws));
+  commits.subscribe("review-index", (ws, batch) => review.committed(ws, batch));
   const nodeId = randomUUID();
   const storage = new StorageHealth(() => database.query(sql`select 1`));
   const keys = loadServerKeys(config.dataDir, config.secret);

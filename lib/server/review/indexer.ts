@@ -9,8 +9,13 @@ import { CallRows } from "./call-rows";
 
 /** Events read per round. */
 const ROUND = 2000;
-/** A commit is indexed this long after it, so a burst of commits is indexed in one round. */
-const DELAY_MS = 50;
+/**
+ * A commit is indexed this long after it, so a workspace's commits of one second share one
+ * round (four statements): a read never waits for it, it settles the index first. At 50 ms
+ * a workspace taking a few events a second paid a round for each, four statements beside the
+ * writer's one (docs/PERFORMANCE.md, "Many teams on one node").
+ */
+const DELAY_MS = 1000;
 
 /**
  * Keeps `run_index` (docs/REVIEW.md) in step with the log, after commit and off the ingest
@@ -28,9 +33,12 @@ export class ReviewIndexer {
 
   constructor(private database: Database) {}
 
-  /** A commit happened in a workspace: index it soon. */
-  committed(workspaceId: string): void {
-    if (this.closed || this.timers.has(workspaceId)) return;
+  /**
+   * A commit happened in a workspace: index it soon, if it touched a run — only runs are
+   * indexed; events outside runs are passed over by the next round that reads past them.
+   */
+  committed(workspaceId: string, batch: readonly { event: { run_id?: string | null } }[]): void {
+    if (this.closed || this.timers.has(workspaceId) || !batch.some((c) => c.event.run_id)) return;
     this.timers.set(
       workspaceId,
       setTimeout(() => {
