@@ -50,7 +50,7 @@ export function RunsRail({ runs, dir, onPick }: { runs: Run[]; dir: Directory; o
                   <span key={s.step_id} className={`h-2 w-2 rounded-full ${MINI[s.state]}`} />
                 ))}
               </span>
-              {r.status && r.state === "running" && (
+              {r.status && r.state === "running" && !r.asks_open && (
                 <span className="mt-0.5 block truncate text-xs text-zinc-600 dark:text-zinc-400">
                   {r.status.verb_phrase}
                 </span>

@@ -2,12 +2,17 @@ import type { Run } from "@/lib/core/protocol";
 import { actorName, type Directory } from "../../lib/core/views/names";
 
 /**
- * Which runs are "typing" ([UI2]): running (a pause or finish hides it), with a status
- * younger than the TTL, and a harness that has not gone unresponsive. Never a ghost.
+ * Which runs are "typing" ([UI2]): running (a pause or finish hides it), not waiting for a
+ * person's answer (its last status, sent before it asked, would claim work it is not doing:
+ * "needs you" says what it waits for), with a status younger than the TTL, and a harness that
+ * has not gone unresponsive. Never a ghost.
  */
 export function typingRuns(runs: Run[], now: number, ttlMs: number, unresponsive: (run: Run) => boolean): Run[] {
   return runs
-    .filter((r) => r.state === "running" && r.status && now - Date.parse(r.status.ts) < ttlMs && !unresponsive(r))
+    .filter(
+      (r) =>
+        r.state === "running" && !r.asks_open && r.status && now - Date.parse(r.status.ts) < ttlMs && !unresponsive(r),
+    )
     .sort((a, b) => Date.parse(a.status!.ts) - Date.parse(b.status!.ts));
 }
 
