@@ -14,6 +14,7 @@ import {
   clickAllow,
   clickDeny,
   expectApplied,
+  expectWaiting,
   modelWasTold,
   permissionCard,
   runOf,
@@ -70,8 +71,7 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   const allowed = permissionCard(page, "t-allowed.txt");
   await expect(allowed).toBeVisible({ timeout: AGENT });
   const turn = await runOf(harness, "Create t-allowed and t-denied");
-  const needsYou = new RunPanelView(page, turn).root.getByTestId("run-needs-you");
-  await expect(needsYou).toBeVisible();
+  await expectWaiting(page, turn, "t-allowed.txt");
   await tty.waitFor(/Do you want to proceed\?/, "the terminal's own dialog, up meanwhile");
   await clickAllow(allowed);
   await expectApplied(allowed, "Allow");
@@ -83,7 +83,7 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   await tty.waitFor(/FINAL /, "the turn's end");
   expect(exists("t-denied.txt")).toBe(false);
   expect(modelWasTold(model, `${DENIED}not in this repo`), "the model read the denial").toBe(true);
-  await expect(needsYou).toHaveCount(0);
+  await expect(new RunPanelView(page, turn).root.getByTestId("run-needs-you")).toHaveCount(0);
   const settled = ["run.asked", "run.ask_shown:browser", "run.answered:allow", "run.answer_applied:applied"];
   const refused = ["run.asked", "run.ask_shown:browser", "run.answered:deny", "run.answer_applied:applied"];
   expect(await askTrail(harness, turn)).toEqual([...settled, ...refused]);
@@ -91,6 +91,9 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   // claude -p: nothing would ask, so Chips' hook holds the call for the room.
   const out = claudePrint({ project: c.project, modelUrl: model.url, prompt: "Create p-allowed and p-denied" });
   const pAllowed = permissionCard(page, "p-allowed.txt");
+  await expect(pAllowed).toBeVisible({ timeout: AGENT });
+  const print = await runOf(harness, "Create p-allowed and p-denied");
+  await expectWaiting(page, print, "p-allowed.txt");
   await clickAllow(pAllowed);
   await expectApplied(pAllowed, "Allow");
   await expect.poll(() => exists("p-allowed.txt"), { timeout: AGENT }).toBe(true);
@@ -99,6 +102,5 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   expect(finalOf(await out)).toMatch(new RegExp(`^FINAL .* \\| ${DENIED}ask Dana first$`));
   expect(exists("p-denied.txt")).toBe(false);
   await expectApplied(pDenied, "Deny");
-  const print = await runOf(harness, "Create p-allowed and p-denied");
   expect(await askTrail(harness, print)).toEqual([...settled, ...refused]);
 });

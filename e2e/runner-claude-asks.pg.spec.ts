@@ -11,6 +11,7 @@ import {
   clickAllow,
   clickDeny,
   expectApplied,
+  expectWaiting,
   modelWasTold,
   permissionCard,
   stepsModel,
@@ -61,7 +62,7 @@ test("[RN6] [ASK4] [ASK6] a runner's Claude Code under the ask profile: Allow cl
   const panel = new RunPanelView(page, runId);
 
   const allowed = permissionCard(page, "allowed.txt");
-  await expect(panel.root.getByTestId("run-needs-you")).toBeVisible({ timeout: AGENT });
+  await expectWaiting(page, runId, "allowed.txt");
   await clickAllow(allowed);
   await expectApplied(allowed, "Allow");
   const denied = permissionCard(page, "denied.txt");
@@ -70,6 +71,7 @@ test("[RN6] [ASK4] [ASK6] a runner's Claude Code under the ask profile: Allow cl
   // Nobody answers the third: the card says so, and the runner denied it by default.
   const late = permissionCard(page, "late.txt");
   await expect(late.getByRole("button", { name: "Allow", exact: true })).toBeVisible({ timeout: AGENT });
+  await expectWaiting(page, runId, "late.txt");
   await expect(late).toHaveAttribute("data-ask-state", "closed", { timeout: SECONDS * 1000 + AGENT });
   await expect(late.getByTestId("ask-outcome")).toContainText("Closed: expired (deny applied)");
   await expect(panel.root).toHaveAttribute("data-run-state", "finished", { timeout: AGENT });

@@ -9,6 +9,7 @@ import {
   type MessagesServer,
 } from "../../test/support/messages-server";
 import type { Harness } from "./api";
+import { RunPanelView, TypingIndicatorView } from "./run-panel";
 
 /**
  * What the real-Claude-Code asks specs share: a scripted model that makes one call per turn
@@ -67,6 +68,18 @@ export async function expectApplied(card: Locator, label: "Allow" | "Deny"): Pro
   await expect(outcome).toContainText(`Owner answered ${label}`);
   await expect(outcome).toContainText("applied by the agent");
   await expect(card.getByRole("button")).toHaveCount(0);
+}
+
+/**
+ * [UI2] [ASK4] The run waits for a person, and the page says only that: "needs you" on its
+ * panel and in the rail, no typing indicator and no status line claiming the command runs.
+ */
+export async function expectWaiting(page: Page, runId: string, command: string): Promise<void> {
+  await expect(new RunPanelView(page, runId).root.getByTestId("run-needs-you")).toBeVisible({ timeout: AGENT });
+  const rail = page.getByRole("complementary", { name: "Active runs" });
+  await expect(rail.getByTestId("run-needs-you")).toBeVisible();
+  await expect(new TypingIndicatorView(page, runId).root).toHaveCount(0);
+  await expect(rail).not.toContainText(command);
 }
 
 /** The run's ask events in log order, `type[:via|:decision|:result|:reason]`. */
