@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { connectClaude, type Connected } from "../test/support/claude-connect";
+import { connectClaude } from "../test/support/claude-connect";
 import { claudePrint, finalOf } from "../test/support/claude-print";
 import { startClaudeTty, typePrompt } from "../test/support/claude-tty";
-import { bash, type MessagesServer } from "../test/support/messages-server";
+import { bash } from "../test/support/messages-server";
 import type { Tty } from "../test/support/tty";
 import { test, expect } from "./support/fixtures";
 import { baseURL } from "./support/api";
 import { RunPanelView } from "./support/run-panel";
+import { runOf } from "./support/runs";
 import {
   AGENT,
   askTrail,
@@ -17,7 +18,6 @@ import {
   expectWaiting,
   modelWasTold,
   permissionCard,
-  runOf,
   stepsModel,
 } from "./support/claude-asks";
 
@@ -29,16 +29,11 @@ import {
  * each holds both cases: Allow, then Deny. No answer in time and Chips stopped stay in
  * test/connect-claude-asks-cli.pg.test.ts, which has no browser to add.
  */
-let c: Connected | null = null;
-let model: MessagesServer | null = null;
 let tty: Tty | null = null;
 test.afterEach(async ({}, testInfo) => {
   if (testInfo.status !== testInfo.expectedStatus && tty)
     await testInfo.attach("terminal", { body: tty.screen(), contentType: "text/plain" });
-  await tty?.close();
-  await c?.close();
-  await model?.close();
-  tty = model = c = null;
+  tty = null; // closed by the scratch fixture
 });
 
 /** A command Claude Code 2.1.141 asks about, in the terminal and under -p ("This command requires approval"). */
@@ -50,27 +45,30 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   workspace,
   harness,
   loginAs,
+  scratch,
 }) => {
   test.setTimeout(240_000);
-  model = await stepsModel({
+  const model = await stepsModel({
     "Create t-allowed and t-denied": [bash(creates("t-allowed.txt")), bash(creates("t-denied.txt"))],
     "Create p-allowed and p-denied": [bash(creates("p-allowed.txt")), bash(creates("p-denied.txt"))],
   });
-  c = await connectClaude(baseURL(), workspace, ["--ask-seconds", "120"]);
-  const exists = (f: string) => fs.existsSync(path.join(c!.project, f));
+  scratch.closes(model);
+  const c = scratch.closes(await connectClaude(baseURL(), workspace, ["--ask-seconds", "120"]));
+  const exists = (f: string) => fs.existsSync(path.join(c.project, f));
   tty = await startClaudeTty({
     project: c.project,
     configDir: path.join(c.project, "..", "claude-config"),
     home: path.join(c.project, "..", "home"),
     modelUrl: model.url,
   });
+  scratch.closes(tty);
   await loginAs(page);
 
   // Interactive: the terminal's dialog is up, and the room answers first.
   typePrompt(tty, "Create t-allowed and t-denied");
   const allowed = permissionCard(page, "t-allowed.txt");
   await expect(allowed).toBeVisible({ timeout: AGENT });
-  const turn = await runOf(harness, "Create t-allowed and t-denied");
+  const turn = await runOf(harness, "Create t-allowed and t-denied", AGENT);
   await expectWaiting(page, turn, "t-allowed.txt");
   await tty.waitFor(/Do you want to proceed\?/, "the terminal's own dialog, up meanwhile");
   await clickAllow(allowed);
@@ -92,7 +90,7 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   const out = claudePrint({ project: c.project, modelUrl: model.url, prompt: "Create p-allowed and p-denied" });
   const pAllowed = permissionCard(page, "p-allowed.txt");
   await expect(pAllowed).toBeVisible({ timeout: AGENT });
-  const print = await runOf(harness, "Create p-allowed and p-denied");
+  const print = await runOf(harness, "Create p-allowed and p-denied", AGENT);
   await expectWaiting(page, print, "p-allowed.txt");
   await clickAllow(pAllowed);
   await expectApplied(pAllowed, "Allow");

@@ -88,18 +88,3 @@ export async function askTrail(harness: Harness, runId: string): Promise<string[
     .filter((e) => e.run_id === runId && /^run\.(asked|ask_|answer)/.test(e.type))
     .map((e) => [e.type, e.via ?? e.decision ?? e.result ?? e.reason].filter(Boolean).join(":"));
 }
-
-/** The run a typed prompt became, once the room has it. */
-export async function runOf(harness: Harness, goal: string): Promise<string> {
-  let id = "";
-  await expect
-    .poll(
-      async () =>
-        (id =
-          ((await harness.events()).filter((e) => e.type === "run.started" && e.goal === goal).at(-1)
-            ?.run_id as string) ?? ""),
-      { timeout: AGENT },
-    )
-    .not.toBe("");
-  return id;
-}
