@@ -124,6 +124,7 @@ export const CORE_ROUTES = {
       "sequence_conflict",
       "command_pending",
       "command_not_supported",
+      "run_not_taken",
       "ask_not_found",
       "ask_closed",
       "revision_conflict",
