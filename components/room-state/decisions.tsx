@@ -7,9 +7,10 @@ import type { Decisions } from "@/lib/core/projection/decisions";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { Field, Input, TextArea } from "../ui/field";
-import { Form } from "../ui/form";
+import { Form, SubmitOrCancel } from "../ui/form";
 import { Markdown } from "../ui/markdown";
 import { useAction } from "../ui/use-action";
+import { ListSection } from "./list-section";
 import { actorName, type Directory } from "../../lib/core/views/names";
 
 /**
@@ -35,27 +36,24 @@ export function DecisionsView({
   const superseded = all.filter((d) => d.status === "superseded");
   const [form, setForm] = useState<{ supersedes?: Decision } | null>(null);
   return (
-    <section data-testid="decisions" aria-label="Decisions" className="space-y-2">
-      <div className="flex items-center">
-        <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
-          Decisions ({active.length})
-        </h3>
-        {canEdit && !form && (
-          <Button data-testid="decision-new" className="ml-auto" onClick={() => setForm({})}>
-            Record a decision
-          </Button>
-        )}
-      </div>
-      {form && (
-        <DecisionForm
-          key={form.supersedes?.decision_id ?? "new"}
-          workspaceId={workspaceId}
-          spaceId={spaceId}
-          supersedes={form.supersedes}
-          onDone={() => setForm(null)}
-        />
-      )}
-      {active.length === 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">No decisions yet.</p>}
+    <ListSection
+      label="Decisions"
+      testId="decisions"
+      count={active.length}
+      add={canEdit ? { label: "Record a decision", testId: "decision-new", onClick: () => setForm({}) } : undefined}
+      form={
+        form && (
+          <DecisionForm
+            key={form.supersedes?.decision_id ?? "new"}
+            workspaceId={workspaceId}
+            spaceId={spaceId}
+            supersedes={form.supersedes}
+            onDone={() => setForm(null)}
+          />
+        )
+      }
+      empty="No decisions yet."
+    >
       <ul className="space-y-2">
         {active.map((d) => (
           <DecisionItem
@@ -79,7 +77,7 @@ export function DecisionsView({
           </ul>
         </details>
       )}
-    </section>
+    </ListSection>
   );
 }
 
@@ -168,12 +166,9 @@ function DecisionForm({
         />
       </Field>
       <Alert>{record.error}</Alert>
-      <div className="flex gap-2">
-        <Button type="submit" tone="primary" data-testid="decision-record" busy={record.busy}>
-          Record
-        </Button>
-        <Button onClick={onDone}>Cancel</Button>
-      </div>
+      <SubmitOrCancel testId="decision-record" busy={record.busy} onCancel={onDone}>
+        Record
+      </SubmitOrCancel>
     </Form>
   );
 }

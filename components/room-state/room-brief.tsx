@@ -13,7 +13,11 @@ import { actorName, type Directory } from "../../lib/core/views/names";
 import { RoomHistory } from "./room-history";
 import { revisionText, TextDiff } from "./text-diff";
 
-const area = "min-h-24 font-mono";
+/** The room's two texts, each shown and edited in its own box: the body field, its label and its note. */
+const TEXTS = [
+  ["intent", "Intent", "what we want, markdown"],
+  ["outcome", "Outcome", "what done looks like"],
+] as const;
 
 interface Draft {
   intent: string;
@@ -80,18 +84,16 @@ export function RoomBrief({
       </p>
       {!draft ? (
         <>
-          <div>
-            <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">Intent</h3>
-            <div data-testid="room-intent" className="text-sm">
-              {room.intent ? <Markdown text={room.intent} /> : <p className="text-zinc-500">—</p>}
+          {TEXTS.map(([f, label]) => (
+            <div key={f}>
+              <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
+                {label}
+              </h3>
+              <div data-testid={`room-${f}`} className="text-sm">
+                {room[f] ? <Markdown text={room[f]} /> : <p className="text-zinc-500">—</p>}
+              </div>
             </div>
-          </div>
-          <div>
-            <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">Outcome</h3>
-            <div data-testid="room-outcome" className="text-sm">
-              {room.outcome ? <Markdown text={room.outcome} /> : <p className="text-zinc-500">—</p>}
-            </div>
-          </div>
+          ))}
           <div className="flex gap-2">
             {canEdit && (
               <Button
@@ -109,22 +111,16 @@ export function RoomBrief({
         </>
       ) : (
         <Form action={save} className="space-y-2" onSubmit={() => save.run(draft)}>
-          <Field label="Intent" note="what we want, markdown" error={save.fields.intent} name="intent">
-            <TextArea
-              data-testid="room-intent-input"
-              className={area}
-              value={draft.intent}
-              onChange={(e) => setDraft({ ...draft, intent: e.target.value })}
-            />
-          </Field>
-          <Field label="Outcome" note="what done looks like" error={save.fields.outcome} name="outcome">
-            <TextArea
-              data-testid="room-outcome-input"
-              className={area}
-              value={draft.outcome}
-              onChange={(e) => setDraft({ ...draft, outcome: e.target.value })}
-            />
-          </Field>
+          {TEXTS.map(([f, label, note]) => (
+            <Field key={f} label={label} note={note} error={save.fields[f]} name={f}>
+              <TextArea
+                data-testid={`room-${f}-input`}
+                className="min-h-24 font-mono"
+                value={draft[f]}
+                onChange={(e) => setDraft({ ...draft, [f]: e.target.value })}
+              />
+            </Field>
+          ))}
           {newer && (
             <p data-testid="room-newer" role="status" className="text-sm text-amber-800 dark:text-amber-300">
               {actorName(dir, newer.actor)} saved revision {newer.revision} while you were editing: saving will show you

@@ -4,9 +4,8 @@ import { useState } from "react";
 import type { Task } from "@/lib/core/protocol";
 import { saveTask, taskProblem, type TaskDraft } from "@/lib/browser/task-api";
 import { Alert } from "../ui/alert";
-import { Button } from "../ui/button";
 import { Field, Input, TextArea, useFieldGroup } from "../ui/field";
-import { Form } from "../ui/form";
+import { Form, SubmitOrCancel } from "../ui/form";
 import { useAction } from "../ui/use-action";
 
 const lines = (s: string) =>
@@ -120,12 +119,9 @@ export function TaskForm({
         </div>
       )}
       <Alert testId="task-form-error">{!current && save.error}</Alert>
-      <div className="flex gap-2">
-        <Button type="submit" tone="primary" data-testid="task-save" busy={save.busy}>
-          {task ? "Save task" : "Create task"}
-        </Button>
-        <Button onClick={onDone}>Cancel</Button>
-      </div>
+      <SubmitOrCancel testId="task-save" busy={save.busy} onCancel={onDone}>
+        {task ? "Save task" : "Create task"}
+      </SubmitOrCancel>
     </Form>
   );
 }

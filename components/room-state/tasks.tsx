@@ -8,6 +8,7 @@ import { startTask, taskProblem } from "@/lib/browser/task-api";
 import { Alert } from "../ui/alert";
 import { Button } from "../ui/button";
 import { useAction } from "../ui/use-action";
+import { ListSection } from "./list-section";
 import { TaskForm } from "./task-form";
 
 const GROUPS: { status: TaskStatus; label: string; badge: string }[] = [
@@ -45,27 +46,24 @@ export function TaskBoard({
   const [form, setForm] = useState<{ task?: TaskView } | null>(null);
   const titles = Object.fromEntries(views.map((t) => [t.task_id, t.title]));
   return (
-    <section data-testid="task-board" aria-label="Tasks" className="space-y-2">
-      <div className="flex items-center">
-        <h3 className="text-xs font-semibold tracking-wide text-zinc-600 uppercase dark:text-zinc-400">
-          Tasks ({views.length})
-        </h3>
-        {canEdit && !form && (
-          <Button data-testid="task-new" className="ml-auto" onClick={() => setForm({})}>
-            New task
-          </Button>
-        )}
-      </div>
-      {form && (
-        <TaskForm
-          key={form.task?.task_id ?? "new"}
-          spaceId={spaceId}
-          task={form.task ? tasks[form.task.task_id] : undefined}
-          others={views.filter((t) => t.task_id !== form.task?.task_id)}
-          onDone={() => setForm(null)}
-        />
-      )}
-      {views.length === 0 && <p className="text-sm text-zinc-600 dark:text-zinc-400">No tasks yet.</p>}
+    <ListSection
+      label="Tasks"
+      testId="task-board"
+      count={views.length}
+      add={canEdit ? { label: "New task", testId: "task-new", onClick: () => setForm({}) } : undefined}
+      form={
+        form && (
+          <TaskForm
+            key={form.task?.task_id ?? "new"}
+            spaceId={spaceId}
+            task={form.task ? tasks[form.task.task_id] : undefined}
+            others={views.filter((t) => t.task_id !== form.task?.task_id)}
+            onDone={() => setForm(null)}
+          />
+        )
+      }
+      empty="No tasks yet."
+    >
       {GROUPS.map((g) => {
         const inGroup = views.filter((t) => t.status === g.status);
         if (!inGroup.length) return null;
@@ -90,7 +88,7 @@ export function TaskBoard({
           </div>
         );
       })}
-    </section>
+    </ListSection>
   );
 }
 

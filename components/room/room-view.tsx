@@ -131,6 +131,8 @@ export function RoomView(p: RoomViewProps) {
   const active = runs.filter((r) => r.state === "running" || r.state === "paused" || r.state === "queued");
   const typing = typingRuns(runs, now, p.statusTtlSeconds * 1000, unresponsive);
 
+  // The room panel's parts each edit the same room, as far as this person may.
+  const roomState = { workspaceId: p.workspaceId, spaceId: p.spaceId, canEdit: canAct };
   return (
     <RoomActionsContext.Provider value={actions}>
       <div className="flex h-dvh flex-col bg-white text-zinc-900 dark:bg-zinc-950 dark:text-zinc-100">
@@ -194,21 +196,9 @@ export function RoomView(p: RoomViewProps) {
           </main>
           {panelOpen ? (
             <RoomPanel onClose={() => setPanelOpen(false)}>
-              <RoomBrief workspaceId={p.workspaceId} spaceId={p.spaceId} room={room.room} dir={dir} canEdit={canAct} />
-              <DecisionsView
-                workspaceId={p.workspaceId}
-                spaceId={p.spaceId}
-                decisions={room.decisions}
-                dir={dir}
-                canEdit={canAct}
-              />
-              <TaskBoard
-                workspaceId={p.workspaceId}
-                spaceId={p.spaceId}
-                tasks={room.tasks}
-                runs={runs}
-                canEdit={canAct}
-              />
+              <RoomBrief {...roomState} room={room.room} dir={dir} />
+              <DecisionsView {...roomState} decisions={room.decisions} dir={dir} />
+              <TaskBoard {...roomState} tasks={room.tasks} runs={runs} />
             </RoomPanel>
           ) : (
             <div className="hidden w-72 shrink-0 border-l border-zinc-200 lg:block dark:border-zinc-800">

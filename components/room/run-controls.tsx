@@ -10,6 +10,11 @@ import { Form } from "../ui/form";
 import { useAction } from "../ui/use-action";
 import type { RoomActions } from "./room-context";
 
+const TOGGLE = {
+  pause: { command: "pause", pending: "pausing", words: "Pause", busyWords: "Pausing…" },
+  resume: { command: "resume", pending: "resuming", words: "Resume", busyWords: "Resuming…" },
+} as const;
+
 /**
  * The run's buttons ([UI5]): each shown only where [RUN1] allows it, disabled while its
  * command is pending. Pause/Resume is one toggle; Steer opens a text box; Cancel asks once;
@@ -47,6 +52,13 @@ export function RunControls({
   const untaken = run.state === "queued" && !run.harness_id;
   const obeys = (c: CommandName) => !run.commands || run.commands.includes(c);
   const absent = untaken ? "Steer once a runner takes it" : absentNote(run);
+  // Pause and Resume are one button: Pause while it runs (or is being paused), Resume while it is paused.
+  const toggle =
+    run.state === "running" || run.pending === "pausing"
+      ? TOGGLE.pause
+      : run.state === "paused" || run.pending === "resuming"
+        ? TOGGLE.resume
+        : null;
   return (
     <div className="mt-3">
       <div className="flex flex-wrap items-center gap-2">
@@ -61,26 +73,15 @@ export function RunControls({
             Steer
           </Button>
         )}
-        {obeys("pause") && (run.state === "running" || run.pending === "pausing") && (
+        {toggle && obeys(toggle.command) && (
           <Button
             size="sm"
-            data-testid="run-pause"
+            data-testid={`run-${toggle.command}`}
             busy={act.busy}
             disabled={steer.busy || !!run.pending}
-            onClick={() => act.run("pause")}
+            onClick={() => act.run(toggle.command)}
           >
-            {run.pending === "pausing" ? "Pausing…" : "Pause"}
-          </Button>
-        )}
-        {obeys("resume") && (run.state === "paused" || run.pending === "resuming") && (
-          <Button
-            size="sm"
-            data-testid="run-resume"
-            busy={act.busy}
-            disabled={steer.busy || !!run.pending}
-            onClick={() => act.run("resume")}
-          >
-            {run.pending === "resuming" ? "Resuming…" : "Resume"}
+            {run.pending === toggle.pending ? toggle.busyWords : toggle.words}
           </Button>
         )}
         {live && obeys("cancel") && !confirming && (

@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, type FormHTMLAttributes, type ReactNode } from "react";
+import { Button } from "./button";
 import type { Action } from "./use-action";
 
 /**
@@ -34,5 +35,27 @@ export function Form({
     >
       {children}
     </form>
+  );
+}
+
+/** A form's last line: its submit button (primary, busy while its request is in flight), then Cancel. */
+export function SubmitOrCancel({
+  testId,
+  busy,
+  onCancel,
+  children,
+}: {
+  testId: string;
+  busy: boolean;
+  onCancel: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <div className="flex gap-2">
+      <Button type="submit" tone="primary" data-testid={testId} busy={busy}>
+        {children}
+      </Button>
+      <Button onClick={onCancel}>Cancel</Button>
+    </div>
   );
 }

@@ -22,6 +22,25 @@ const muted = "text-xs text-zinc-600 dark:text-zinc-400";
 
 const when = (t: string | null) => (t ? new Date(t).toLocaleString() : "never");
 
+/** A row's own action at its end (Revoke, Withdraw): not pressed again while the panel's last one is in flight. */
+function RowAction({
+  testId,
+  busy,
+  onClick,
+  children,
+}: {
+  testId: string;
+  busy: boolean;
+  onClick: () => unknown;
+  children: string;
+}) {
+  return (
+    <Button size="xs" data-testid={testId} className="ml-auto" disabled={busy} onClick={onClick}>
+      {children}
+    </Button>
+  );
+}
+
 /** A subject's tokens, each with its last use and (for an owner) its own Revoke. */
 function Tokens({ tokens, onRevoke }: { tokens: TokenRow[]; onRevoke: (id: string) => unknown }) {
   if (!tokens.length) return null;
@@ -112,15 +131,13 @@ export function PeoplePanel(p: {
             )}
             {p.isOwner && <span className={muted}>last seen {when(x.last_seen_at)}</span>}
             {p.isOwner && x.id !== p.myId && (
-              <Button
-                size="xs"
-                data-testid="person-revoke"
-                className="ml-auto"
-                disabled={act.busy}
+              <RowAction
+                testId="person-revoke"
+                busy={act.busy}
                 onClick={() => act.run(() => api.revokePerson(ws, x.id))}
               >
                 Revoke
-              </Button>
+              </RowAction>
             )}
             {p.isOwner && <Tokens tokens={x.tokens} onRevoke={revokeToken} />}
           </li>
@@ -165,15 +182,13 @@ export function PeoplePanel(p: {
                 <span className={muted}>
                   {i.single_use ? "single-use" : `${i.uses} uses so far`} · until {when(i.expires_at)}
                 </span>
-                <Button
-                  size="xs"
-                  data-testid="invite-withdraw"
-                  className="ml-auto"
-                  disabled={act.busy}
+                <RowAction
+                  testId="invite-withdraw"
+                  busy={act.busy}
                   onClick={() => act.run(() => api.withdrawInvite(ws, i.id))}
                 >
                   Withdraw
-                </Button>
+                </RowAction>
               </li>
             ))}
           </ul>
