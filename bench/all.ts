@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only ingest|realtime|room|connect|otlp|review|soak|scale] [SUITE FLAGS…] [-- VERBATIM…]`:
+ * `npm run bench [-- --only ingest|realtime|room|connect|asks|otlp|review|soak|scale] [SUITE FLAGS…] [-- VERBATIM…]`:
  * each suite as its own process, one after another (they each start their own servers and
  * must not share the 2 cores). Never run in CI. `npm run bench -- --help` prints every suite's flags.
  *
@@ -49,6 +49,7 @@ const SUITES: Record<string, Suite> = {
     bools: ["--build", "--no-build", "--short-texts"],
   },
   connect: { script: "bench/connect/hook.ts", values: [], bools: [] },
+  asks: { script: "bench/asks/main.ts", values: ["--rounds", "--quiet-wait"], bools: [] },
   otlp: {
     script: "bench/otlp/main.ts",
     values: ["--db", "--runs", "--calls", "--clients", "--quiet-wait"],

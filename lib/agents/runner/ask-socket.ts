@@ -18,6 +18,19 @@ export function askSocketPath(jobDir: string): string {
   return path.join(os.tmpdir(), `chips-ask-${id}.sock`);
 }
 
+/** What the job tells one hook: the line it prints, and what to do once that line left (or could not). */
+export interface HookReply {
+  line: string;
+  /** Called once the line was handed to the hook's connection (`delivered`), or the hook was gone. */
+  after?: (delivered: boolean) => Promise<void>;
+}
+
+/** A PreToolUse deny: the model reads `reason`. */
+export const denyLine = (reason: string) =>
+  JSON.stringify({
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: "deny", permissionDecisionReason: reason },
+  });
+
 /**
  * The job's end of the hook ([RN9]): a unix socket (mode 0600) where each connection brings one
  * line — the hook's JSON input — and gets one line back: what the hook prints. `answer` decides;
@@ -25,7 +38,7 @@ export function askSocketPath(jobDir: string): string {
  */
 export async function serveAsks(
   file: string,
-  answer: (input: Record<string, unknown>) => Promise<string>,
+  answer: (input: Record<string, unknown>) => Promise<HookReply>,
 ): Promise<{ close(): void }> {
   fs.rmSync(file, { force: true });
   const server = net.createServer((conn) => {
@@ -38,19 +51,15 @@ export async function serveAsks(
       if (nl < 0) return;
       conn.removeAllListeners("data");
       void (async () => {
-        let out: string;
+        let reply: HookReply;
         try {
-          out = await answer(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
+          reply = await answer(JSON.parse(buf.slice(0, nl)) as Record<string, unknown>);
         } catch (e) {
-          out = JSON.stringify({
-            hookSpecificOutput: {
-              hookEventName: "PreToolUse",
-              permissionDecision: "deny",
-              permissionDecisionReason: `The Chips runner could not decide (${(e as Error).message}): not run.`,
-            },
-          });
+          reply = { line: denyLine(`The Chips runner could not decide (${(e as Error).message}): not run.`) };
         }
-        if (!conn.destroyed) conn.end(out + "\n");
+        const after = reply.after ?? (async () => {});
+        if (conn.destroyed) return void after(false);
+        conn.end(reply.line + "\n", () => void after(true));
       })();
     });
   });
