@@ -28,6 +28,8 @@ import { wouldAsk } from "./would-ask.mjs";
 const [root = "", event = "", inputFile = "", queueId = "0-0"] = process.argv.slice(2);
 /** How long the drainer may take to say the ask reached Chips (it may have to start first). */
 const CONFIRM_MS = 10_000;
+/** How often the hook looks at what it cannot watch; `CHIPS_ASK_POLL_MS` sets it (tests). */
+const POLL_MS = Number(process.env.CHIPS_ASK_POLL_MS) > 0 ? Number(process.env.CHIPS_ASK_POLL_MS) : 150;
 
 const nextName = queueNamer(queueId);
 
@@ -211,7 +213,20 @@ function main() {
     for (const f of [answerFile, sentFile]) fs.rmSync(f, { force: true });
   };
   return new Promise((resolve) => {
+    let over = false;
+    /** @type {fs.FSWatcher | null} */
+    let watcher = null;
+    /** @type {NodeJS.Timeout | undefined} */
+    let timer;
+    /** @param {unknown} [v] */
+    const stop = (v) => {
+      over = true;
+      watcher?.close();
+      clearTimeout(timer);
+      resolve(v);
+    };
     const tick = () => {
+      if (over) return;
       const answered = readText(answerFile);
       if (answered !== null) {
         const a = JSON.parse(answered);
@@ -223,18 +238,33 @@ function main() {
             end("applied");
           }
         }
-        return resolve(undefined); // a close: the drainer knows why
+        return stop(); // a close: the drainer knows why
       }
       const sent = fs.existsSync(sentFile);
       const first = terminal();
-      if (first) return resolve(end("elsewhere", first));
+      if (first) return stop(end("elsewhere", first));
       if (!sent && (Date.now() - start > CONFIRM_MS || fs.existsSync(path.join(root, "chips-down"))))
-        return resolve(end("unreachable"));
-      if (Date.now() - start > seconds * 1000) return resolve(end("expired"));
-      if (!alive(claude)) return resolve(end("gone"));
-      setTimeout(tick, 150);
+        return stop(end("unreachable"));
+      if (Date.now() - start > seconds * 1000) return stop(end("expired"));
+      if (!alive(claude)) return stop(end("gone"));
     };
-    tick();
+    // [CON7] The answer wakes the hook as the drainer renames it into place: a person's click is
+    // not left waiting for the next look. The looks go on for what has no file event of its own
+    // (the terminal's answer in the transcript, the deadline, `claude` gone), and for the answer
+    // too where the watch is not to be had.
+    try {
+      watcher = fs.watch(dir, (_event, name) => {
+        if (name === path.basename(answerFile)) tick();
+      });
+      watcher.on("error", () => watcher?.close());
+    } catch {
+      watcher = null;
+    }
+    const look = () => {
+      tick();
+      if (!over) timer = setTimeout(look, POLL_MS);
+    };
+    look();
   }).finally(done);
 }
 
