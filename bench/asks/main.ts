@@ -8,10 +8,13 @@
  * control: RunAsks' long-poll; Codex: the PreToolUse hook on the job's unix socket) and
  * `chips connect claude`'s hook (drainer → ask.mjs). The server (PGlite) has a person's room
  * socket open, as a browser would. Floors from the same rounds, so the figures read as ratios
- * on a noisy machine: a no-op authenticated request (`GET /api/v1/me`) and a person's message
- * from POST to its arrival on the room socket (store + fan-out + push: what any answer pays).
+ * on a noisy machine: a no-op authenticated request (`GET /api/v1/me`), a bare Socket.IO round
+ * trip (`history` of one event, acked), waking a child process that waits on a pipe (what a hook
+ * pays to be woken), and a person's message from POST to its arrival on the room socket
+ * (store + fan-out + push: what any answer pays).
  * Each round takes every path and floor once, in turn. Aim: p99 ≤ 50 ms per path. Never run in CI.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -83,7 +86,33 @@ async function personSocket(url: string, token: string, spaceId: string) {
         waiters.add(w);
       });
     },
+    /** One `history` emit and its ack (a page of one event): a Socket.IO round trip with a small read. */
+    async roundTrip(): Promise<number> {
+      const t0 = performance.now();
+      const a = (await socket.timeout(30_000).emitWithAck("history", { space_id: spaceId, limit: 1 })) as {
+        error?: string;
+      };
+      if (a.error) throw new Error(`history: ${a.error}`);
+      return performance.now() - t0;
+    },
     close: () => socket.close(),
+  };
+}
+
+/** A child process that echoes each stdin line: waking a process that waits, as a hook waits on its socket. */
+function echoChild() {
+  const child = spawn(process.execPath, ["-e", 'process.stdin.on("data", (d) => process.stdout.write(d))'], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  return {
+    once(): Promise<number> {
+      const t0 = performance.now();
+      return new Promise((resolve) => {
+        child.stdout.once("data", () => resolve(performance.now() - t0));
+        child.stdin.write("x\n");
+      });
+    },
+    close: () => child.kill(),
   };
 }
 
@@ -95,6 +124,7 @@ async function main() {
   const agent = keepAlive(8);
   const paths: AnswerPath[] = [];
   let person: Awaited<ReturnType<typeof personSocket>> | null = null;
+  const echo = echoChild();
   try {
     const url = server.url;
     const ws = await createWorkspace(agent, url, adminToken(path.join(dir, "data")));
@@ -168,15 +198,19 @@ async function main() {
     for (const a of paths) await answerOnce(a);
     await me();
     await push();
+    await p.roundTrip();
+    await echo.once();
 
     const waits = new Map<string, number[]>(paths.map((a) => [a.name, []]));
     const posts: number[] = [];
-    const floors = { me: [] as number[], push: [] as number[] };
+    const floors = { me: [] as number[], push: [] as number[], socket: [] as number[], wake: [] as number[] };
     const machine = machineMeter();
     const others = othersMeter();
     for (let i = 0; i < o.rounds; i++) {
       floors.me.push(await me());
       floors.push.push(await push());
+      floors.socket.push(await p.roundTrip());
+      floors.wake.push(await echo.once());
       for (const a of paths) {
         const s = await answerOnce(a);
         waits.get(a.name)!.push(s.wait);
@@ -194,6 +228,8 @@ async function main() {
     const push99 = sum(floors.push).p99;
     const rows: (string | number)[][] = [
       ["floor: GET /api/v1/me", ...cells(sum(floors.me)), "–"],
+      ["floor: Socket.IO round trip (history of 1)", ...cells(sum(floors.socket)), "–"],
+      ["floor: wake a waiting child (stdin → stdout)", ...cells(sum(floors.wake)), "–"],
       ["floor: message POST → room socket", ...cells(sum(floors.push)), "1×"],
       ["the answer's POST itself (201)", ...cells(sum(posts)), ratio(sum(posts).p99, push99)],
       ...paths.map((a) => {
@@ -224,6 +260,7 @@ async function main() {
   } finally {
     for (const a of paths) await a.close().catch((e) => console.error(`close ${a.name}: ${(e as Error).message}`));
     person?.close();
+    echo.close();
     agent.destroy();
     await server.stop();
     fs.rmSync(dir, { recursive: true, force: true });
