@@ -1,46 +1,25 @@
 import fs from "node:fs";
-import type { APIRequestContext } from "@playwright/test";
-import os from "node:os";
 import path from "node:path";
-import { Runner } from "../lib/agents/runner/runner";
+import type { APIRequestContext } from "@playwright/test";
 import { lastUserText, outputsSinceUser, say, shell, startModelServer } from "../test/support/model-server";
-import { test, expect } from "./support/fixtures";
-import { RawRunner } from "./support/raw-runner";
-import { codexRunnerOptions, codexTestKit, makeRepo } from "./support/codex";
 import type { Workspace } from "./support/api";
+import { askTrail, clickAllow, clickDeny, expectApplied, permissionCard } from "./support/claude-asks";
+import { test, expect } from "./support/fixtures";
+import { scriptedCodex, startRealRunner } from "./support/real-runner";
 
 /**
  * "Needs you" with the REAL Codex CLI (0.169.0) launched by a real Runner in the `ask` profile
  * (only the model is scripted): the model asks to run a command that writes a file, Codex's
  * PreToolUse hook hands the call to the job, the job asks the room, and a person clicks in
- * Chromium. Two runs at once — one Allowed, one Denied — so one Codex start-up covers both.
+ * Chromium. Two runs at once — one Allowed, one Denied — so one Codex start-up's wait covers both.
  */
-const kit = codexTestKit();
 const ALLOW = "Make the file";
 const DENY = "Try to write";
-/** The runner's log and what the model was told, printed when the test fails (why no card came, say). */
-const logs: string[] = [];
-let seen: { input: any[] }[] = [];
-const told = (prompt: string) =>
-  seen
-    .filter((r) => lastUserText(r.input) === prompt)
-    .flatMap((r) => r.input.filter((i: any) => i.type === "function_call_output").map((i: any) => String(i.output)));
-test.afterEach(({}, info) => {
-  if (info.status !== info.expectedStatus)
-    console.error(`runner log:\n${logs.join("\n")}\nthe model was told: ${JSON.stringify([told(ALLOW), told(DENY)])}`);
-  logs.length = 0;
-});
 
 async function startAskRun(request: APIRequestContext, ws: Workspace, prompt: string): Promise<string> {
   const r = await request.post("/api/v1/runs", {
     headers: { authorization: `Bearer ${ws.person_token}` },
-    data: {
-      space_id: ws.space_id,
-      prompt,
-      repository: "demo",
-      profile: "ask",
-      idempotency_key: `e2e-codex-asks-${prompt}-${Date.now()}`,
-    },
+    data: { space_id: ws.space_id, prompt, repository: "demo", profile: "ask", idempotency_key: `e2e-${prompt}` },
   });
   expect(r.status(), await r.text()).toBe(201);
   return ((await r.json()) as { run_id: string }).run_id;
@@ -53,50 +32,56 @@ test("[RN9] [ASK4] runner-launched Codex asks in the room: Allow clicked in Chro
   workspace,
   harness,
   loginAs,
+  scratch,
 }) => {
   test.setTimeout(150_000);
-  const tmp = (kit.tmp = fs.mkdtempSync(path.join(os.tmpdir(), "chips-e2e-codex-asks-")));
-  const repo = makeRepo(path.join(tmp, "repo"));
-  const model = await startModelServer(({ input }) => {
-    const prompt = lastUserText(input);
-    if (outputsSinceUser(input) > 0) return { items: [say("Done.")] };
-    if (prompt === ALLOW) return { items: [shell("echo made > made.txt")] };
-    if (prompt === DENY) return { items: [shell("echo nope > nope.txt")] };
-    return { items: [say("?")] };
+  const model = scratch.closes(
+    await startModelServer(({ input }) => {
+      if (outputsSinceUser(input) > 0) return { items: [say("Done.")] };
+      const prompt = lastUserText(input);
+      if (prompt === ALLOW) return { items: [shell("echo made > made.txt")] };
+      if (prompt === DENY) return { items: [shell("echo nope > nope.txt")] };
+      return { items: [say("?")] };
+    }),
+  );
+  /** What the model read after its call, for a prompt: the command's output, or the hook's reason. */
+  const told = (prompt: string) =>
+    model.requests
+      .filter((r) => lastUserText(r.input) === prompt)
+      .flatMap((r) => r.input.filter((i: any) => i.type === "function_call_output").map((i: any) => String(i.output)));
+  const logs: string[] = [];
+  scratch.defer(() => {
+    const info = test.info();
+    if (info.status !== info.expectedStatus)
+      console.error(
+        `runner log:\n${logs.join("\n")}\nthe model was told: ${JSON.stringify([told(ALLOW), told(DENY)])}`,
+      );
   });
-  kit.model = model;
-  seen = model.requests;
-  const cred = await RawRunner.create(request, admin.token, workspace, "e2e codex asks runner");
-  const runner = new Runner({
-    ...codexRunnerOptions(cred.token, "e2e codex asks runner", repo, tmp, model.url),
-    askSeconds: 90,
-    log: (line) => logs.push(line),
+  await startRealRunner(scratch, {
+    request,
+    adminToken: admin.token,
+    workspace,
+    name: "e2e codex asks runner",
+    adapters: [scriptedCodex(model.url)],
+    options: { askSeconds: 90, log: (line) => logs.push(line) },
   });
-  kit.runner = runner;
-  await runner.connect();
   await loginAs(page);
-
   const allowed = await startAskRun(request, workspace, ALLOW);
   const denied = await startAskRun(request, workspace, DENY);
 
-  // The cards, named as a screen reader hears them; the buttons by their names, as a person clicks.
-  const allowCard = page.getByRole("region", { name: /asks permission: Bash: echo made > made\.txt/ });
-  await allowCard.getByRole("button", { name: "Allow", exact: true }).click();
-  const denyCard = page.getByRole("region", { name: /asks permission: Bash: echo nope > nope\.txt/ });
-  await denyCard.getByRole("button", { name: "Deny", exact: true }).click();
+  // The cards as a person (or a screen reader) finds them; the buttons by their names.
+  const yes = permissionCard(page, "echo made > made.txt");
+  const no = permissionCard(page, "echo nope > nope.txt");
+  await clickAllow(yes);
+  await clickDeny(no, "use the fixture instead");
+  await expectApplied(yes, "Allow");
+  await expectApplied(no, "Deny");
+  for (const runId of [allowed, denied])
+    await expect(page.locator(`section[data-run-id="${runId}"]`)).toHaveAttribute("data-run-state", "finished", {
+      timeout: 60_000,
+    });
 
-  await expect(allowCard.getByTestId("ask-outcome")).toHaveAttribute("data-receipt", "applied", { timeout: 60_000 });
-  await expect(allowCard.getByTestId("ask-outcome")).toContainText("Owner answered Allow");
-  await expect(denyCard.getByTestId("ask-outcome")).toHaveAttribute("data-receipt", "applied", { timeout: 60_000 });
-
-  const finished = async (runId: string) => {
-    const panel = page.locator(`section[data-run-id="${runId}"]`);
-    await expect(panel).toHaveAttribute("data-run-state", "finished", { timeout: 60_000 });
-  };
-  await finished(allowed);
-  await finished(denied);
-
-  // The files, in each run's own worktree (as the runner said it made it).
+  // The files, in each run's own worktree (where the runner said it made it).
   const worktree = async (runId: string) => {
     const r = await request.get(`/api/v1/runs/${runId}/runner-events`, {
       headers: { authorization: `Bearer ${workspace.person_token}` },
@@ -107,19 +92,24 @@ test("[RN9] [ASK4] runner-launched Codex asks in the room: Allow clicked in Chro
   };
   expect(fs.readFileSync(path.join(await worktree(allowed), "made.txt"), "utf8")).toBe("made\n");
   expect(fs.existsSync(path.join(await worktree(denied), "nope.txt"))).toBe(false);
-
-  // What the model read after each call: the command's output; the hook's reason.
   expect(told(ALLOW)).toEqual([expect.stringContaining("Process exited with code 0")]);
   expect(told(DENY)).toEqual([
-    expect.stringContaining("Command blocked by PreToolUse hook: A person in the Chips room denied this tool call."),
+    expect.stringContaining(
+      "Command blocked by PreToolUse hook: A person in the Chips room denied this tool call: use the fixture instead",
+    ),
   ]);
 
-  // The log: the request, the person's answer, the runner's receipt — for each run.
-  const trail = (runId: string, events: Awaited<ReturnType<typeof harness.events>>) =>
-    events
-      .filter((e) => e.run_id === runId && /^run\.(asked|answered|answer_applied|ask_closed)$/.test(e.type))
-      .map((e) => `${e.type}${e.decision ? `:${e.decision}` : ""}${e.result ? `:${e.result}` : ""}`);
-  const events = await harness.events();
-  expect(trail(allowed, events)).toEqual(["run.asked", "run.answered:allow", "run.answer_applied:applied"]);
-  expect(trail(denied, events)).toEqual(["run.asked", "run.answered:deny", "run.answer_applied:applied"]);
+  // The log: the request, the person's answer, the runner's receipt.
+  expect(await askTrail(harness, allowed)).toEqual([
+    "run.asked",
+    "run.ask_shown:browser",
+    "run.answered:allow",
+    "run.answer_applied:applied",
+  ]);
+  expect(await askTrail(harness, denied)).toEqual([
+    "run.asked",
+    "run.ask_shown:browser",
+    "run.answered:deny",
+    "run.answer_applied:applied",
+  ]);
 });
