@@ -4,11 +4,12 @@ import { runHarnessName } from "@/lib/core/views/names";
 import type { CompareData } from "@/lib/core/views/review-pages";
 import { Table, Td, Th } from "../ui/table";
 import { CompareTools } from "./compare-tools";
+import { CompareAsks } from "./compare-asks";
 import { callTally, link, muted, took, tokens, usd } from "./format";
 
 const heading = "mt-8 text-sm font-semibold uppercase tracking-wide text-zinc-700 dark:text-zinc-300";
 
-/** Runs side by side ([CMP1]): steps aligned by step_id (else title) with their calls, outcome, usage, checks, diff stats, tool calls by tool ([TOOL6]), and the change-sets file by file. */
+/** Runs side by side ([CMP1]): steps aligned by step_id (else title) with their calls, outcome, usage, checks, diff stats, tool calls by tool ([TOOL6]), asks ([ASKR3]), and the change-sets file by file. */
 export function CompareView({ ws, d }: { ws: string; d: CompareData }) {
   const { runs, names } = d;
   if (runs.length < 2)
@@ -92,6 +93,8 @@ export function CompareView({ ws, d }: { ws: string; d: CompareData }) {
       </div>
       <h2 className={heading}>Tool calls</h2>
       <CompareTools runs={runs} />
+      <h2 className={heading}>Asks</h2>
+      <CompareAsks runs={runs} asks={d.asks} />
       <h2 className={heading}>Change-sets, file by file</h2>
       <div className="mt-2 overflow-x-auto">
         <Table caption="Files changed, by run" data-testid="compare-files" columns={["File", ...numbered, "Alike"]}>

@@ -12,6 +12,7 @@ import { Annotations } from "./annotations";
 import { ChangeSetSummary } from "./run-record";
 import { LogSectionView } from "./log-section";
 import { ToolCallsSection } from "./tool-calls-section";
+import { AsksSection } from "./asks-section";
 import { muted, STATUS_TONE, statusText, took, tokens, usd, when } from "./format";
 
 function Section({ title, id, children }: { title: string; id: string; children: React.ReactNode }) {
@@ -132,6 +133,13 @@ export function RunRecord({ run, log, receipts, names, now, canAct, shared = fal
       </Section>
       <Section title="Tool calls" id="calls">
         <ToolCallsSection run={run} calls={log.calls} runId={more} />
+      </Section>
+      <Section title="Asks" id="asks">
+        <AsksSection
+          asks={log.asks}
+          dir={names}
+          replay={shared ? null : `/w/${run.workspace_id}/runs/${run.id}/replay`}
+        />
       </Section>
       <Section title="Plan vs what happened" id="plan">
         <PlanVsActual lines={planVsActual(run, log.head)} />

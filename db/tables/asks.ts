@@ -33,6 +33,8 @@ export const asks = pgTable(
   },
   (t) => [
     index("asks_run_idx").on(t.runId, t.seq),
+    // Rollups of time to answer ([ASKR6]): a workspace's asks by when they were asked.
+    index("asks_workspace_created_idx").on(t.workspaceId, t.createdAt),
     // The inbox: a workspace's asks waiting for a person, oldest first.
     index("asks_waiting_idx")
       .on(t.workspaceId, t.seq)

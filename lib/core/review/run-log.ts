@@ -1,4 +1,5 @@
-import type { Receipt, StoredEvent } from "@/lib/core/protocol";
+import type { Ask, Receipt, StoredEvent } from "@/lib/core/protocol";
+import { asksFrom } from "./asks";
 import { CALL_EVENTS, callsOf, type RunCall } from "./tool-calls";
 
 /**
@@ -41,6 +42,8 @@ export interface RunLog {
   between: Record<string, Between>;
   /** The run's tool calls ([TOOL6]): those of its first CALL_EVENTS tool events, each under its step. */
   calls: { list: RunCall[]; more: boolean };
+  /** The run's asks and their receipts, oldest first ([ASKR1]): the `asks` read model's rows. */
+  asks: Ask[];
 }
 
 /** What the calls are folded with: the run's start and steps (a run has few), and its first tool events. */
@@ -73,7 +76,8 @@ export function runLogOf(events: readonly StoredEvent[], receipts: readonly Rece
   }
   const steps = events.filter((e) => e.type === "run.step").slice(0, STEP_EVENTS);
   const tools = events.filter((e) => (TOOL_TYPES as readonly string[]).includes(e.type)).slice(0, CALL_EVENTS);
-  return { head, sections, between, calls: callsFrom(head, steps, tools) };
+  const runId = events.find((e) => e.run_id)?.run_id;
+  return { head, sections, between, calls: callsFrom(head, steps, tools), asks: runId ? asksFrom(runId, events) : [] };
 }
 
 /** An event as the audit lists it. */

@@ -69,6 +69,10 @@ export function searchTextOf(e: StoredEvent): string | null {
       return e.summary;
     case "tool.finished":
       return [e.summary ?? "", e.error ?? ""].join("\n").trim() || null;
+    case "run.asked":
+      return askText(e);
+    case "run.answered":
+      return [e.text ?? "", e.note ?? ""].join("\n").trim() || null;
     default:
       return null;
   }
@@ -83,10 +87,13 @@ export function searchTextOf(e: StoredEvent): string | null {
  */
 const toolKey = (name: string) => `tool:${fold(name).replace(/[^\p{L}\p{N}_.:/-]+/gu, "")}`;
 
-function ranWords(text: string): string[] {
+/** `op:<word>` for each word of a text and `op:<word>~<next word>` for each pair in a row. */
+function phraseWords(op: string, text: string): string[] {
   const ws = words(text);
-  return [...ws.map((w) => `ran:${w}`), ...ws.slice(1).map((w, i) => `ran:${ws[i]}~${w}`)];
+  return [...ws.map((w) => `${op}:${w}`), ...ws.slice(1).map((w, i) => `${op}:${ws[i]}~${w}`)];
 }
+
+const ranWords = (text: string) => phraseWords("ran", text);
 
 /** The tool words a call's event adds to its run. */
 export function toolWords(e: StoredEvent): string[] {
@@ -106,21 +113,53 @@ export function failureWords(run: Run): string[] {
   ];
 }
 
+/** What an ask asked, as words: its tool, summary and command, or its question. */
+function askText(e: Extract<StoredEvent, { type: "run.asked" }>): string {
+  return [e.tool ?? "", e.summary ?? "", e.command ?? "", e.question ?? ""].join("\n");
+}
+
+/**
+ * Asks in search ([ASKR5]): like tool calls, words of their own. An ask adds `ask:permission`
+ * or `ask:question` and `asked:<word>` (and `asked:<word>~<next>`) for each word of what it
+ * asked (tool, summary, command; a question's text); a person's deny adds `denied:ask`, an
+ * ask closed unanswered at its expiry `expired:ask`. Each is said by one event, so the index
+ * adds it in whatever round sees that event.
+ */
+export function askWords(e: StoredEvent): string[] {
+  switch (e.type) {
+    case "run.asked":
+      return [`ask:${e.kind}`, ...phraseWords("asked", askText(e))];
+    case "run.answered":
+      return e.decision === "deny" ? ["denied:ask"] : [];
+    case "run.ask_closed":
+      return e.reason === "expired" ? ["expired:ask"] : [];
+    default:
+      return [];
+  }
+}
+
 /**
  * The operators of a query: `tool:NAME` (a call of that tool), `ran:WORD` or `ran:"A B"` (a
  * call whose command holds the words, a phrase in order), `failed:tool` (a failed call) and
- * `failed:NAME` (a failed call of that tool). Answers their words and the text left over.
+ * `failed:NAME` (a failed call of that tool); for asks ([ASKR5]) `asked:WORD` or `asked:"A B"`,
+ * `ask:permission|question`, `denied:ask` and `expired:ask`. Answers their words and the text left over.
  */
 function operators(text: string): { lexemes: string[]; rest: string } {
   const lexemes: string[] = [];
-  const rest = text.replace(/(?:^|\s)(tool|ran|failed):("[^"]*"|\S+)/gi, (_, op: string, arg: string) => {
-    const value = arg.replace(/^"|"$/g, "");
-    const kind = op.toLowerCase();
-    if (kind === "ran") lexemes.push(...ranWords(value));
-    else if (kind === "tool") lexemes.push(toolKey(value));
-    else lexemes.push(fold(value) === "tool" ? "failed:tool" : `failed:${toolKey(value).slice(5)}`);
-    return " ";
-  });
+  const rest = text.replace(
+    /(?:^|\s)(tool|ran|failed|asked|ask|denied|expired):("[^"]*"|\S+)/gi,
+    (_, op: string, arg: string) => {
+      const value = arg.replace(/^"|"$/g, "");
+      const kind = op.toLowerCase();
+      if (kind === "ran" || kind === "asked") lexemes.push(...phraseWords(kind, value));
+      else if (kind === "tool") lexemes.push(toolKey(value));
+      else if (kind === "failed")
+        lexemes.push(fold(value) === "tool" ? "failed:tool" : `failed:${toolKey(value).slice(5)}`);
+      // ask:, denied:, expired: take one folded word (`ask:permission`, `denied:ask`); anything else matches no run.
+      else lexemes.push(`${kind}:${words(value).join("")}`);
+      return " ";
+    },
+  );
   return { lexemes: lexemes.filter((l) => !/:$|:~/.test(l)), rest };
 }
 
@@ -128,7 +167,7 @@ const quoted = (w: string) => `'${w.replace(/\\/g, "\\\\").replace(/'/g, "''")}'
 
 /**
  * A search box's text as a tsquery: every word must occur, the last may be the start of one;
- * operators (`tool:`, `ran:`, `failed:`) must match exactly. Null when it has no words.
+ * operators (`tool:`, `ran:`, `failed:`, `asked:`, `ask:`, `denied:`, `expired:`) must match exactly. Null when it has no words.
  */
 export function searchQuery(input: string): string | null {
   const { lexemes, rest: text } = operators(input);

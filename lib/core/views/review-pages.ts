@@ -10,6 +10,7 @@ import type {
   StoredEvent,
 } from "@/lib/core/protocol";
 import type { RunLog } from "@/lib/core/review/run-log";
+import type { AskRollupBy, AskRollupRow, AskTally } from "@/lib/core/review/asks";
 import type { Directory } from "./names";
 
 /**
@@ -64,6 +65,8 @@ export interface CompareData {
   names: ReviewNames;
   /** Ids asked for that are not runs of this workspace. */
   missing: string[];
+  /** Run id → its asks' tally ([ASKR3]). */
+  asks: Record<string, AskTally>;
 }
 
 export interface RollupsData {
@@ -73,4 +76,6 @@ export interface RollupsData {
   rows: RollupRow[];
   names: ReviewNames;
   problem: string | null;
+  /** Time to answer per person and per agent over the range's asks ([ASKR6]); `capped`: only the newest were read. */
+  asks: { rows: Record<AskRollupBy, AskRollupRow[]>; asks: number; capped: boolean };
 }

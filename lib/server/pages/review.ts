@@ -22,6 +22,9 @@ import { rollup } from "@/lib/server/queries/rollups";
 import { requirePerson, services } from "@/lib/server/page-context";
 import { getRun, receiptsOf } from "@/lib/server/queries/runs";
 import { may } from "@/lib/server/roles";
+import { asksOfRuns } from "@/lib/server/queries/asks";
+import { askRollups } from "@/lib/server/review/ask-stats";
+import { askTally } from "@/lib/core/review/asks";
 import type {
   CompareData,
   ReplayData,
@@ -112,7 +115,16 @@ export async function comparePage(ws: string, asked: string | string[] | undefin
     if (run && run.workspace_id === ws) runs.push(run);
     else missing.push(id);
   }
-  return { runs, names: await names(ws), missing };
+  const asks = await asksOfRuns(
+    db,
+    runs.map((r) => r.id),
+  );
+  return {
+    runs,
+    names: await names(ws),
+    missing,
+    asks: Object.fromEntries(runs.map((r) => [r.id, askTally(asks.filter((a) => a.run_id === r.id))])),
+  };
 }
 
 /** The rollups page ([ROL1]): one grouping of the workspace's runs (for its people only). */
@@ -131,13 +143,14 @@ export async function rollupsPage(
   const problem = parsed.success
     ? null
     : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
-  const [rows, n] = await Promise.all([rollup(svc.db, ws, q), names(ws)]);
+  const range = { from: "from" in q ? q.from : undefined, to: "to" in q ? q.to : undefined };
+  const [rows, n, asks] = await Promise.all([rollup(svc.db, ws, q), names(ws), askRollups(svc.db, ws, range)]);
   return {
     by: q.by,
-    from: "from" in q ? q.from : undefined,
-    to: "to" in q ? q.to : undefined,
+    ...range,
     rows,
     names: n,
     problem,
+    asks,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from "@/db/client";
 import { events } from "@/db/schema";
 import type { Receipt, StoredEvent } from "@/lib/core/protocol";
 import { CALL_EVENTS } from "@/lib/core/review/tool-calls";
+import { asksOfRuns } from "./asks";
 import {
   BETWEEN_SHOWN,
   callsFrom,
@@ -90,7 +91,7 @@ const parse = (bodies: string[]) => bodies.map((b) => JSON.parse(b) as StoredEve
  */
 export async function loadRunLog(db: Db, runId: string, receipts: readonly Receipt[]): Promise<RunLog> {
   const entries = Object.entries(LOG_SECTIONS) as [LogSection, string][];
-  const [head, windows, between, steps, tools] = await Promise.all([
+  const [head, windows, between, steps, tools, asks] = await Promise.all([
     runEventWindow(db, runId, { types: HEAD_TYPES, limit: 10_000 }),
     Promise.all(entries.map(([, type]) => runEventWindow(db, runId, { types: [type], limit: LOG_PAGE }))),
     Promise.all(
@@ -105,6 +106,8 @@ export async function loadRunLog(db: Db, runId: string, receipts: readonly Recei
     ),
     runEventWindow(db, runId, { types: ["run.step"], limit: STEP_EVENTS }),
     runEventWindow(db, runId, { types: TOOL_TYPES, limit: CALL_EVENTS }),
+    // The asks read model (the one projection's rows, kept with the log): no fold of the log here.
+    asksOfRuns(db, [runId]),
   ]);
   const first = parse(head.bodies);
   return {
@@ -114,5 +117,6 @@ export async function loadRunLog(db: Db, runId: string, receipts: readonly Recei
       entries.map(([k], i) => [k, { events: parse(windows[i].bodies), next: windows[i].next }]),
     ) as RunLog["sections"],
     between: Object.fromEntries(between),
+    asks,
   };
 }

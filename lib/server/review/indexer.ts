@@ -3,7 +3,7 @@ import { eventsAfter, indexPosition, runsById, startIndex, writeIndex, type Inde
 import { runOf } from "@/db/run-rows";
 import type { Run, StoredEvent } from "@/lib/core/protocol";
 import { facetsOf } from "@/lib/core/review/facets";
-import { failureWords, searchTextOf, toolWords, words } from "@/lib/core/review/search-text";
+import { askWords, failureWords, searchTextOf, toolWords, words } from "@/lib/core/review/search-text";
 import { log } from "../log";
 import { CallRows } from "./call-rows";
 
@@ -104,6 +104,7 @@ export class ReviewIndexer {
         const text = searchTextOf(e);
         if (text) for (const w of words(text)) t.words.add(w);
         for (const w of toolWords(e)) t.words.add(w);
+        for (const w of askWords(e)) t.words.add(w);
         calls.add(e);
         if (e.type === "run.queued" && e.actor.kind === "person") t.person = e.actor.id;
       }
