@@ -46,7 +46,7 @@ function answered(ask: Ask, dir: Directory) {
       {a.decision === "allow_for_run" && a.scope && (
         <>
           {" "}
-          for this run (covers <code className="font-mono text-xs">{a.scope}</code>)
+          (covers <code className="font-mono text-xs">{a.scope}</code> for the rest of the run)
         </>
       )}{" "}
       at <time dateTime={a.at}>{at(a.at)}</time>, after{" "}
