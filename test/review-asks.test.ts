@@ -12,6 +12,7 @@ import { receiptsOf } from "../lib/server/queries/runs";
 import { ev, newWorkspace, post, request, runStarted, serverWithWorkspace, type Workspace } from "./support/api";
 import { answer, ask, permission, question, readAsk } from "./support/asks";
 import { type TestServer } from "./support/server";
+import { foundRuns } from "./support/search";
 
 /**
  * Asks where people look back (docs/REVIEW.md): the run page's asks section reads what the
@@ -162,15 +163,7 @@ describe("[ASKR4] export and import carry the asks", () => {
   });
 });
 
-async function found(q: string): Promise<string[]> {
-  const r = await request(
-    `${server.url}/api/v1/workspaces/${ws.workspace_id}/review/runs?q=${encodeURIComponent(q)}&limit=200`,
-    { token: ws.token },
-  );
-  expect(r.status, r.text).toBe(200);
-  const byId = Object.fromEntries(Object.entries(runs).map(([k, v]) => [v, k]));
-  return r.body.runs.map((x: any) => byId[x.id]).sort();
-}
+const found = (q: string) => foundRuns(server, ws, runs, q);
 
 describe("[ASKR5] runs found by their asks", () => {
   it('[ASKR5] asked:WORD and asked:"A B" find the runs that asked it, not one that only said it; ask:, denied:ask, expired:ask', async () => {

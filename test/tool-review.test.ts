@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { searchQuery } from "../lib/core/review/search-text";
 import { ev, post, request, serverWithWorkspace, startRun, type Workspace } from "./support/api";
 import { type TestServer } from "./support/server";
+import { foundRuns } from "./support/search";
 
 /**
  * [TOOL6] Search by tool and argument: runs that ran a command, runs with a call of a tool,
@@ -69,15 +70,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => server?.close());
 
-async function found(q: string): Promise<string[]> {
-  const r = await request(
-    `${server.url}/api/v1/workspaces/${ws.workspace_id}/review/runs?q=${encodeURIComponent(q)}&limit=200`,
-    { token: ws.token },
-  );
-  expect(r.status, r.text).toBe(200);
-  const byId = Object.fromEntries(Object.entries(runs).map(([k, v]) => [v, k]));
-  return r.body.runs.map((x: any) => byId[x.id]).sort();
-}
+const found = (q: string) => foundRuns(server, ws, runs, q);
 
 describe("[TOOL6] runs found by their tool calls", () => {
   it('[TOOL6] ran:"npm publish" finds exactly the runs that ran it — not one that ran its words apart, nor one that only said them, nor one refused it', async () => {
