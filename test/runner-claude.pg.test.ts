@@ -196,7 +196,7 @@ describe("runner + real Claude Code CLI", { timeout: 180_000 }, () => {
     expect(world.claudeConfig.baseUrl).toMatch(/^http:\/\/localhost:\d+$/);
     const rev = await world.runnerEvents(runId);
     expect(rev.map((e: any) => e.message)).toContain(
-      "WebFetch failed: Claude requested permissions to use WebFetch, but you haven't granted it yet.",
+      "WebFetch not run: Claude requested permissions to use WebFetch, but you haven't granted it yet.",
     );
     const denied = toolResultsSinceUser(world.messages.requests[1].messages)[0];
     expect(denied).toMatchObject({ is_error: true, tool_use_id: "toolu_fetch1" });

@@ -61,10 +61,18 @@ export function resultText(content: unknown): string {
   return content.map((c: { text?: unknown }) => (typeof c?.text === "string" ? c.text : "")).join("");
 }
 
-/** How a failed call ended: refused before it ran (a permission, a hook), interrupted, or failed. */
+/**
+ * Chips' own refusals — a runner's (no answer in time, Chips unreachable, the run's end, a tool
+ * outside the permission profile) and its hooks' — each say the call was "not run".
+ */
+const CHIPS_REFUSED = /\bnot run\.|is not allowed in this run's permission profile/;
+
+/** How a failed call ended: refused before it ran (a permission, a hook, Chips), interrupted, or failed. */
 export function failedOutcome(text: string, interrupted = false): ToolOutcome {
   if (interrupted || /^\[Request interrupted/.test(text)) return "cancelled";
+  if (exitCodeOf(text) !== null) return "failed"; // it ran: whatever its output says
   if (/has been denied|haven't granted|denied this tool|hook PreToolUse|permission to use/i.test(text)) return "denied";
+  if (CHIPS_REFUSED.test(text)) return "denied";
   return "failed";
 }
 

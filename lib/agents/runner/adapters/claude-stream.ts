@@ -88,27 +88,39 @@ export class ClaudeStream {
     this.calls.delete(c.tool_use_id!);
     const output = resultText(c.content);
     const edited = editedFile(call.name, call.input);
+    const outcome = c.is_error ? failedOutcome(output) : "ok";
     const ended: AgentEvent = {
       type: "call_finished",
       id: c.tool_use_id!,
-      outcome: c.is_error ? failedOutcome(output) : "ok",
+      outcome,
       ...(call.name === "Bash" ? { exitCode: exitCodeOf(output) ?? (c.is_error ? null : 0) } : {}),
       output,
       ...(edited !== null && !c.is_error ? { files: [edited] } : {}),
       // A failed command's output says why (its exit code and stderr); another tool's result is its error.
       ...(c.is_error && call.name !== "Bash" ? { error: output } : {}),
     };
-    return [ended, ...this.resultBlock(c, call, output)];
+    return [ended, ...this.resultBlock(c, call, output, outcome === "denied")];
   }
 
-  /** What a call's end shows besides the call itself: a failure's log line, the file changed, the command's log. */
+  /**
+   * What a call's end shows besides the call itself: a failure's log line, the file changed, the
+   * command's log — or, for a call refused before it ran, only that it was not run and why (no
+   * "exit 1" for a command that never started, no "changed" for a file never written).
+   */
   private resultBlock(
     c: ContentBlock,
     call: { name: string; input: Record<string, unknown> },
     output: string,
+    denied: boolean,
   ): AgentEvent[] {
     if (call.name === "TodoWrite") return [];
     const file = editedFile(call.name, call.input);
+    if (denied) {
+      const what = file ?? (call.name === "Bash" ? String(call.input.command ?? "") : "");
+      return [
+        { type: "notice", message: `${call.name}${what ? ` ${what}` : ""} not run: ${clipUtf8(output, QUOTED_BYTES)}` },
+      ];
+    }
     const failed: AgentEvent[] = c.is_error
       ? [{ type: "notice", message: `${call.name}${file ? ` ${file}` : ""} failed: ${clipUtf8(output, QUOTED_BYTES)}` }]
       : [];
