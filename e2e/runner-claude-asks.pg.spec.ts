@@ -76,12 +76,24 @@ test("[RN6] [ASK4] [ASK6] a runner's Claude Code under the ask profile: Allow cl
   await expect(late.getByTestId("ask-outcome")).toContainText("Closed: expired (deny applied)");
   await expect(panel.root).toHaveAttribute("data-run-state", "finished", { timeout: AGENT });
   await expect(panel.root.getByTestId("run-needs-you")).toHaveCount(0);
+  // [TOOL1] The two refused calls were denied, not failed: neither ran.
+  const calls = panel.root.getByTestId("tool-calls");
+  await expect(calls).toHaveAttribute("data-count", "3");
+  await expect(calls).toHaveAttribute("data-failed", "0");
 
   const said = await request.get(`/api/v1/runs/${runId}/runner-events`, {
     headers: { authorization: `Bearer ${workspace.token}` },
   });
-  const events = ((await said.json()) as { events: { kind: string; payload: { worktree?: string } }[] }).events;
+  const events = (
+    (await said.json()) as { events: { kind: string; message: string; payload: { worktree?: string } }[] }
+  ).events;
   const worktree = events.find((e) => e.kind === "started")!.payload.worktree!;
+  // The runner's log: the command that ran with its exit code; the others not run, and why.
+  expect(events.filter((e) => /echo (yes|no|late)/.test(e.message)).map((e) => e.message)).toEqual([
+    "$ echo yes > allowed.txt (exit 0)",
+    "Bash echo no > denied.txt not run: A person in the Chips room denied this tool call: not today, use the fixture",
+    `Bash echo late > late.txt not run: No answer from a person in the Chips room within ${SECONDS} s: the call was not run.`,
+  ]);
   expect(fs.readFileSync(path.join(worktree, "allowed.txt"), "utf8")).toBe("yes\n");
   expect(fs.existsSync(path.join(worktree, "denied.txt"))).toBe(false);
   expect(fs.existsSync(path.join(worktree, "late.txt"))).toBe(false);
