@@ -12,9 +12,10 @@ import type { Harness } from "./api";
 import { RunPanelView, TypingIndicatorView } from "./run-panel";
 
 /**
- * What the real-Claude-Code asks specs share: a scripted model that makes one call per turn
- * and then says `FINAL`, the ask card as a person finds it (by its accessible name) and
- * answers it (by its buttons' names), and the run's ask trail in the log.
+ * What the asks specs with real agent CLIs share: the ask card as a person finds it (by its
+ * accessible name) and answers it (by its buttons' names), what the page says while a run
+ * waits, and the run's ask trail in the log — for any agent (the Codex spec uses them too);
+ * and, for Claude Code, a scripted model that makes one call per turn and then says `FINAL`.
  */
 
 /** How long the real agent may take for a step on a busy 2-core machine. */
