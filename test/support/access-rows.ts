@@ -8,7 +8,8 @@ export { WHO, aTask, type Ctx, type Who } from "./access-expect";
 /**
  * The rows of the role matrix (test/access-matrix.test.ts): for every HTTP route, people's
  * socket event and harness socket event, what each of owner / member / viewer / revoked /
- * other-workspace (and the owner's bearer token) gets back. A new route or event gets its row here.
+ * other-workspace (and the owner's bearer token) gets back. A new route gets its row in the
+ * access-rows-*.ts of its area, a new socket event here.
  */
 export const ROUTES = { ...RUN_ROUTES, ...WORKSPACE_ROUTES, ...REVIEW_ROUTES };
 
