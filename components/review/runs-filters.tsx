@@ -5,6 +5,54 @@ import { Button } from "../ui/button";
 import { Field, Input, Select } from "../ui/field";
 import { link, muted } from "./format";
 
+/** The filters whose choices are fixed: the filter, its label, its choices as [value, words]. */
+const FIXED = [
+  [
+    "change_set",
+    "Change-set",
+    [
+      ["yes", "has one"],
+      ["no", "none"],
+    ],
+  ],
+  [
+    "failed_checks",
+    "Failed checks",
+    [
+      ["yes", "some failed"],
+      ["no", "none failed"],
+    ],
+  ],
+  [
+    "review",
+    "Review",
+    [
+      ["unreviewed", "unreviewed"],
+      ["annotated", "annotated"],
+      ["approved", "approved"],
+      ["needs_work", "needs work"],
+      ["rejected", "rejected"],
+    ],
+  ],
+  [
+    "sort",
+    "Sort by",
+    [
+      ["started", "started"],
+      ["duration", "duration"],
+      ["cost", "cost"],
+    ],
+  ],
+  [
+    "dir",
+    "Order",
+    [
+      ["desc", "newest / largest first"],
+      ["asc", "oldest / smallest first"],
+    ],
+  ],
+] as const satisfies readonly (readonly [keyof RunFilter, string, readonly (readonly [string, string])[]])[];
+
 /** A filter of the view: a labelled select whose first choice is "any". */
 function Choice({
   name,
@@ -15,7 +63,7 @@ function Choice({
   name: string;
   label: string;
   value: string | undefined;
-  options: [string, string][];
+  options: readonly (readonly [string, string])[];
 }) {
   return (
     <Field label={label} compact>
@@ -104,55 +152,9 @@ export function RunsFilters({
         <Text name="to" label="To" type="date" value={f.to} />
         <Text name="min_duration" label="Min duration (s)" type="number" value={f.min_duration} />
         <Text name="max_duration" label="Max duration (s)" type="number" value={f.max_duration} />
-        <Choice
-          name="change_set"
-          label="Change-set"
-          value={f.change_set}
-          options={[
-            ["yes", "has one"],
-            ["no", "none"],
-          ]}
-        />
-        <Choice
-          name="failed_checks"
-          label="Failed checks"
-          value={f.failed_checks}
-          options={[
-            ["yes", "some failed"],
-            ["no", "none failed"],
-          ]}
-        />
-        <Choice
-          name="review"
-          label="Review"
-          value={f.review}
-          options={[
-            ["unreviewed", "unreviewed"],
-            ["annotated", "annotated"],
-            ["approved", "approved"],
-            ["needs_work", "needs work"],
-            ["rejected", "rejected"],
-          ]}
-        />
-        <Choice
-          name="sort"
-          label="Sort by"
-          value={f.sort}
-          options={[
-            ["started", "started"],
-            ["duration", "duration"],
-            ["cost", "cost"],
-          ]}
-        />
-        <Choice
-          name="dir"
-          label="Order"
-          value={f.dir}
-          options={[
-            ["desc", "newest / largest first"],
-            ["asc", "oldest / smallest first"],
-          ]}
-        />
+        {FIXED.map(([name, label, options]) => (
+          <Choice key={name} name={name} label={label} value={f[name]} options={options} />
+        ))}
       </div>
       <p className={`text-xs ${muted}`}>Times are UTC. Durations in seconds.</p>
     </form>

@@ -32,26 +32,23 @@ export function TaskSnapshotView({ task, personName }: { task: TaskSnapshot; per
           <dt className={dt}>Prompt version</dt>
           <dd data-testid="run-task-prompt-version">v{task.prompt.version}</dd>
         </div>
-        <div>
-          <dt className={dt}>Intent</dt>
-          <dd data-testid="run-task-intent">
-            {task.room.intent ? (
-              <Markdown text={task.room.intent} />
-            ) : (
-              <span className="text-zinc-600 dark:text-zinc-400">none</span>
-            )}
-          </dd>
-        </div>
-        <div>
-          <dt className={dt}>Outcome</dt>
-          <dd data-testid="run-task-outcome">
-            {task.room.outcome ? (
-              <Markdown text={task.room.outcome} />
-            ) : (
-              <span className="text-zinc-600 dark:text-zinc-400">none</span>
-            )}
-          </dd>
-        </div>
+        {(
+          [
+            ["intent", "Intent"],
+            ["outcome", "Outcome"],
+          ] as const
+        ).map(([f, label]) => (
+          <div key={f}>
+            <dt className={dt}>{label}</dt>
+            <dd data-testid={`run-task-${f}`}>
+              {task.room[f] ? (
+                <Markdown text={task.room[f]} />
+              ) : (
+                <span className="text-zinc-600 dark:text-zinc-400">none</span>
+              )}
+            </dd>
+          </div>
+        ))}
         <div>
           <dt className={dt}>Write scope</dt>
           <dd data-testid="run-task-scope" className="font-mono text-xs">

@@ -3,16 +3,9 @@
 import { useState } from "react";
 import type { Run } from "@/lib/core/protocol";
 import { callsByStep, type RunCall } from "@/lib/core/review/tool-calls";
+import { CallSummary, type CallState } from "@/components/room/call-summary";
 import { formatBytes, MAX_OBJECT_BYTES, ObjectError, readObject } from "@/components/room/objects";
-import { callTally, callTime, muted } from "./format";
-
-const MARK: Record<string, { mark: string; tone: string }> = {
-  ok: { mark: "✓", tone: "text-green-700 dark:text-green-400" },
-  failed: { mark: "✗", tone: "text-red-700 dark:text-red-400" },
-  denied: { mark: "⊘", tone: "text-amber-700 dark:text-amber-400" },
-  cancelled: { mark: "–", tone: "text-zinc-600 dark:text-zinc-400" },
-  running: { mark: "…", tone: "text-blue-700 dark:text-blue-400" },
-};
+import { callTally, muted } from "./format";
 
 const pre =
   "mt-1 max-h-64 overflow-auto whitespace-pre-wrap break-words rounded bg-zinc-50 p-2 font-mono text-xs dark:bg-zinc-900";
@@ -46,26 +39,12 @@ function WholeOutput({ runId, call }: { runId: string | null; call: RunCall }) {
 
 function CallRow({ runId, call, ended }: { runId: string | null; call: RunCall; ended: boolean }) {
   // A call of a finished run that never reported its end ended with the run ([TOOL4]).
-  const state = call.outcome ?? (ended ? "cancelled" : "running");
-  const m = MARK[state];
+  const state: CallState = call.outcome ?? (ended ? "cancelled" : "running");
   return (
     <li data-call-id={call.call_id} data-outcome={state} data-seq={call.seq}>
       <details className="group">
         <summary className="flex min-w-0 cursor-pointer items-baseline gap-2 py-0.5 text-xs">
-          <span aria-hidden className={`w-3 shrink-0 text-center font-semibold ${m.tone}`}>
-            {m.mark}
-          </span>
-          <span className="sr-only">{state}: </span>
-          <span className="shrink-0 font-medium">{call.tool}</span>
-          <code className="min-w-0 flex-1 truncate font-mono" title={call.summary}>
-            {call.summary}
-          </code>
-          {call.exit_code !== null && call.exit_code !== 0 && (
-            <span className={`shrink-0 ${m.tone}`}>exit {call.exit_code}</span>
-          )}
-          {call.duration_ms !== null && (
-            <span className={`shrink-0 tabular-nums ${muted}`}>{callTime(call.duration_ms)}</span>
-          )}
+          <CallSummary call={call} state={state} />
         </summary>
         <div className="mb-2 ml-5">
           {call.input && call.input !== call.summary && <pre className={pre}>{call.input}</pre>}

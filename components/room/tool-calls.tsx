@@ -2,40 +2,17 @@
 
 import { useId, useState } from "react";
 import type { RunTools, ToolCall } from "@/lib/core/protocol";
-import { callTime } from "@/components/review/format";
-
-/** How a call's state reads: running, or how it ended. */
-const STATE: Record<ToolCall["outcome"] & string, { label: string; mark: string; tone: string }> = {
-  ok: { label: "ok", mark: "✓", tone: "text-green-700 dark:text-green-400" },
-  failed: { label: "failed", mark: "✗", tone: "text-red-700 dark:text-red-400" },
-  denied: { label: "denied", mark: "⊘", tone: "text-amber-700 dark:text-amber-400" },
-  cancelled: { label: "cancelled", mark: "–", tone: "text-zinc-600 dark:text-zinc-400" },
-};
-const RUNNING = { label: "running", mark: "…", tone: "text-blue-700 dark:text-blue-400" };
+import { CallSummary } from "./call-summary";
 
 /** One call on one line: its state, tool, summary (the command), exit code and time. */
 function CallLine({ call }: { call: ToolCall }) {
-  const s = call.outcome ? STATE[call.outcome] : RUNNING;
   return (
     <li
       data-call-id={call.call_id}
       data-outcome={call.outcome ?? "running"}
       className="flex min-w-0 items-baseline gap-2 py-0.5 text-xs"
     >
-      <span aria-hidden className={`w-3 shrink-0 text-center font-semibold ${s.tone}`}>
-        {s.mark}
-      </span>
-      <span className="sr-only">{s.label}: </span>
-      <span className="shrink-0 font-medium text-zinc-700 dark:text-zinc-300">{call.tool}</span>
-      <code className="min-w-0 flex-1 truncate font-mono text-zinc-700 dark:text-zinc-300" title={call.summary}>
-        {call.summary}
-      </code>
-      {call.exit_code !== null && call.exit_code !== 0 && (
-        <span className={`shrink-0 ${s.tone}`}>exit {call.exit_code}</span>
-      )}
-      {call.duration_ms !== null && (
-        <span className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400">{callTime(call.duration_ms)}</span>
-      )}
+      <CallSummary call={call} state={call.outcome ?? "running"} />
     </li>
   );
 }
