@@ -74,7 +74,11 @@ test("[ASKR1] [ASKR2] [ASKR3] [ASKR4] [ASKR5] [ASKR6] asks on the run page, in r
     const sub = client.onCommand(() => {});
     await sub.ready();
     // Allowed for the run, then a question answered with an option.
-    const clean = await client.startRun({ spaceId: workspace.space_id, goal: "Clean the caches" });
+    const clean = await client.startRun({
+      spaceId: workspace.space_id,
+      goal: "Clean the caches",
+      plan: [{ step_id: "clean", title: "Clean" }],
+    });
     ids.clean = clean.runId;
     await clickIn(
       room.page,
@@ -138,6 +142,10 @@ test("[ASKR1] [ASKR2] [ASKR3] [ASKR4] [ASKR5] [ASKR6] asks on the run page, in r
   await expect(asks.nth(0).getByTestId("review-ask-receipts")).toContainText("shown via browser");
   await expect(asks.nth(1).getByTestId("review-ask-what")).toHaveText("Which database should the tests use?");
   await expect(asks.nth(1).getByTestId("review-ask-answer")).toHaveText("PostgreSQL");
+  // Their place in the run's timeline: a bar each over the time it waited for a person.
+  await expect(page.getByTestId("gantt-asks").getByTestId("gantt-ask")).toHaveCount(2);
+  await expect(page.getByTestId("gantt-ask").first()).toHaveAttribute("data-ask-id", rm.ask_id);
+  expect(Number(await page.getByTestId("gantt-asks").getAttribute("data-waited-ms"))).toBeGreaterThanOrEqual(wait);
   await accessible(page, "the run page's asks");
   const before = await section(page);
 

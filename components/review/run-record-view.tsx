@@ -129,7 +129,7 @@ export function RunRecord({ run, log, receipts, names, now, canAct, shared = fal
         />
       </Section>
       <Section title="Plan timeline" id="gantt">
-        <StepGantt bars={bars} from={from} to={to} />
+        <StepGantt bars={bars} from={from} to={to} asks={log.asks} />
       </Section>
       <Section title="Tool calls" id="calls">
         <ToolCallsSection run={run} calls={log.calls} runId={more} />

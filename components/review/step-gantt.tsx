@@ -1,3 +1,4 @@
+import type { Ask } from "@/lib/core/protocol";
 import type { StepBar } from "@/lib/core/review/run-story";
 import { muted, took, when } from "./format";
 
@@ -12,8 +13,10 @@ const BAR: Record<StepBar["state"], string> = {
 /**
  * The plan as a timeline of bars (a Gantt view): each step from when it went active to when
  * it ended, its duration written out; paused spans inside a bar are hatched (waiting, not working).
+ * Below the steps, the run's asks ([ASKR1]): each from when it was asked to its answer (or its
+ * close), the time the agent waited for a person, where it fell among the steps.
  */
-export function StepGantt({ bars, from, to }: { bars: StepBar[]; from: string; to: string }) {
+export function StepGantt({ bars, from, to, asks = [] }: { bars: StepBar[]; from: string; to: string; asks?: Ask[] }) {
   if (!bars.length) return <p className={`text-sm ${muted}`}>This run had no plan.</p>;
   const t0 = Date.parse(from);
   const span = Math.max(1, Date.parse(to) - t0);
@@ -62,6 +65,50 @@ export function StepGantt({ bars, from, to }: { bars: StepBar[]; from: string; t
           </span>
         </li>
       ))}
+      {asks.length > 0 && <AskRow asks={asks} pct={pct} width={width} to={to} />}
     </ol>
+  );
+}
+
+/** The asks' row: a bar per ask over the time it waited for a person. */
+function AskRow({
+  asks,
+  pct,
+  width,
+  to,
+}: {
+  asks: Ask[];
+  pct: (t: string) => string;
+  width: (a: string, b: string) => string;
+  to: string;
+}) {
+  const ends = asks.map((a) => a.answer?.at ?? a.settled_at ?? to);
+  const waited = asks.reduce((n, a, i) => n + Math.max(0, Date.parse(ends[i]) - Date.parse(a.created_at)), 0);
+  return (
+    <li
+      data-testid="gantt-asks"
+      data-waited-ms={waited}
+      className="grid grid-cols-[minmax(8rem,14rem)_1fr_7rem] items-center gap-2 text-sm"
+    >
+      <span className={muted}>Waiting for a person</span>
+      <span className="relative block h-4 rounded bg-zinc-100 dark:bg-zinc-900" aria-hidden>
+        {asks.map((a, i) => (
+          <span
+            key={a.ask_id}
+            data-testid="gantt-ask"
+            data-ask-id={a.ask_id}
+            className="absolute top-0 block h-4 rounded bg-amber-500 dark:bg-amber-400"
+            style={{ left: pct(a.created_at), width: width(a.created_at, ends[i]) }}
+          />
+        ))}
+      </span>
+      <span className="tabular-nums text-xs">
+        {took(waited)}
+        <span className="sr-only">
+          {" "}
+          in all, over {asks.length} {asks.length === 1 ? "ask" : "asks"}
+        </span>
+      </span>
+    </li>
   );
 }
