@@ -9,9 +9,8 @@ import { Button } from "../ui/button";
 import { Field, Input } from "../ui/field";
 import { Form } from "../ui/form";
 import { useAction } from "../ui/use-action";
+import { heading, muted } from "./panel-style";
 
-const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
-const muted = "text-xs text-zinc-600 dark:text-zinc-400";
 const tone: Record<Budget["state"], string> = {
   ok: "text-zinc-700 dark:text-zinc-300",
   warning: "text-amber-800 dark:text-amber-300",

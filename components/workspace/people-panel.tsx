@@ -10,6 +10,7 @@ import { Button } from "../ui/button";
 import { Field, Select } from "../ui/field";
 import { Form } from "../ui/form";
 import { useAction } from "../ui/use-action";
+import { heading, muted } from "./panel-style";
 
 const ROLES = ["viewer", "member", "owner"] as const;
 const INVITE_ROLES = [
@@ -17,8 +18,6 @@ const INVITE_ROLES = [
   ["member", "member (posts, starts and steers runs)"],
   ["owner", "owner (manages people, harnesses, runners)"],
 ] as const;
-const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
-const muted = "text-xs text-zinc-600 dark:text-zinc-400";
 
 const when = (t: string | null) => (t ? new Date(t).toLocaleString() : "never");
 

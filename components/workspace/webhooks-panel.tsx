@@ -9,9 +9,8 @@ import { Field, Input } from "../ui/field";
 import { Form } from "../ui/form";
 import { Table, Td } from "../ui/table";
 import { useAction } from "../ui/use-action";
+import { heading, muted } from "./panel-style";
 
-const heading = "mt-8 text-xs font-medium uppercase tracking-wide text-zinc-600 dark:text-zinc-400";
-const muted = "text-xs text-zinc-600 dark:text-zinc-400";
 /** How often the list is read again while the page is open: deliveries move on their own. */
 const REFRESH_MS = 3000;
 
