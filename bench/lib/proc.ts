@@ -22,6 +22,8 @@ export interface Child {
 export interface SpawnOpts {
   /** Script relative to the repo root (server.ts, or the baseline). */
   script: string;
+  /** Another checkout to run the script from (an A/B against another commit); this one by default. */
+  root?: string;
   env?: Record<string, string>;
   /** Extra node flags, say `--cpu-prof`. */
   nodeArgs?: string[];
@@ -70,8 +72,9 @@ export async function spawnNode(o: SpawnOpts): Promise<Child> {
     (f) => ["--import", pathToFileURL(f).href],
   );
   if (o.profileDir) env.CHIPS_BENCH_PROF_DIR = o.profileDir;
-  const proc = spawn(process.execPath, [...(o.nodeArgs ?? []), "--import", "tsx", ...hook, path.join(ROOT, o.script)], {
-    cwd: ROOT,
+  const root = o.root ?? ROOT;
+  const proc = spawn(process.execPath, [...(o.nodeArgs ?? []), "--import", "tsx", ...hook, path.join(root, o.script)], {
+    cwd: root,
     env,
     stdio: ["ignore", "pipe", "pipe"],
   });
