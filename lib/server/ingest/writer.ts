@@ -4,6 +4,7 @@ import { lockWorkspace } from "@/db/ingest-sql";
 import { applyRequest, type Accepted, type Unrecorded } from "./apply";
 import { askOf, assumed, load, write, type KnownHeads } from "./persist";
 import type { BatchState } from "./batch-state";
+import { commitNotice } from "./commit-notice";
 import type { IngestRequest } from "./request";
 import { isStorageGone, unavailable } from "../storage";
 import { log } from "../log";
@@ -268,9 +269,7 @@ export class IngestWriter {
     }
     if (!committed.length) return absent ? null : { results, committed, unrecorded, heads: null };
     const { notify } = this.opts;
-    const payload = notify
-      ? JSON.stringify({ n: notify.node, w: workspaceId, f: committed[0].event.seq - 1, t: state.seq })
-      : "";
+    const payload = notify ? commitNotice(notify.node, workspaceId, committed[0].event.seq - 1, state.seq) : "";
     const stored = await write(
       run,
       workspaceId,

@@ -12,6 +12,7 @@ import type { ChipsServer, ChipsSocket } from "./wire";
 import { dropSlowConsumers } from "./slow";
 import { attachHarnessNamespace } from "./harness";
 import { askFanout } from "./asks";
+import { ownNoticePrefix } from "../ingest/commit-notice";
 import { RoomHub } from "./hub";
 import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { authenticate } from "./authenticate";
@@ -81,10 +82,13 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   });
   const leaveCommits = svc.commits.subscribe("room-hub", (ws, batch) => hub.committed(ws, batch));
   // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
+  // This node's own commits come back too, one per commit: told apart by their first bytes.
+  const own = ownNoticePrefix(svc.nodeId);
   const listening = svc.database
     .listen?.(
       COMMITS_CHANNEL,
       (payload) => {
+        if (payload.startsWith(own)) return;
         const m = RemoteCommit.safeParse(safeJson(payload));
         if (m.success && m.data.n !== svc.nodeId) hub.remoteCommitted(m.data.w, m.data.f, m.data.t);
       },
