@@ -16,81 +16,76 @@ const commandIdOf = (e: { type: string; command_id?: string }) =>
   e.type.startsWith("run.command") ? e.command_id : undefined;
 const askIdOf = (e: IncomingEvent) => ("ask_id" in e ? e.ask_id : undefined);
 
-/** What the whole batch needs to know of the store. */
+/**
+ * What the whole batch needs to know of the store: one pass over its events (a batch is
+ * usually one event, and a chain of filters and maps per field cost more than the rest of
+ * its judging), each list in the order the events name it, without repeats.
+ */
 export function askOf(workspaceId: string, reqs: IngestRequest[]): BatchAsk {
-  const all = reqs.flatMap((r) => r.events);
-  // The UTC day whose budgets the batch is judged against ([BUD2]). The writer stamps its
-  // events a moment later: across midnight an event's usage is still added to its own day
-  // (lib/server/ingest/budget-rules.ts), only not judged against this one.
-  const day = new Date().toISOString().slice(0, 10);
+  const keys = new Set<string>();
+  const ids = new Set<string>();
+  const runIds = new Set<string>();
+  const spaceIds = new Set<string>();
+  const agentIds = new Set<string>();
+  const commandIds = new Set<string>();
+  const finishing = new Set<string>();
+  const roomSpaces = new Set<string>();
+  const askIds = new Set<string>();
+  const askRuns = new Set<string>();
+  const runnerSeqs: BatchAsk["runnerSeqs"] = [];
+  const calls: BatchAsk["calls"] = [];
+  const decisions: BatchAsk["decisions"] = [];
   // Budgets are judged by a batch that reports usage or starts (queues, assigns) a run ([BUD1]–[BUD3]).
-  const budgeted = all.some(
-    (e) =>
-      ("usage" in e && e.usage) || e.type === "run.started" || e.type === "run.queued" || e.type === "run.assigned",
-  );
-  const runnerEvents = all.filter((e) => e.type === "runner.event") as Extract<
-    IncomingEvent,
-    { type: "runner.event" }
-  >[];
-  const calls = all.filter((e) => e.type === "tool.started" || e.type === "tool.finished") as Extract<
-    IncomingEvent,
-    { type: "tool.started" | "tool.finished" }
-  >[];
-  const roomSpaces = uniq(
-    all
-      .filter((e) => e.type === "room.updated")
-      .map((e) => e.space_id)
-      .filter(present),
-  );
-  const decided = all.filter((e) => e.type === "decision.recorded" && e.space_id) as Extract<
-    IncomingEvent,
-    { type: "decision.recorded" }
-  >[];
-  const decisions = decided.flatMap((e) =>
-    [e.decision_id, ...(e.supersedes ? [e.supersedes] : [])].map((decisionId) => ({
-      spaceId: e.space_id!,
-      decisionId,
-    })),
-  );
+  let budgeted = false;
+  for (const r of reqs)
+    for (const e of r.events) {
+      ids.add(e.id);
+      if (present(e.idempotency_key)) keys.add(e.idempotency_key);
+      if (present(e.run_id)) runIds.add(e.run_id);
+      if (present(e.space_id)) spaceIds.add(e.space_id);
+      if (e.actor?.kind === "agent" && present(e.actor.id)) agentIds.add(e.actor.id);
+      const command = commandIdOf(e as { type: string; command_id?: string });
+      if (present(command)) commandIds.add(command);
+      const ask = askIdOf(e);
+      if (present(ask)) askIds.add(ask);
+      // A run that finishes settles its open commands (a cancel — acked, or of a queued run — finishes its run).
+      const finishes =
+        e.type === "run.finished" ||
+        e.type === "run.command_acked" ||
+        (e.type === "run.command" && e.command === "cancel");
+      if (finishes && present(e.run_id)) finishing.add(e.run_id);
+      // A run's waiting count is folded from all its unsettled asks; a run that finishes settles them ([ASK5]).
+      if ((ask !== undefined || finishes) && present(e.run_id)) askRuns.add(e.run_id);
+      if (("usage" in e && e.usage) || e.type === "run.started" || e.type === "run.queued" || e.type === "run.assigned")
+        budgeted = true;
+      if (e.type === "runner.event") runnerSeqs.push({ runId: e.run_id!, sequence: e.sequence });
+      else if (e.type === "tool.started" || e.type === "tool.finished")
+        calls.push({ runId: e.run_id!, callId: e.call_id });
+      else if (e.type === "room.updated" && present(e.space_id)) roomSpaces.add(e.space_id);
+      else if (e.type === "decision.recorded" && e.space_id) {
+        decisions.push({ spaceId: e.space_id, decisionId: e.decision_id });
+        if (e.supersedes) decisions.push({ spaceId: e.space_id, decisionId: e.supersedes });
+      }
+    }
   return {
     workspaceId,
-    keys: uniq(all.map((e) => e.idempotency_key).filter(present)),
-    ids: uniq(all.map((e) => e.id)),
-    runIds: uniq(all.map((e) => e.run_id).filter(present)),
-    spaceIds: uniq(all.map((e) => e.space_id).filter(present)),
-    agentIds: uniq(all.map((e) => (e.actor?.kind === "agent" ? e.actor.id : null)).filter(present)),
-    commandIds: uniq(all.map((e) => commandIdOf(e as { type: string; command_id?: string })).filter(present)),
-    // A run that finishes settles its open commands (a cancel — acked, or of a queued run — finishes its run).
-    finishing: uniq(
-      all
-        .filter(
-          (e) =>
-            e.type === "run.finished" ||
-            e.type === "run.command_acked" ||
-            (e.type === "run.command" && e.command === "cancel"),
-        )
-        .map((e) => e.run_id)
-        .filter(present),
-    ),
-    runnerSeqs: runnerEvents.map((e) => ({ runId: e.run_id!, sequence: e.sequence })),
-    calls: calls.map((e) => ({ runId: e.run_id!, callId: e.call_id })),
-    roomSpaces,
+    keys: [...keys],
+    ids: [...ids],
+    runIds: [...runIds],
+    spaceIds: [...spaceIds],
+    agentIds: [...agentIds],
+    commandIds: [...commandIds],
+    finishing: [...finishing],
+    runnerSeqs,
+    calls,
+    roomSpaces: [...roomSpaces],
     decisions,
-    budgetDay: budgeted ? day : null,
-    askIds: uniq(all.map(askIdOf).filter(present)),
-    // A run's waiting count is folded from all its unsettled asks; a run that finishes settles them ([ASK5]).
-    askRuns: uniq(
-      all
-        .filter(
-          (e) =>
-            askIdOf(e) !== undefined ||
-            e.type === "run.finished" ||
-            e.type === "run.command_acked" ||
-            (e.type === "run.command" && e.command === "cancel"),
-        )
-        .map((e) => e.run_id)
-        .filter(present),
-    ),
+    // The UTC day whose budgets the batch is judged against ([BUD2]). The writer stamps its
+    // events a moment later: across midnight an event's usage is still added to its own day
+    // (lib/server/ingest/budget-rules.ts), only not judged against this one.
+    budgetDay: budgeted ? new Date().toISOString().slice(0, 10) : null,
+    askIds: [...askIds],
+    askRuns: [...askRuns],
   };
 }
 

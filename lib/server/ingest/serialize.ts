@@ -17,11 +17,17 @@ const HEAD = [
 
 /** A stored event's JSON, envelope first: the exact bytes stored, served and replayed. */
 export function serializeEvent(e: StoredEvent): string {
-  // The event is a union of typed shapes; its fields are read by name without claiming it is a record.
-  const field = (k: string): unknown => Reflect.get(e, k);
+  // The event is a union of typed shapes; its fields are read by name without claiming it is a
+  // record (Reflect.get, inline: a closure made per event costs more than the copy itself).
   const out: Record<string, unknown> = {};
-  for (const k of HEAD) if (field(k) !== undefined) out[k] = field(k);
-  for (const k of Object.keys(e)) if (!(k in out) && field(k) !== undefined) out[k] = field(k);
+  for (const k of HEAD) {
+    const v: unknown = Reflect.get(e, k);
+    if (v !== undefined) out[k] = v;
+  }
+  for (const k of Object.keys(e)) {
+    const v: unknown = Reflect.get(e, k);
+    if (v !== undefined && !(k in out)) out[k] = v;
+  }
   return JSON.stringify(out);
 }
 
