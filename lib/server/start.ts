@@ -102,30 +102,35 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       if (web) return web(req, res);
       res.writeHead(404, { "content-type": "text/plain" }).end("This Chips server serves the API only (CHIPS_WEB=0).");
     };
-    const headers = baseHeaders(config.publicUrl);
+    const headers = Object.entries(baseHeaders(config.publicUrl));
     const drain = new HttpDrain();
     const server = http.createServer((req, res) => {
       const url = req.url ?? "/";
       const id = requestId(req, res);
-      const address = services.clientAddress(req.socket.remoteAddress, req.headers["x-forwarded-for"]);
-      for (const [k, v] of Object.entries(headers)) res.setHeader(k, v);
+      // Read now (the socket may be gone by the answer's end), resolved only where it is used.
+      const peer = req.socket.remoteAddress;
+      const addressOf = () => services.clientAddress(peer, req.headers["x-forwarded-for"]);
+      for (const [k, v] of headers) res.setHeader(k, v);
       const started = performance.now();
       res.once("finish", () => {
+        const failed = res.statusCode >= 500;
+        if (!failed && !log.isLevelEnabled("debug")) return;
         const line = {
           requestId: id,
-          address,
+          address: addressOf(),
           method: req.method,
           path: safePath(url),
           status: res.statusCode,
           ms: Math.round(performance.now() - started),
         };
-        if (res.statusCode >= 500) log.warn(line, "request failed");
+        if (failed) log.warn(line, "request failed");
         else log.debug(line, "request");
       });
       const api = API_PREFIXES.some((p) => url.startsWith(p));
       if (api) res.setHeader("content-security-policy", API_CSP);
       if (drain.admit(req, res, api)) return; // shutting down: 503
       if (api) return void apiListener(req, res);
+      const address = addressOf();
       pageHeaders(req, res, config.dev);
       // Where a page request came from, for pages that log it (a share link's opens); always ours, never the client's.
       req.headers[PEER_HEADER] = address ?? "";
