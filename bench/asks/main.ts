@@ -164,7 +164,9 @@ async function main() {
       );
       const posted = performance.now();
       if (r.status !== 201) throw new Error(`answer: ${r.status} ${r.body}`);
-      return { wait: (await resumed) - t0, post: posted - t0 };
+      const t1 = await resumed;
+      const handed = a.handedOver?.at(-1);
+      return { wait: t1 - t0, post: posted - t0, wake: handed !== undefined ? t1 - handed : undefined };
     };
     const me = async () => {
       const t0 = performance.now();
@@ -202,6 +204,7 @@ async function main() {
     await echo.once();
 
     const waits = new Map<string, number[]>(paths.map((a) => [a.name, []]));
+    const wakes = new Map<string, number[]>(paths.map((a) => [a.name, []]));
     const posts: number[] = [];
     const floors = { me: [] as number[], push: [] as number[], socket: [] as number[], wake: [] as number[] };
     const machine = machineMeter();
@@ -214,6 +217,7 @@ async function main() {
       for (const a of paths) {
         const s = await answerOnce(a);
         waits.get(a.name)!.push(s.wait);
+        if (s.wake !== undefined) wakes.get(a.name)!.push(s.wake);
         posts.push(s.post);
       }
     }
@@ -232,9 +236,11 @@ async function main() {
       ["floor: wake a waiting child (stdin → stdout)", ...cells(sum(floors.wake)), "–"],
       ["floor: message POST → room socket", ...cells(sum(floors.push)), "1×"],
       ["the answer's POST itself (201)", ...cells(sum(posts)), ratio(sum(posts).p99, push99)],
-      ...paths.map((a) => {
+      ...paths.flatMap((a) => {
         const l = sum(waits.get(a.name)!);
-        return [a.name, ...cells(l), ratio(l.p99, push99)];
+        const w = wakes.get(a.name)!;
+        const wake = w.length ? [[`  of which: the answer handed over → printed`, ...cells(sum(w)), "–"]] : [];
+        return [[a.name, ...cells(l), ratio(l.p99, push99)], ...wake];
       }),
     ];
     console.log(`\nasks: answer → resume, ${o.rounds} rounds (PGlite; a person's room socket open)`);

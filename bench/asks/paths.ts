@@ -20,6 +20,8 @@ export interface AnswerPath {
   /** What "resumed" means on this path. */
   what: string;
   begin(): { resumed: Promise<number> };
+  /** Where the agent side is another process: when its answer was handed over to it, per ask (performance.now()). */
+  handedOver?: number[];
   close(): Promise<void>;
 }
 
@@ -112,10 +114,16 @@ export function runnerDecide(url: string, ws: Workspace, runId: string): AnswerP
 export async function runnerHook(url: string, ws: Workspace, runId: string, dir: string): Promise<AnswerPath> {
   const asks = runnerAsks(url, ws, runId);
   const sock = path.join(dir, "ask.sock");
-  const server = await serveAsks(sock, (input) => hookAnswer(asks, input, () => true));
+  const handedOver: number[] = [];
+  const server = await serveAsks(sock, async (input) => {
+    const reply = await hookAnswer(asks, input, () => true);
+    handedOver.push(performance.now()); // serveAsks writes the line next
+    return reply;
+  });
   let n = 0;
   return {
     name: "runner job, Codex hook",
+    handedOver,
     what: "ask-hook.mjs prints `{}` (Codex runs the call next)",
     begin: () => ({
       resumed: printed(
