@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import { lastUserText, outputsSinceUser, plan, say, shell } from "./support/model-server";
+import { askUser, lastUserText, outputsSinceUser, plan, say, shell } from "./support/model-server";
 import { answerAs, askTrail, asksOf, waitingAsk, worktreeOf } from "./support/run-asks";
 import { runnerWorld, type World } from "./support/runner-world";
 
@@ -74,6 +74,48 @@ describe("runner + real Codex CLI, profile ask", { timeout: 240_000 }, () => {
       ),
     ]);
     expect(await askTrail(w, denied)).toEqual(["run.asked", "run.answered", "run.answer_applied:applied"]);
+  });
+
+  test("[RN9] Codex's question (request_user_input, which codex exec cannot run) is asked in the room: the model reads the person's answer as the reason the hook refused the call", async () => {
+    world = await runnerWorld({
+      runner: { askSeconds: 30 },
+      script: script({
+        "Pick a database": [
+          () =>
+            askUser([
+              {
+                id: "db",
+                header: "Database",
+                question: "Which database?",
+                options: [
+                  { label: "SQLite", description: "one file" },
+                  { label: "PostgreSQL", description: "a server" },
+                ],
+              },
+            ]),
+        ],
+      }),
+    });
+    const w = world;
+    const runId = await w.startRun({ prompt: "Pick a database", profile: "ask" });
+    const ask = await waitingAsk(w, runId);
+    expect(ask.request).toMatchObject({
+      kind: "question",
+      question: "Which database?",
+      options: [
+        { id: "o1", label: "SQLite", description: "one file" },
+        { id: "o2", label: "PostgreSQL", description: "a server" },
+      ],
+      free_text: true,
+      source: "codex",
+    });
+    await answerAs(w, runId, ask.ask_id, { option_id: "o1", text: "keep it small" });
+    const run = await w.waitRun(runId, (r) => r.state === "finished", "the run finishes");
+    expect(run.outcome, run.summary).toBe("succeeded");
+    expect(outputsOf(w, "Pick a database")).toEqual([
+      expect.stringContaining("A person in the Chips room answered: Which database? → SQLite: keep it small"),
+    ]);
+    expect(await askTrail(w, runId)).toEqual(["run.asked", "run.answered", "run.answer_applied:applied"]);
   });
 
   test("[RN9] [RN7] nobody answers: blocked at the deadline (the hook fails closed), the ask closed expired (deny); Allow for this run lets later commands run unasked inside the same sandbox", async () => {

@@ -133,6 +133,11 @@ function call(name: string, args: unknown): Record<string, unknown> {
 /** A shell command (`exec_command`): a `command_execution` item in Codex's JSONL. */
 export const shell = (cmd: string) => call("exec_command", { cmd });
 
+/** A question to the user (`request_user_input`): `{questions: [{id, header, question, options: [{label, description}]}]}`. */
+export const askUser = (
+  questions: { id: string; header: string; question: string; options: { label: string; description: string }[] }[],
+) => call("request_user_input", { questions });
+
 /** The agent's plan (`update_plan`, needs `-c tools.update_plan.enabled=true`): a `todo_list` item. */
 export const plan = (steps: Array<[string, "pending" | "in_progress" | "completed"]>) =>
   call("update_plan", { plan: steps.map(([step, status]) => ({ step, status })) });

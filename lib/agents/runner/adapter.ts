@@ -97,6 +97,12 @@ export interface AskPolicy {
   ask: readonly string[];
   /** How the CLI's questions reach the runner: its stdin/stdout, or a hook calling the job's socket. */
   via: "stdio" | "hook";
+  /**
+   * The tool whose calls are questions to a person, and how the answers reach the agent: in the
+   * call's input (Claude Code's AskUserQuestion), or as the reason the call is refused (Codex's
+   * `request_user_input`, which `codex exec` cannot run: the model reads the answers there).
+   */
+  question: { tool: string; answer: "input" | "reason" };
 }
 
 /** A process to launch: the core adds CHIPS_JOB and the job's secrets to `env`. */

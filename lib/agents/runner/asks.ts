@@ -1,6 +1,6 @@
 import type { AskOutcome, AskRequest, ChipsClient } from "@/lib/agents/sdk";
 import type { AskPolicy, ToolCall, Verdict } from "./adapter";
-import { answeredInput, deniedMessage, permissionAsk, questionAsks } from "./tool-asks";
+import { answeredInput, answersMessage, deniedMessage, permissionAsk, questionAsks } from "./tool-asks";
 
 /** A verdict for the CLI, and how to report on the person's answer once the CLI got it (or could not). */
 export interface Decision {
@@ -55,7 +55,7 @@ export class RunAsks {
           `${call.tool} is not allowed in this run's permission profile (ask): a person may allow ${policy.ask.join(", ")}, and nothing else runs.`,
         ),
       );
-    if (call.tool === "AskUserQuestion") return this.questions(call, signal);
+    if (call.tool === policy.question.tool) return this.questions(call, signal);
     if (this.granted.has(call.tool)) return settled(allow(call));
     return this.permission(call, signal);
   }
@@ -103,7 +103,11 @@ export class RunAsks {
           call.input,
           outcomes.map((o) => o.answer),
         );
-    const verdict = input ? allow({ ...call, input }) : deny(missed[0] ?? "The answers did not fit the question.");
+    const verdict = !input
+      ? deny(missed[0] ?? "The answers did not fit the question.")
+      : this.o.policy.question.answer === "input"
+        ? allow({ ...call, input })
+        : deny(answersMessage(input));
     return {
       verdict,
       report: async (delivered) => {

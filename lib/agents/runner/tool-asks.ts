@@ -39,7 +39,10 @@ export function permissionAsk(
   };
 }
 
-/** One question of Claude Code's AskUserQuestion (`{questions: [{question, header, options, multiSelect}]}`). */
+/**
+ * One question of Claude Code's AskUserQuestion (`{questions: [{question, header, options, multiSelect}]}`);
+ * Codex's `request_user_input` has the same shape (`{questions: [{id, header, question, options}]}`).
+ */
 interface Question {
   question: string;
   options: { label: string; description?: string }[];
@@ -104,6 +107,15 @@ export function answeredInput(
     out[q.question] = value;
   }
   return qs.length ? { ...input, answers: out } : null;
+}
+
+/**
+ * The people's answers as one line the model reads where the call's result would be: how a
+ * question reaches Codex, whose `request_user_input` cannot run under `codex exec`.
+ */
+export function answersMessage(answered: Record<string, unknown>): string {
+  const answers = Object.entries((answered.answers ?? {}) as Record<string, string>);
+  return `A person in the Chips room answered: ${answers.map(([q, a]) => `${q} → ${a}`).join("; ")}`;
 }
 
 /** What the model reads when a person denied its call (their note, if they wrote one). */

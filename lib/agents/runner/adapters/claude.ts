@@ -45,7 +45,12 @@ export const defaultClaudeBin = () => packageBin("claude");
  */
 export class ClaudeAdapter implements Adapter {
   readonly agent = "claude" as const;
-  readonly askPolicy = { allow: READS, ask: ASKED, via: "stdio" } as const;
+  readonly askPolicy = {
+    allow: READS,
+    ask: ASKED,
+    via: "stdio",
+    question: { tool: "AskUserQuestion", answer: "input" },
+  } as const;
   private readonly bin: string;
   private readonly bwrap: string;
   private sandbox: Promise<string | null> | null = null;

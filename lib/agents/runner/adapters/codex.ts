@@ -54,8 +54,17 @@ export const defaultCodexBin = () => packageBin("codex");
  */
 export class CodexAdapter implements Adapter {
   readonly agent = "codex" as const;
-  /** [RN9] Codex's shell tool reaches the hook as `Bash` (apply_patch included): each waits for a person. */
-  readonly askPolicy = { allow: "*", ask: ["Bash"], via: "hook" } as const;
+  /**
+   * [RN9] Codex's shell tool reaches the hook as `Bash` (apply_patch included): each waits for a
+   * person. So does its question tool, `request_user_input`, which `codex exec` answers
+   * "unavailable" by itself: the hook asks the room and refuses the call with the answers.
+   */
+  readonly askPolicy = {
+    allow: "*",
+    ask: ["Bash", "request_user_input"],
+    via: "hook",
+    question: { tool: "request_user_input", answer: "reason" },
+  } as const;
   private readonly bin: string;
 
   constructor(private cfg: CodexConfig = {}) {
