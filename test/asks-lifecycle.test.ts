@@ -194,6 +194,28 @@ describe("[ASK6] an ask that expires", () => {
   });
 });
 
+describe("[ASK8] an ask says what happens if nobody answers", () => {
+  it("[ASK8] an ask left to the agent's terminal reads so, and Chips' close of it applies no deny; one that says nothing reads deny", async () => {
+    const runId = await startRun(w.server, w.ws);
+    await ask(w.server, w.ws, permission(w.ws, runId, { expires_in_seconds: 1, if_unanswered: "ask_in_terminal" }));
+    await ask(w.server, w.ws, permission(w.ws, runId, { expires_in_seconds: 1, summary: "make" }));
+    const [terminal, old] = await w.asksOf(runId);
+    expect([terminal.request.if_unanswered, old.request.if_unanswered]).toEqual(["ask_in_terminal", undefined]);
+    await until(async () => (await w.asksOf(runId)).every((a) => a.state === "closed"), "Chips closed both");
+    const [t, o] = await w.asksOf(runId);
+    expect(t).toMatchObject({
+      closed_reason: "expired",
+      applied_default: null,
+      reason: "no answer in time: left to the prompt in the agent’s terminal",
+    });
+    expect(o).toMatchObject({
+      closed_reason: "expired",
+      applied_default: "deny",
+      reason: "no answer in time: the agent’s safe default applies (deny)",
+    });
+  });
+});
+
 describe("[ASK4] asks reach the workspace's people wherever they are", () => {
   it("[ASK4] each ask event goes to the workspace's people sockets as `ask`, never to another workspace's; an ask pushed to a person's page is shown", async () => {
     const mine = await newWorkspace(w.server);

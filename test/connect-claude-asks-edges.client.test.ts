@@ -19,7 +19,7 @@ import { PRINT, claudeHookWorld } from "./support/claude-hook-world";
 const w = claudeHookWorld();
 
 describe("[CON4] a hook never hangs the terminal", () => {
-  it("[CON4] no answer within --ask-seconds: the hook steps aside (the terminal's dialog stays) and the ask closes expired", async () => {
+  it("[CON4] [ASK8] no answer within --ask-seconds: the hook steps aside (the terminal's dialog stays) and the ask closes expired, left to the terminal", async () => {
     w.c = await connectClaude(w.server.url, w.ws, ["--ask-seconds", "2"]);
     const t = await w.turn("Nobody answers", { tool: "Bash", input: { command: "make" } });
     const t0 = Date.now();
@@ -32,8 +32,31 @@ describe("[CON4] a hook never hangs the terminal", () => {
     expect(Date.now() - t0).toBeLessThan(15_000);
     await until(async () => (await w.asksOf(t.runId))[0]?.state === "closed", "the ask closed");
     expect((await w.asksOf(t.runId))[0]).toMatchObject({
+      request: { if_unanswered: "ask_in_terminal" },
       closed_reason: "expired",
+      applied_default: null,
       reason: "no answer in 2 s: the terminal's own prompt took over",
+    });
+  });
+
+  it("[ASK8] under -p nobody answers: the ask said deny, and its close says deny applied", async () => {
+    w.c = await connectClaude(w.server.url, w.ws, ["--ask-seconds", "2"]);
+    const t = await w.turn("Nobody answers under -p");
+    const call = {
+      session_id: t.s,
+      cwd: w.c.project,
+      permission_mode: "default",
+      tool_name: "Bash",
+      tool_input: { command: "echo hi > unanswered.txt" },
+      tool_use_id: w.toolUseId(),
+    };
+    expect((await callHook(w.c, "PreToolUse", call, PRINT)).json).toBeNull();
+    await until(async () => (await w.asksOf(t.runId))[0]?.state === "closed", "the ask closed");
+    expect((await w.asksOf(t.runId))[0]).toMatchObject({
+      request: { if_unanswered: "deny" },
+      closed_reason: "expired",
+      applied_default: "deny",
+      reason: "no answer in 2 s: Claude Code's own permission rules decided",
     });
   });
 

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { DEFAULT_PERMISSION_OPTIONS, type Ask, type AskOption } from "@/lib/core/protocol";
-import { answerLabel, waitsForPerson } from "@/lib/core/projection/asks";
+import { answerLabel, expiredText, unansweredText, waitsForPerson } from "@/lib/core/projection/asks";
 import type { AnswerInput, AnswerResult } from "@/lib/browser/ask-api";
 import { took } from "../review/format";
 import { Alert } from "../ui/alert";
@@ -44,7 +44,7 @@ export interface AskCardProps {
 }
 
 /**
- * One ask ([ASK1]–[ASK6]): what the agent wants to do (or asks), its buttons while it waits for
+ * One ask ([ASK1]–[ASK6], [ASK8]): what the agent wants to do (or asks), its buttons while it waits for
  * a person — Allow / Allow for this run / Deny, or the question's options and a text box —
  * and afterwards who answered what, when, how long it took, and what the agent did with it.
  * A second person's press is told who got there first. Every control is a labelled button or
@@ -173,8 +173,7 @@ export function AskCard({ ask, asker, personName, canAct, now, answer, context }
       <Outcome ask={ask} expired={expired} personName={personName} />
       {ask.expires_at && open && (
         <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          Unanswered by <time dateTime={ask.expires_at}>{time(ask.expires_at)}</time>, the agent’s safe default applies
-          {r.kind === "permission" ? " (deny)" : ""}.
+          Unanswered by <time dateTime={ask.expires_at}>{time(ask.expires_at)}</time>: {unansweredText(ask)}.
         </p>
       )}
       <Alert testId="ask-refusal" className="mt-2 text-sm font-medium">
@@ -209,14 +208,18 @@ function Outcome({ ask, expired, personName }: { ask: Ask; expired: boolean; per
   if (expired)
     return (
       <p data-testid="ask-outcome" className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
-        Expired: the agent’s safe default applies{ask.request.kind === "permission" ? " (deny)" : ""}.
+        Expired: {unansweredText(ask)}.
       </p>
     );
   if (ask.state === "closed")
     return (
       <p data-testid="ask-outcome" className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">
         Closed: {CLOSED[ask.closed_reason ?? ""] ?? ask.closed_reason}
-        {ask.applied_default ? ` (${ask.applied_default} applied)` : ""}
+        {ask.closed_reason === "expired"
+          ? ` — ${expiredText(ask)}`
+          : ask.applied_default
+            ? ` (${ask.applied_default} applied)`
+            : ""}
         {ask.reason ? ` — ${ask.reason}` : ""}
       </p>
     );

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { DEFAULT_PERMISSION_OPTIONS, type Ask } from "@/lib/core/protocol";
-import { answerLabel } from "@/lib/core/projection/asks";
+import { answerLabel, expiredText } from "@/lib/core/projection/asks";
 import { askEnd, askTally, waitMs, type AskTally } from "@/lib/core/review/asks";
 import { actorName, type Directory } from "@/lib/core/views/names";
 import { callTime, link, muted } from "./format";
@@ -126,7 +126,11 @@ function AskRow({ ask, dir, replay }: { ask: Ask; dir: Directory; replay: string
           <>
             {CLOSED[ask.closed_reason ?? ""] ?? ask.closed_reason} at{" "}
             <time dateTime={ask.settled_at ?? undefined}>{at(ask.settled_at)}</time>
-            {ask.applied_default && <> — the agent’s default applied: {ask.applied_default}</>}
+            {ask.closed_reason === "expired" ? (
+              <> — {expiredText(ask)}</>
+            ) : (
+              ask.applied_default && <> — the agent’s default applied: {ask.applied_default}</>
+            )}
             {ask.reason && <span className="block text-xs">“{ask.reason}”</span>}
           </>
         ) : (

@@ -7,7 +7,7 @@ import {
   type IncomingEvent,
   type ShownVia,
 } from "@/lib/core/protocol";
-import { answerLabel } from "@/lib/core/projection/asks";
+import { answerLabel, ifUnanswered, unansweredText } from "@/lib/core/projection/asks";
 import { expiredAsks, getAsk } from "@/lib/server/queries/asks";
 import { personName } from "@/lib/server/queries/people";
 import type { Credential } from "./credentials";
@@ -83,9 +83,9 @@ async function namedFirst(
 }
 
 /**
- * [ASK6] Asks still waiting past their expiry are closed by Chips: the log says the agent's
- * safe default applies (`deny` for a permission) even when the agent is gone and cannot say
- * so itself. Every node sweeps; the writer stores one close per ask (the others are refused).
+ * [ASK6] Asks still waiting past their expiry are closed by Chips: the log says what applies
+ * ([ASK8]: `deny` for a permission, unless the ask said its terminal or its agent decides)
+ * even when the agent is gone and cannot say so itself. Every node sweeps; the writer stores one close per ask (the others are refused).
  */
 async function closeExpiredAsks(svc: Pick<ChipsServices, "db" | "writer">): Promise<number> {
   const due = await expiredAsks(svc.db, new Date().toISOString(), 100);
@@ -96,8 +96,10 @@ async function closeExpiredAsks(svc: Pick<ChipsServices, "db" | "writer">): Prom
       run_id: a.runId,
       ask_id: a.id,
       reason: "expired",
-      ...(a.request.kind === "permission" ? { applied_default: "deny" } : {}),
-      note: "no answer in time: the agent's safe default applies",
+      // [ASK8] Deny is said applied only where the ask said so: a terminal's prompt or the
+      // agent's own default is for the agent to name.
+      ...(a.request.kind === "permission" && ifUnanswered(a) === "deny" ? { applied_default: "deny" } : {}),
+      note: `no answer in time: ${unansweredText(a)}`,
     } as never);
     if (r.ok) closed++;
     else if (r.problem.code !== "ask_closed") log.warn({ askId: a.id, problem: r.problem }, "expired ask not closed");

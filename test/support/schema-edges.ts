@@ -28,6 +28,8 @@ export async function askEdges(server: Server, A: Workspace, send: Send) {
     ["a run that asks", runStarted(A, run)],
     ["a permission", allowed],
     ["a question answered by text", typed],
+    ["a permission left to the terminal if unanswered", permission(A, run, { if_unanswered: "ask_in_terminal" })],
+    ["a question with an unknown if_unanswered", question(A, run, { if_unanswered: "wait" })],
     ["a permission without its summary", permission(A, run, { summary: undefined })],
     ["a permission with a question's text", permission(A, run, { question: "why?" })],
     ["a permission with free_text", permission(A, run, { free_text: false })],

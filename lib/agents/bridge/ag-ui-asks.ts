@@ -26,7 +26,12 @@ function secondsLeft(expiresAt: string | undefined): number | undefined {
  */
 function interruptAsk(i: Interrupt, calls: Map<string, StreamedCall>): AskRequest {
   const expiresInSeconds = secondsLeft(i.expiresAt);
-  const base = { ...(expiresInSeconds ? { expiresInSeconds } : {}), source: "ag-ui" };
+  // [ASK8] Unanswered, the interrupt resumes `cancelled`: what the agent then does is its own.
+  const base = {
+    ...(expiresInSeconds ? { expiresInSeconds } : {}),
+    ifUnanswered: "agent_default" as const,
+    source: "ag-ui",
+  };
   if (i.toolCallId) {
     const call = calls.get(i.toolCallId);
     const tool = call?.name || "tool";

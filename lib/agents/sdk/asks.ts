@@ -1,6 +1,6 @@
 import { newId } from "../../core/protocol/ids";
 import { answerOf, type Ask, type AskAnswer } from "../../core/protocol/asks";
-import type { AskCloseReason, AskOption } from "../../core/protocol/ask-events";
+import type { AskCloseReason, AskOption, IfUnanswered } from "../../core/protocol/ask-events";
 import { isChipsError } from "./errors";
 import { sleep } from "./retry";
 import { warn } from "./socket";
@@ -21,6 +21,8 @@ export type AskRequest =
       /** Your own choices, each saying which decision it means (default: Allow / Allow for this run / Deny). */
       options?: AskOption[];
       expiresInSeconds?: number;
+      /** [ASK8] What you do if nobody answers in time (default `deny`). */
+      ifUnanswered?: IfUnanswered;
       source?: string;
     }
   | {
@@ -30,6 +32,8 @@ export type AskRequest =
       /** A typed answer is taken. */
       freeText?: boolean;
       expiresInSeconds?: number;
+      /** [ASK8] What you do if nobody answers in time (default `deny`). */
+      ifUnanswered?: IfUnanswered;
       source?: string;
     };
 
@@ -225,6 +229,7 @@ export function askedEvent(runId: string, askId: string, req: AskRequest): Event
     kind: req.kind,
     ...(req.options ? { options: req.options } : {}),
     ...(req.expiresInSeconds !== undefined ? { expires_in_seconds: req.expiresInSeconds } : {}),
+    ...(req.ifUnanswered !== undefined ? { if_unanswered: req.ifUnanswered } : {}),
     ...(req.source !== undefined ? { source: req.source } : { source: "sdk" }),
   };
   if (req.kind === "question")

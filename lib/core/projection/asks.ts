@@ -1,4 +1,11 @@
-import { answerOf, type Ask, type AskRequest, type Run, type StoredEvent } from "@/lib/core/protocol";
+import {
+  answerOf,
+  type Ask,
+  type AskRequest,
+  type IfUnanswered,
+  type Run,
+  type StoredEvent,
+} from "@/lib/core/protocol";
 import type { Stored } from "./run";
 
 /** The reason an answer not yet applied when its run ended is settled with (the harness may still say). */
@@ -111,6 +118,7 @@ function asked(run: Run, e: Stored<"run.asked">): Ask {
     "free_text",
     "options",
     "expires_in_seconds",
+    "if_unanswered",
     "source",
   ] as const)
     if (e[k] !== undefined) Object.assign(request, { [k]: e[k] });
@@ -158,4 +166,30 @@ export function answerLabel(ask: Pick<Ask, "request" | "answer">): string {
   if (option) return a.text ? `${option.label}: “${a.text}”` : option.label;
   if (a.decision) return DECISION_LABEL[a.decision];
   return a.text ? `“${a.text}”` : "";
+}
+
+/** [ASK8] What happens to an ask nobody answers: what its agent said, `deny` when it said nothing (an old ask). */
+export const ifUnanswered = (ask: Pick<Ask, "request">): IfUnanswered => ask.request.if_unanswered ?? "deny";
+
+/**
+ * [ASK8] What applies once an ask goes unanswered, in words: the card, the inbox, the run page
+ * and Chips' own close of an expired ask say it alike. A connect session's dialog stays on
+ * the agent's terminal, so there nothing is denied: the person there decides.
+ */
+export function unansweredText(ask: Pick<Ask, "request">): string {
+  switch (ifUnanswered(ask)) {
+    case "ask_in_terminal":
+      return "left to the prompt in the agent’s terminal";
+    case "agent_default":
+      return "the agent’s own default applies";
+    default:
+      return ask.request.kind === "permission"
+        ? "the agent’s safe default applies (deny)"
+        : "the agent goes on without an answer";
+  }
+}
+
+/** [ASK8] What an expired ask's close says applied: the default the agent named, else what the ask said would. */
+export function expiredText(ask: Pick<Ask, "request" | "applied_default">): string {
+  return ask.applied_default ? `${ask.applied_default} applied` : unansweredText(ask);
 }

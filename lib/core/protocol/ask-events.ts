@@ -22,6 +22,15 @@ export type AskDecision = z.infer<typeof AskDecision>;
 export const AskCloseReason = z.enum(["expired", "answered_elsewhere", "run_finished", "cancelled"]);
 export type AskCloseReason = z.infer<typeof AskCloseReason>;
 
+/**
+ * [ASK8] What happens to an ask nobody answers in time: the agent denies the call (a
+ * question goes unanswered) — `deny`, also what an ask without the field means; the person
+ * at the agent's own terminal decides (its prompt takes over) — `ask_in_terminal`; or the
+ * agent applies a default of its own, which its close names — `agent_default`.
+ */
+export const IfUnanswered = z.enum(["deny", "ask_in_terminal", "agent_default"]);
+export type IfUnanswered = z.infer<typeof IfUnanswered>;
+
 /** How an ask first reached a person: pushed to an open Chips page, or delivered to a webhook. */
 export const ShownVia = z.enum(["browser", "webhook"]);
 export type ShownVia = z.infer<typeof ShownVia>;
@@ -110,8 +119,10 @@ export const RunAsked = event("run.asked", {
   question: text(LIMITS.askQuestion).optional(),
   free_text: z.boolean().optional(),
   options: z.array(AskOption).max(LIMITS.askQuestionOptions).optional(),
-  /** After this long the agent applies its safe default (deny; no answer) and the server takes no answer ([ASK6]). */
+  /** After this long the server takes no answer ([ASK6]) and `if_unanswered` happens. */
   expires_in_seconds: z.number().int().min(1).max(LIMITS.askExpiresSeconds).optional(),
+  /** [ASK8] What happens then: `deny` when left out. */
+  if_unanswered: IfUnanswered.optional(),
   /** Where the ask came from: `claude-hook`, `claude-prompt-tool`, `codex`, `ag-ui`, `sdk`… */
   source: text(LIMITS.askSource).optional(),
 })

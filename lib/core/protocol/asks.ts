@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AskCloseReason, AskDecision, AskKind, AskOption, ShownVia } from "./ask-events";
+import { AskCloseReason, AskDecision, AskKind, AskOption, IfUnanswered, ShownVia } from "./ask-events";
 import { text } from "./fields";
 import { LIMITS } from "./limits";
 import { StoredActor } from "./models";
@@ -31,6 +31,7 @@ export const AskRequest = z.object({
   free_text: z.boolean().optional(),
   options: z.array(AskOption).optional(),
   expires_in_seconds: z.number().optional(),
+  if_unanswered: IfUnanswered.optional(),
   source: z.string().optional(),
 });
 export type AskRequest = z.infer<typeof AskRequest>;

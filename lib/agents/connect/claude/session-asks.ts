@@ -65,6 +65,10 @@ function canon(v: unknown): string {
 type Answered = Extract<StoredEvent, { type: "run.answered" }>;
 type Closed = Extract<StoredEvent, { type: "run.ask_closed" }>;
 
+/** [ASK8] Under `-p` a permission left unanswered is refused by Claude Code's rules: the close says deny applied. */
+const denied = (e: AskEntry, reason: string) =>
+  reason === "expired" && e.mode === "print" && e.tool !== "AskUserQuestion" ? { applied_default: "deny" } : {};
+
 /** What Claude Code reads from the hook, by mode: PermissionRequest's `decision`, PreToolUse's `permissionDecision`. */
 function hookOutput(mode: AskEntry["mode"], allow: boolean, updatedInput: Record<string, unknown> | null, why: string) {
   if (mode === "dialog")
@@ -103,10 +107,14 @@ export class SessionAsks {
     const tool = r.tool_name ?? "";
     const input = r.tool_input ?? {};
     const o = { seconds: seconds + 5, source: "claude-hook" };
-    const reqs =
+    // [ASK8] A dialog unanswered in the room stays on the terminal for its person; under `-p`
+    // Claude Code's own rules refuse the call.
+    const ifUnanswered = r.mode === "print" ? "deny" : "ask_in_terminal";
+    const reqs = (
       tool === "AskUserQuestion"
         ? questionAsks(input, o)
-        : [permissionAsk({ tool, input, toolUseId: r.tool_use_id ?? null }, o)];
+        : [permissionAsk({ tool, input, toolUseId: r.tool_use_id ?? null }, o)]
+    ).map((req) => ({ ...req, ifUnanswered }) as const);
     if (!run || !reqs.length) return this.ctx.control.askAnswer(r.key, { closed: "no turn to ask for" });
     const ids = reqs.map(() => newId("ask"));
     this.entries.push({
@@ -165,6 +173,7 @@ export class SessionAsks {
         question: clipUtf8(`Claude Code needs you at the terminal: ${message}`, LIMITS.askQuestion),
         options: [{ id: "seen", label: "I'll look at the terminal" }],
         expiresInSeconds: this.ctx.askSeconds,
+        ifUnanswered: "ask_in_terminal",
         source: "claude-notification",
       }),
     ]);
@@ -299,7 +308,8 @@ export class SessionAsks {
   private each(e: AskEntry, reason: "answered_elsewhere" | "expired" | "cancelled", note: string) {
     for (const id of e.ask_ids) {
       if (e.answers[id]) this.settle(e, [id], "rejected", e.ended ?? note);
-      else this.ctx.queue([{ type: "run.ask_closed", run_id: e.run_id, ask_id: id, reason, note }]);
+      else
+        this.ctx.queue([{ type: "run.ask_closed", run_id: e.run_id, ask_id: id, reason, note, ...denied(e, reason) }]);
     }
   }
 
