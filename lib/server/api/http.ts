@@ -86,12 +86,6 @@ export async function readBytes(
 
 /** Node's request body, or null once it passes `maxBytes` (reading stops there). */
 function readIncoming(req: IncomingMessage, maxBytes: number): Promise<{ ok: true; value: Buffer } | null> {
-  // The common small POST has arrived whole with its headers, before the handler got here:
-  // taken from the stream's buffer at once, without five listeners added and removed.
-  if (req.complete && !req.readableDidRead && req.readableLength <= maxBytes) {
-    const whole = req.read() as Buffer | null;
-    return Promise.resolve({ ok: true, value: whole ?? Buffer.alloc(0) });
-  }
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
