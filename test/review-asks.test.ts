@@ -6,6 +6,7 @@ import { newId, type Ask, type StoredEvent } from "../lib/core/protocol";
 import { askTally, quantile, waitMs } from "../lib/core/review/asks";
 import { runLogOf } from "../lib/core/review/run-log";
 import { askRollups } from "../lib/server/review/ask-stats";
+import { openShare } from "../lib/server/review/shares";
 import { loadRunLog } from "../lib/server/queries/run-log";
 import { runEventBodies } from "../lib/server/queries/review";
 import { receiptsOf } from "../lib/server/queries/runs";
@@ -110,6 +111,30 @@ describe("[ASKR1] the run page's asks", () => {
     const [closed] = (await loadRunLog(db(), runs.expired, [])).asks;
     expect(closed).toMatchObject({ state: "closed", closed_reason: "expired", applied_default: "deny", answer: null });
     expect((await loadRunLog(db(), runs.talker, [])).asks).toEqual([]);
+  });
+
+  it("[ASKR1] a share link's view has the asks of its range, as they stood at the range's end, also when it begins after the run did", async () => {
+    const [rm, q] = await asksOf(ws, runs.deploy);
+    const shared = async (range: Record<string, number>) => {
+      const r = await request(`${server.url}/api/v1/runs/${runs.deploy}/shares`, {
+        method: "POST",
+        token: ws.person_token,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(range),
+      });
+      expect(r.status, r.text).toBe(201);
+      const token = new URL(r.body.url).searchParams.get("token")!;
+      return (await openShare(server.chips.services, token, { address: null, userAgent: "vitest" }))!.asks;
+    };
+    // The whole run: its asks as the read model has them.
+    expect(await shared({})).toEqual([rm, q]);
+    // From the question on (after the run's start), up to its answer: the question, answered, not yet applied.
+    const from = (await shared({ from_seq: q.seq, to_seq: q.answer!.seq })).map((a) => [a.ask_id, a.state]);
+    expect(from).toEqual([[q.ask_id, "answered"]]);
+    // Up to before the first answer: the first ask waits, the question is not asked yet.
+    expect((await shared({ to_seq: rm.answer!.seq - 1 })).map((a) => [a.ask_id, a.answer])).toEqual([
+      [rm.ask_id, null],
+    ]);
   });
 });
 

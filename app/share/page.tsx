@@ -33,7 +33,7 @@ export default async function SharedRunPage({
       </p>
       <RunRecord
         run={d.run}
-        log={runLogOf(d.events, d.receipts, Number.POSITIVE_INFINITY)}
+        log={{ ...runLogOf(d.events, d.receipts, Number.POSITIVE_INFINITY), asks: d.asks }}
         receipts={d.receipts}
         names={d.names}
         now={d.now}

@@ -1,11 +1,20 @@
 import { randomBytes } from "node:crypto";
-import { newId, type Receipt, type Run, type ShareBody, type ShareLink, type StoredEvent } from "@/lib/core/protocol";
+import {
+  newId,
+  type Ask,
+  type Receipt,
+  type Run,
+  type ShareBody,
+  type ShareLink,
+  type StoredEvent,
+} from "@/lib/core/protocol";
 import { emptyRuns, foldEvents } from "@/lib/core/projection/fold";
 import { namesOf, runEventBodies } from "@/lib/server/queries/review";
 import { insertShare, liveShare, logShareOpen } from "@/lib/server/queries/shares";
 import type { Credential } from "../credentials";
 import { sha256 } from "../hash";
 import { getRun, receiptsOf } from "@/lib/server/queries/runs";
+import { asksOfRuns } from "@/lib/server/queries/asks";
 import type { ChipsServices } from "../services";
 
 /**
@@ -47,6 +56,8 @@ export interface SharedRun {
   run: Run;
   events: StoredEvent[];
   receipts: Receipt[];
+  /** The asks made in the range, as they stood at its end ([ASKR1]). */
+  asks: Ask[];
   /** Names of the people, harnesses and room the run and the shown events mention: never the workspace's whole directory. */
   names: { persons: Record<string, string>; harnesses: Record<string, string>; rooms: Record<string, string> };
 }
@@ -85,19 +96,24 @@ export async function openShare(
   const events = all.filter((e) => within(e.seq));
   let run: Run | undefined = model;
   let receipts: Receipt[];
-  if (link.toSeq === null) receipts = await receiptsOf(svc.db, [model.id]);
+  let asks: Ask[];
+  if (link.toSeq === null)
+    [receipts, asks] = await Promise.all([receiptsOf(svc.db, [model.id]), asksOfRuns(svc.db, [model.id])]);
   else {
-    // A range shows the run as it stood at its end: the one projection over the log up to there.
+    // A range shows the run as it stood at its end: the one projection over the log up to there
+    // (from the run's start, so a range that begins later still has its asks).
     const view = foldEvents(
       emptyRuns(),
       all.filter((e) => e.seq <= link.toSeq!),
     );
     run = view.runs[model.id];
     receipts = view.receipts[model.id] ?? [];
+    asks = view.asks[model.id] ?? [];
   }
   if (!run) return null;
   receipts = receipts.filter((r) => within(r.seq));
-  return { share, run, events, receipts, names: await namesIn(svc.db, run, events, receipts) };
+  asks = asks.filter((a) => within(a.seq));
+  return { share, run, events, receipts, asks, names: await namesIn(svc.db, run, events, receipts) };
 }
 
 async function namesIn(
