@@ -123,6 +123,28 @@ describe("[RT3] delivery to harnesses that were away, and to harnesses without s
     h.socket.disconnect();
   });
 
+  it("[RT3] a harness that connects while its command is being routed gets it once", async () => {
+    // The live route (its read in flight, the socket joining meanwhile) and the resend on
+    // connect (its read seeing the command) both reach such a socket; it must get one copy.
+    for (let i = 0; i < 12; i++) {
+      const other = await newHarness(server, ws, `racer ${i}`);
+      const hws = { ...ws, token: other.token, harness_id: other.harness_id };
+      const runId = await startRun(server, hws);
+      const [first, h] = await Promise.all([
+        command(server, hws, runId, "steer", `first ${i}`),
+        Promise.resolve(socketHarness(server.url, hws.token)),
+      ]);
+      await h.connected();
+      await until(() => h.commands.some((x) => x.command_id === first.body.command_id), "the first command");
+      // Frames reach a socket in the order they were sent: once the second arrives, any second
+      // copy of the first has too.
+      const second = await command(server, hws, runId, "steer", `second ${i}`);
+      await until(() => h.commands.some((x) => x.command_id === second.body.command_id), "the second command");
+      expect(h.commands.map((x) => x.text)).toEqual([`first ${i}`, `second ${i}`]);
+      h.socket.disconnect();
+    }
+  });
+
   it("[RT3] a harness polling GET /api/v1/commands gets its runs' commands, delivered by the poll", async () => {
     const other = await newHarness(server, ws, "poller");
     const pws = { ...ws, token: other.token, harness_id: other.harness_id };

@@ -5,7 +5,7 @@ import { markDelivered, openCommands } from "../commands";
 import type { ChipsServices } from "../services";
 import { HARNESS_EVENTS, type Frame } from "@/lib/core/protocol";
 import type { OutFrame } from "./raw";
-import type { ChipsNamespace, ChipsServer } from "./wire";
+import type { ChipsNamespace, ChipsServer, ChipsSocket } from "./wire";
 import { RunnerHello, type LeaseRenewAck, type RunnerHelloAck } from "@/lib/core/protocol/runner-contract";
 import { Dispatcher } from "../dispatch/dispatch";
 import { failedHandshake } from "./authenticate";
@@ -13,6 +13,21 @@ import { workspaceRoom } from "./person-socket";
 
 const DELIVERY_ACK_MS = 10_000;
 const harnessRoom = (id: string) => `harness:${id}`;
+type AnswerFrame = Extract<Frame, { type: "run.answered" | "run.ask_closed" }>;
+
+/**
+ * The frames (by event id) each harness socket was sent. A socket that connects while one of
+ * its commands is being routed is reached twice — by the live route, which joined it to the
+ * room, and by the resend on connect, whose read saw the command — and gets it once ([RT3]).
+ */
+const sentTo = new WeakMap<ChipsSocket, Set<string>>();
+function firstTime(socket: ChipsSocket, eventId: string): boolean {
+  let sent = sentTo.get(socket);
+  if (!sent) sentTo.set(socket, (sent = new Set()));
+  if (sent.has(eventId)) return false;
+  sent.add(eventId);
+  return true;
+}
 const ROUTED = new Set([
   "run.queued",
   "run.finished",
@@ -108,13 +123,16 @@ export function attachHarnessNamespace(
     try {
       for (const c of await openCommands(svc, cred.subjectId)) {
         const frame = JSON.parse(c.body) as Frame;
+        if (!firstTime(socket, frame.id)) continue;
         socket.timeout(DELIVERY_ACK_MS).emit(HARNESS_EVENTS.command, frame, (err: Error | null) => {
           if (!err) delivered(c.workspaceId, c.runId, c.id);
         });
       }
       // Answers it has not yet said it applied, as commands are resent until acked ([RT3], [ASK4]).
-      for (const a of await unappliedAnswers(svc.db, cred.subjectId))
-        socket.emit(HARNESS_EVENTS.answer, JSON.parse(a.body));
+      for (const a of await unappliedAnswers(svc.db, cred.subjectId)) {
+        const frame = JSON.parse(a.body) as AnswerFrame;
+        if (firstTime(socket, frame.id)) socket.emit(HARNESS_EVENTS.answer, frame);
+      }
     } catch (e) {
       svc.storage.refuse(e, "resending open commands and answers");
     }
@@ -137,13 +155,15 @@ export function attachHarnessNamespace(
       const commandId = f.command_id as string;
       const cmd = await commandRoute(svc.db, commandId);
       if (!cmd?.harnessId || cmd.receipt !== "accepted") continue; // no harness yet (queued), or already settled
-      nsp
-        .to(harnessRoom(cmd.harnessId))
-        .timeout(DELIVERY_ACK_MS)
-        .emit(HARNESS_EVENTS.command, f, (_err: Error | null, answers: unknown[] | undefined) => {
-          // Any socket of the harness that acked has it, even if another timed out.
-          if (answers?.length) delivered(f.workspace_id as string, f.run_id as string, commandId);
+      // Any socket of the harness that acks has it, even if another times out.
+      let acked = false;
+      for (const socket of harnessSockets(cmd.harnessId, f.id)) {
+        socket.timeout(DELIVERY_ACK_MS).emit(HARNESS_EVENTS.command, f, (err: Error | null) => {
+          if (err || acked) return;
+          acked = true;
+          delivered(f.workspace_id as string, f.run_id as string, commandId);
         });
+      }
     }
   }
 
@@ -152,9 +172,19 @@ export function attachHarnessNamespace(
    * the ask's harness as `answer`. Not acked into the log: the harness's `run.answer_applied`
    * is the receipt, and until it comes the answer is sent again on each (re)connect.
    */
-  async function answer(f: Extract<Frame, { type: "run.answered" | "run.ask_closed" }>) {
+  async function answer(f: AnswerFrame) {
     const ask = await askRoute(svc.db, f.ask_id);
-    if (ask?.harnessId) nsp.to(harnessRoom(ask.harnessId)).emit(HARNESS_EVENTS.answer, f);
+    if (ask?.harnessId) for (const socket of harnessSockets(ask.harnessId, f.id)) socket.emit(HARNESS_EVENTS.answer, f);
+  }
+
+  /** The harness's sockets on this node that have not been sent this frame yet. */
+  function harnessSockets(harnessId: string, eventId: string): ChipsSocket[] {
+    const out: ChipsSocket[] = [];
+    for (const id of nsp.adapter.rooms.get(harnessRoom(harnessId)) ?? []) {
+      const socket = nsp.sockets.get(id);
+      if (socket && firstTime(socket, eventId)) out.push(socket);
+    }
+    return out;
   }
 
   return { nsp, route, close: () => clearInterval(timer) };
