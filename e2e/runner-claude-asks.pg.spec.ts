@@ -73,7 +73,7 @@ test("[RN6] [ASK4] [ASK6] a runner's Claude Code under the ask profile: Allow cl
   await expect(late.getByRole("button", { name: "Allow", exact: true })).toBeVisible({ timeout: AGENT });
   await expectWaiting(page, runId, "late.txt");
   await expect(late).toHaveAttribute("data-ask-state", "closed", { timeout: SECONDS * 1000 + AGENT });
-  await expect(late.getByTestId("ask-outcome")).toContainText("Closed: expired (deny applied)");
+  await expect(late.getByTestId("ask-outcome")).toContainText("Closed: expired — deny applied");
   await expect(panel.root).toHaveAttribute("data-run-state", "finished", { timeout: AGENT });
   await expect(panel.root.getByTestId("run-needs-you")).toHaveCount(0);
   // [TOOL1] The two refused calls were denied, not failed: neither ran.

@@ -102,7 +102,7 @@ describe("[ASK7] webhooks for new asks", () => {
         elements: [
           {
             type: "mrkdwn",
-            text: `<${link}|Answer in Chips> · unanswered in 10 min, the agent's safe default applies`,
+            text: `<${link}|Answer in Chips> · unanswered in 10 min: the agent’s safe default applies (deny)`,
           },
         ],
       },

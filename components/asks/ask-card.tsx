@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { DEFAULT_PERMISSION_OPTIONS, type Ask, type AskOption } from "@/lib/core/protocol";
-import { answerLabel, expiredText, unansweredText, waitsForPerson } from "@/lib/core/projection/asks";
+import { answerLabel, expiredText, expiryNote, unansweredText, waitsForPerson } from "@/lib/core/projection/asks";
 import type { AnswerInput, AnswerResult } from "@/lib/browser/ask-api";
 import { took } from "../review/format";
 import { Alert } from "../ui/alert";
@@ -220,7 +220,7 @@ function Outcome({ ask, expired, personName }: { ask: Ask; expired: boolean; per
           : ask.applied_default
             ? ` (${ask.applied_default} applied)`
             : ""}
-        {ask.reason ? ` — ${ask.reason}` : ""}
+        {ask.reason && ask.reason !== expiryNote(ask) ? ` — ${ask.reason}` : ""}
       </p>
     );
   if (!a) return null;

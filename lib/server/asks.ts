@@ -7,7 +7,7 @@ import {
   type IncomingEvent,
   type ShownVia,
 } from "@/lib/core/protocol";
-import { answerLabel, ifUnanswered, unansweredText } from "@/lib/core/projection/asks";
+import { answerLabel, expiryNote, ifUnanswered } from "@/lib/core/projection/asks";
 import { expiredAsks, getAsk } from "@/lib/server/queries/asks";
 import { personName } from "@/lib/server/queries/people";
 import type { Credential } from "./credentials";
@@ -99,7 +99,7 @@ async function closeExpiredAsks(svc: Pick<ChipsServices, "db" | "writer">): Prom
       // [ASK8] Deny is said applied only where the ask said so: a terminal's prompt or the
       // agent's own default is for the agent to name.
       ...(a.request.kind === "permission" && ifUnanswered(a) === "deny" ? { applied_default: "deny" } : {}),
-      note: `no answer in time: ${unansweredText(a)}`,
+      note: expiryNote(a),
     } as never);
     if (r.ok) closed++;
     else if (r.problem.code !== "ask_closed") log.warn({ askId: a.id, problem: r.problem }, "expired ask not closed");

@@ -193,3 +193,6 @@ export function unansweredText(ask: Pick<Ask, "request">): string {
 export function expiredText(ask: Pick<Ask, "request" | "applied_default">): string {
   return ask.applied_default ? `${ask.applied_default} applied` : unansweredText(ask);
 }
+
+/** [ASK8] The note of Chips' own close of an expired ask ([ASK6]): what applies, which the card says already. */
+export const expiryNote = (ask: Pick<Ask, "request">): string => `no answer in time: ${unansweredText(ask)}`;

@@ -8,7 +8,7 @@ import {
   type Run,
   type StoredEvent,
 } from "@/lib/core/protocol";
-import { settledByFinish, waitsForPerson } from "@/lib/core/projection/asks";
+import { settledByFinish, unansweredText, waitsForPerson } from "@/lib/core/projection/asks";
 import type { RunFold } from "@/lib/core/projection/fold";
 import type { BatchState } from "./batch-state";
 
@@ -73,7 +73,7 @@ function judgeAnswer(ask: Ask, e: Of<"run.answered">, now: string, base: string)
     return {
       kind: "refuse",
       problem: {
-        ...problem("ask_closed", `the ask expired at ${ask.expires_at}: the agent's safe default applies`, [
+        ...problem("ask_closed", `the ask expired at ${ask.expires_at}: ${unansweredText(ask)}`, [
           { pointer: `${base}/ask_id`, message: "expired" },
         ]),
         extensions: { ask_id: ask.ask_id, state: "closed", closed_reason: "expired", expires_at: ask.expires_at },

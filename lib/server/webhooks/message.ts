@@ -1,4 +1,5 @@
 import { clipUtf8, type StoredEvent } from "@/lib/core/protocol";
+import { unansweredText } from "@/lib/core/projection/asks";
 
 type Asked = Extract<StoredEvent, { type: "run.asked" }>;
 
@@ -17,7 +18,7 @@ export function askMessage(e: Asked, names: { room: string; harness: string }, u
       : `asks: ${esc(clipUtf8(e.question ?? "", 1500))}`;
   const who = `${esc(names.harness)} in #${esc(names.room)}`;
   const expires = e.expires_in_seconds
-    ? ` · unanswered in ${Math.round(e.expires_in_seconds / 60) || 1} min, the agent's safe default applies`
+    ? ` · unanswered in ${Math.round(e.expires_in_seconds / 60) || 1} min: ${unansweredText({ request: e })}`
     : "";
   return JSON.stringify({
     text: `${who} ${what} <${url}|Answer in Chips>`,
