@@ -39,6 +39,8 @@ test.afterEach(async ({}, testInfo) => {
 /** A command Claude Code 2.1.141 asks about, in the terminal and under -p ("This command requires approval"). */
 const creates = (file: string) => `node -e 'require("fs").writeFileSync("${file}","x")'`;
 const DENIED = "A person in the Chips room denied this tool call: ";
+/** A connect hook's applied receipt: the answer reached Claude Code, which then ran the call or not ([ASK4]). */
+const REACHED = "the answer reached Claude Code";
 
 test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real Claude Code asking in a terminal and under claude -p: allowed ran, denied did not and the model read why; request, shown, answer and receipt in the log", async ({
   page,
@@ -72,12 +74,12 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   await expectWaiting(page, turn, "t-allowed.txt");
   await tty.waitFor(/Do you want to proceed\?/, "the terminal's own dialog, up meanwhile");
   await clickAllow(allowed);
-  await expectApplied(allowed, "Allow");
+  await expectApplied(allowed, "Allow", REACHED);
   // Applied = handed to Claude Code, which then runs the command.
   await expect.poll(() => exists("t-allowed.txt"), { timeout: AGENT }).toBe(true);
   const denied = permissionCard(page, "t-denied.txt");
   await clickDeny(denied, "not in this repo");
-  await expectApplied(denied, "Deny");
+  await expectApplied(denied, "Deny", REACHED);
   await tty.waitFor(/FINAL /, "the turn's end");
   expect(exists("t-denied.txt")).toBe(false);
   expect(modelWasTold(model, `${DENIED}not in this repo`), "the model read the denial").toBe(true);
@@ -93,12 +95,12 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   const print = await runOf(harness, "Create p-allowed and p-denied", AGENT);
   await expectWaiting(page, print, "p-allowed.txt");
   await clickAllow(pAllowed);
-  await expectApplied(pAllowed, "Allow");
+  await expectApplied(pAllowed, "Allow", REACHED);
   await expect.poll(() => exists("p-allowed.txt"), { timeout: AGENT }).toBe(true);
   const pDenied = permissionCard(page, "p-denied.txt");
   await clickDeny(pDenied, "ask Dana first");
   expect(finalOf(await out)).toMatch(new RegExp(`^FINAL .* \\| ${DENIED}ask Dana first$`));
   expect(exists("p-denied.txt")).toBe(false);
-  await expectApplied(pDenied, "Deny");
+  await expectApplied(pDenied, "Deny", REACHED);
   expect(await askTrail(harness, print)).toEqual([...settled, ...refused]);
 });

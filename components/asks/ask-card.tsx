@@ -28,6 +28,12 @@ const CLOSED: Record<string, string> = {
   cancelled: "withdrawn by the agent",
 };
 
+/**
+ * What an applied receipt means, where it is less than "applied": `chips connect claude`'s
+ * hook reports it once it handed the answer to Claude Code, which then runs the call (or not).
+ */
+const APPLIED: Record<string, string> = { "claude-hook": "the answer reached Claude Code" };
+
 export interface AskCardProps {
   ask: Ask;
   /** Who asked: the harness (or agent) by name. */
@@ -228,7 +234,7 @@ function Outcome({ ask, expired, personName }: { ask: Ask; expired: boolean; per
     ask.state === "answered"
       ? "the agent has not said it applied it yet"
       : ask.state === "applied"
-        ? "applied by the agent"
+        ? (APPLIED[ask.request.source ?? ""] ?? "applied by the agent")
         : `not applied: ${ask.reason ?? "rejected"}`;
   return (
     <p data-testid="ask-outcome" data-receipt={ask.state} className="mt-2 text-sm text-zinc-700 dark:text-zinc-300">

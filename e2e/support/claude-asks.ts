@@ -62,12 +62,19 @@ export async function clickDeny(card: Locator, note: string): Promise<void> {
   await deny.click();
 }
 
-/** The card says who answered what and that the agent applied it (the receipt reached the page). */
-export async function expectApplied(card: Locator, label: "Allow" | "Deny"): Promise<void> {
+/**
+ * The card says who answered what and that the agent applied it (the receipt reached the page),
+ * in its words: a connect hook's receipt says the answer reached Claude Code ([ASK4]).
+ */
+export async function expectApplied(
+  card: Locator,
+  label: "Allow" | "Deny",
+  receipt = "applied by the agent",
+): Promise<void> {
   const outcome = card.getByTestId("ask-outcome");
   await expect(outcome).toHaveAttribute("data-receipt", "applied", { timeout: AGENT });
   await expect(outcome).toContainText(`Owner answered ${label}`);
-  await expect(outcome).toContainText("applied by the agent");
+  await expect(outcome).toContainText(receipt);
   await expect(card.getByRole("button")).toHaveCount(0);
 }
 
