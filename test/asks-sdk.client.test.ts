@@ -103,6 +103,25 @@ describe("SDK: ask() ([ASK1]–[ASK6])", () => {
     expect((await asksOf(ws, run.runId))[0]).toMatchObject({ state: "closed", closed_reason: "expired" });
   });
 
+  it("[ASK8] an ask left to the agent's own default closes expired without saying deny applied", async () => {
+    const ws = await newWorkspace(server);
+    const { client } = sdk(ws);
+    const run = await client.startRun({ spaceId: ws.space_id, goal: "Wait, then decide myself" });
+    const o = await run.ask({
+      kind: "permission",
+      tool: "Edit",
+      summary: "Edit .env",
+      expiresInSeconds: 1,
+      ifUnanswered: "agent_default",
+    });
+    expect(o).toMatchObject({ kind: "closed", reason: "expired", appliedDefault: null });
+    expect((await asksOf(ws, run.runId))[0]).toMatchObject({
+      request: { if_unanswered: "agent_default" },
+      closed_reason: "expired",
+      applied_default: null,
+    });
+  });
+
   it("[ASK4] an ask withdrawn through its signal closes cancelled", async () => {
     const ws = await newWorkspace(server);
     const { client } = sdk(ws);

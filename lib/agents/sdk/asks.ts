@@ -113,7 +113,8 @@ export class AskWaiter {
     const timer =
       req.expiresInSeconds !== undefined
         ? setTimeout(
-            () => void this.close(runId, askId, "expired", req.kind === "permission" ? "deny" : undefined),
+            // [ASK8] Deny is said applied only where the ask said the agent denies.
+            () => void this.close(runId, askId, "expired", deniesUnanswered(req) ? "deny" : undefined),
             req.expiresInSeconds * 1000,
           )
         : null;
@@ -220,6 +221,9 @@ export class AskWaiter {
     }
   }
 }
+
+/** [ASK8] A permission whose ask leaves nothing to a terminal or to the agent's own default is denied unanswered. */
+const deniesUnanswered = (req: AskRequest) => req.kind === "permission" && (req.ifUnanswered ?? "deny") === "deny";
 
 export function askedEvent(runId: string, askId: string, req: AskRequest): EventInput {
   const common = {
