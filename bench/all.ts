@@ -49,7 +49,7 @@ const SUITES: Record<string, Suite> = {
     bools: ["--build", "--no-build", "--short-texts"],
   },
   connect: { script: "bench/connect/hook.ts", values: [], bools: [] },
-  asks: { script: "bench/asks/main.ts", values: ["--rounds", "--quiet-wait"], bools: [] },
+  asks: { script: "bench/asks/main.ts", values: ["--rounds", "--think", "--quiet-wait"], bools: [] },
   otlp: {
     script: "bench/otlp/main.ts",
     values: ["--db", "--runs", "--calls", "--clients", "--quiet-wait"],

@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- --only asks [--rounds N] [--quiet-wait S]`
+ * `npm run bench -- --only asks [--rounds N] [--think MS] [--quiet-wait S]`
  *
  * The answer → resume wait of "needs you" (docs/PERFORMANCE.md, "Asks"): from the moment a
  * person's answer is posted (`POST /api/v1/runs/:run/asks/:ask/answer`, what the card's Allow
@@ -12,7 +12,9 @@
  * trip (`history` of one event, acked), waking a child process that waits on a pipe (what a hook
  * pays to be woken), and a person's message from POST to its arrival on the room socket
  * (store + fan-out + push: what any answer pays).
- * Each round takes every path and floor once, in turn. Aim: p99 ≤ 50 ms per path. Never run in CI.
+ * Each round takes every path and floor once, in turn. The person answers `--think` ms (default
+ * 100) after the ask reached their page, as a person would, not while the agent side is still
+ * starting (a hook process just spawned). Aim: p99 ≤ 50 ms per path. Never run in CI.
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
@@ -21,7 +23,7 @@ import path from "node:path";
 import { io, type Socket } from "socket.io-client";
 import { newId } from "@/lib/core/protocol";
 import { adminToken, createWorkspace, harnessEvent, keepAlive, postBatch, request } from "../lib/api";
-import { machineMeter, othersMeter, waitQuiet } from "../lib/proc";
+import { machineMeter, othersMeter, sleep, waitQuiet } from "../lib/proc";
 import { spawnServer } from "../lib/server-child";
 import { summarize, type Latency } from "../lib/stats";
 import { aimsTable, ms, pct, ratio, table } from "../lib/table";
@@ -30,11 +32,12 @@ import { connectHook, runnerDecide, runnerHook, sdkSocket, type AnswerPath } fro
 const AIM_MS = 50;
 
 function parseArgs(argv: string[]) {
-  const o = { rounds: 150, quietWait: 120 };
+  const o = { rounds: 150, think: 100, quietWait: 120 };
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split("=", 2);
     const val = () => Number(inline ?? argv[++i]);
     if (flag === "--rounds") o.rounds = val();
+    else if (flag === "--think") o.think = val();
     else if (flag === "--quiet-wait") o.quietWait = val();
     else if (flag === "--help" || flag === "-h") {
       console.log(fs.readFileSync(import.meta.filename, "utf8").split("*/")[0]);
@@ -151,6 +154,7 @@ async function main() {
       const asked = p.next((f) => f.type === "run.asked", `run.asked of ${a.name}`);
       const { resumed } = a.begin();
       const f = await asked;
+      await sleep(o.think);
       const t0 = performance.now();
       const r = await request(
         agent,
@@ -243,7 +247,9 @@ async function main() {
         return [[a.name, ...cells(l), ratio(l.p99, push99)], ...wake];
       }),
     ];
-    console.log(`\nasks: answer → resume, ${o.rounds} rounds (PGlite; a person's room socket open)`);
+    console.log(
+      `\nasks: answer → resume, ${o.rounds} rounds, answered ${o.think} ms after the ask (PGlite; a person's room socket open)`,
+    );
     console.log(table(["path", "n", "p50 ms", "p99 ms", "max ms", "p99 / push floor"], rows));
     for (const a of paths) console.log(`  ${a.name}: ${a.what}`);
     console.log(
