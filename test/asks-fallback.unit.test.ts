@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newId, type StoredEvent } from "../lib/core/protocol";
 import { expiredText, ifUnanswered, unansweredText } from "../lib/core/projection/asks";
 import { emptyRuns, foldEvents } from "../lib/core/projection/fold";
+import { storedEvents } from "./support/stored-events";
 
 /**
  * [ASK8] What an unanswered ask comes to, without a server: the fold carries what the ask said
@@ -14,24 +15,8 @@ const ws = newId("workspace");
 const space = newId("space");
 const runId = newId("run");
 const actor = { kind: "harness" as const, id: newId("harness") };
-let seq = 0;
-
-function stored(type: string, fields: Record<string, unknown>): StoredEvent {
-  seq++;
-  return {
-    v: 1,
-    type,
-    id: newId("event"),
-    workspace_id: ws,
-    space_id: space,
-    run_id: runId,
-    idempotency_key: newId("event"),
-    actor,
-    ts: new Date(Date.UTC(2026, 2, 1, 10, 0, seq)).toISOString(),
-    seq,
-    ...fields,
-  } as StoredEvent;
-}
+const at = storedEvents({ workspace_id: ws, space_id: space, run_id: runId }, Date.UTC(2026, 2, 1, 10));
+const stored = (type: string, fields: Record<string, unknown>) => at(type, actor, fields);
 
 const permission = (fields: Record<string, unknown> = {}) =>
   stored("run.asked", {

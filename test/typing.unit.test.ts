@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { newId, type StoredEvent } from "../lib/core/protocol";
 import { emptyRuns, foldEvents } from "../lib/core/projection/fold";
 import { typingRuns } from "../components/room/typing-indicator";
+import { storedEvents } from "./support/stored-events";
 
 /**
  * [UI2] Which runs the typing indicator shows, on runs folded from stored events as the room
@@ -14,25 +15,8 @@ const run = newId("run");
 const ask = newId("ask");
 const harness = { kind: "harness", id: newId("harness") };
 const person = { kind: "person", id: newId("person") };
-let seq = 0;
 const t0 = Date.parse("2026-12-05T06:00:00Z");
-
-function stored(type: string, actor: object, fields: Record<string, unknown>): StoredEvent {
-  seq++;
-  return {
-    v: 1,
-    type,
-    id: newId("event"),
-    workspace_id: ws,
-    space_id: space,
-    run_id: run,
-    actor,
-    idempotency_key: `k${seq}`,
-    seq,
-    ts: new Date(t0 + seq * 1000).toISOString(),
-    ...fields,
-  } as unknown as StoredEvent;
-}
+const stored = storedEvents({ workspace_id: ws, space_id: space, run_id: run }, t0);
 
 const started = stored("run.started", harness, { goal: "Test it" });
 const status = stored("run.status", harness, { phase: "running", verb_phrase: "Running npm test" });
