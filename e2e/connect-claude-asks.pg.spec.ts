@@ -42,7 +42,7 @@ const DENIED = "A person in the Chips room denied this tool call: ";
 /** A connect hook's applied receipt: the answer reached Claude Code, which then ran the call or not ([ASK4]). */
 const REACHED = "the answer reached Claude Code";
 
-test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real Claude Code asking in a terminal and under claude -p: allowed ran, denied did not and the model read why; request, shown, answer and receipt in the log", async ({
+test("[CON3] [CON5] [ASK4] [ASK8] a person clicks Allow and Deny in the room for a real Claude Code asking in a terminal and under claude -p: allowed ran, denied did not and the model read why; request, shown, answer and receipt in the log", async ({
   page,
   workspace,
   harness,
@@ -73,6 +73,8 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   const turn = await runOf(harness, "Create t-allowed and t-denied", AGENT);
   await expectWaiting(page, turn, "t-allowed.txt");
   await tty.waitFor(/Do you want to proceed\?/, "the terminal's own dialog, up meanwhile");
+  // [ASK8] Unanswered, the terminal's dialog decides: the card never says deny.
+  await expect(allowed).toContainText(/Unanswered by .*: left to the prompt in the agent’s terminal\./);
   await clickAllow(allowed);
   await expectApplied(allowed, "Allow", REACHED);
   // Applied = handed to Claude Code, which then runs the command.
@@ -94,6 +96,8 @@ test("[CON3] [CON5] [ASK4] a person clicks Allow and Deny in the room for a real
   await expect(pAllowed).toBeVisible({ timeout: AGENT });
   const print = await runOf(harness, "Create p-allowed and p-denied", AGENT);
   await expectWaiting(page, print, "p-allowed.txt");
+  // [ASK8] Under -p Claude Code's rules refuse a call nobody answered.
+  await expect(pAllowed).toContainText(/Unanswered by .*: the agent’s safe default applies \(deny\)\./);
   await clickAllow(pAllowed);
   await expectApplied(pAllowed, "Allow", REACHED);
   await expect.poll(() => exists("p-allowed.txt"), { timeout: AGENT }).toBe(true);
