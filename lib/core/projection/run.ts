@@ -63,41 +63,47 @@ function harnessOf(actor: StoredActor): string | null {
   return null;
 }
 
+/** What a new run has of everything its first event does not say. */
+const BLANK = {
+  pending: null,
+  status: null,
+  usage: null,
+  outcome: null,
+  summary: null,
+  finished_at: null,
+  request: null,
+  runner: null,
+  checkpoint: null,
+  change_set: null,
+  runner_error: null,
+  last_log: null,
+  review: null,
+  tools: null,
+  asks_open: 0,
+  waiting_since: null,
+} as const satisfies Partial<Run>;
+
 /** A run a person started through Chips: queued until a runner takes it (§5). */
 function queued(e: Stored<"run.queued">): Run {
   return {
+    ...BLANK,
     id: e.run_id!,
     workspace_id: e.workspace_id,
     space_id: e.space_id!,
     harness_id: null,
     actor: e.actor,
     state: "queued",
-    pending: null,
     goal: e.goal,
     goal_from: e.goal_from ?? null,
     session_ref: null,
     commands: null,
     plan: [],
-    status: null,
-    usage: null,
-    outcome: null,
-    summary: null,
     started_seq: null,
     last_seq: e.seq,
     created_at: e.ts,
     started_at: null,
     updated_at: e.ts,
-    finished_at: null,
     request: e.request,
-    runner: null,
-    checkpoint: null,
-    change_set: null,
-    runner_error: null,
-    last_log: null,
-    review: null,
-    tools: null,
-    asks_open: 0,
-    waiting_since: null,
   };
 }
 
@@ -118,29 +124,7 @@ function started(run: Run | null, e: Stored<"run.started">): Run {
     updated_at: e.ts,
   } satisfies Partial<Run>;
   if (run) return { ...run, ...fields }; // it keeps its card, request and assignment
-  return {
-    id: e.run_id!,
-    workspace_id: e.workspace_id,
-    space_id: e.space_id!,
-    pending: null,
-    status: null,
-    usage: null,
-    outcome: null,
-    summary: null,
-    created_at: e.ts,
-    finished_at: null,
-    request: null,
-    runner: null,
-    checkpoint: null,
-    change_set: null,
-    runner_error: null,
-    last_log: null,
-    review: null,
-    tools: null,
-    asks_open: 0,
-    waiting_since: null,
-    ...fields,
-  };
+  return { ...BLANK, id: e.run_id!, workspace_id: e.workspace_id, space_id: e.space_id!, created_at: e.ts, ...fields };
 }
 
 function statusOf(e: Stored<"run.status">): Run["status"] {
