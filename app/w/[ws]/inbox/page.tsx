@@ -1,8 +1,5 @@
 import Link from "next/link";
-import { requirePerson, services } from "@/lib/server/page-context";
-import { inbox } from "@/lib/server/queries/asks";
-import { directoryOf } from "@/lib/server/queries/review";
-import { workspaceName } from "@/lib/server/queries/workspace";
+import { inboxPage } from "@/lib/server/pages/inbox";
 import { InboxView } from "@/components/asks/inbox-view";
 
 export const dynamic = "force-dynamic";
@@ -10,13 +7,7 @@ export const dynamic = "force-dynamic";
 /** The workspace's inbox ([ASK4]): what waits for a person across its rooms, oldest first, answered in place. */
 export default async function InboxPage({ params }: { params: Promise<{ ws: string }> }) {
   const { ws } = await params;
-  const me = await requirePerson(ws);
-  const db = services().db;
-  const [name, asks, dir] = await Promise.all([
-    workspaceName(db, ws),
-    inbox(db, ws, { waiting: true, limit: 500 }),
-    directoryOf(db, ws),
-  ]);
+  const p = await inboxPage(ws);
   return (
     <main className="mx-auto max-w-3xl px-6 py-10">
       <div className="flex flex-wrap items-baseline gap-x-4">
@@ -25,15 +16,10 @@ export default async function InboxPage({ params }: { params: Promise<{ ws: stri
           className="text-sm text-blue-700 hover:underline focus-visible:outline-2 focus-visible:outline-blue-600 dark:text-blue-300"
           href={`/w/${ws}`}
         >
-          {name}
+          {p.name}
         </Link>
       </div>
-      <InboxView
-        workspaceId={ws}
-        initial={asks}
-        dir={{ persons: dir.persons, harnesses: dir.harnesses }}
-        canAct={me.role !== "viewer"}
-      />
+      <InboxView workspaceId={ws} initial={p.asks} dir={p.dir} canAct={p.canAct} />
     </main>
   );
 }
