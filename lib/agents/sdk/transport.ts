@@ -1,4 +1,5 @@
 import type { FieldError } from "../../core/protocol/errors";
+import { clipUtf8 } from "../../core/protocol/clip";
 import { ChipsError, isRetryableStatus } from "./errors";
 import { backoffMs, parseRetryAfter, sleep, type RetryPolicy } from "./retry";
 
@@ -50,7 +51,8 @@ function fromAnswer(status: number, text: string, retryAfter: string | null): Ch
   } catch {
     // not problem+json: described below
   }
-  const snippet = text.replace(/\s+/g, " ").trim().slice(0, 200);
+  // By bytes, so a non-JSON answer's first words never end in half a character.
+  const snippet = clipUtf8(text.replace(/\s+/g, " ").trim(), 200);
   return new ChipsError({
     code: typeof p.code === "string" ? p.code : `http_${status}`,
     status,
