@@ -43,6 +43,7 @@ import { summarizeProfile } from "../lib/profile";
 import { relayTenants, server } from "./servers";
 import { table } from "../lib/table";
 import { headlineAims, growthTrend, type Headline, type GrowthRow } from "./report";
+import { classes, connecting } from "./shape";
 import type { Assignment } from "./clients";
 import {
   catchUps,
@@ -87,37 +88,6 @@ if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
 const kib = (mib: number) => (mib * 1024).toFixed(1);
 const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
 
-/**
- * Rooms by class: the first room of every (W / busy)-th workspace is busy. At most as many
- * busy rooms as take 80 % of `total` at `busyRate` each: the quiet rooms always get the rest.
- */
-function classes(tenants: Tenant[], wanted: number, total = rate) {
-  const busy = Math.max(1, Math.min(wanted, Math.floor((0.8 * total) / busyRate)));
-  const all = tenants.flatMap((t) => t.rooms.map((room) => ({ ws: t.ws, room })));
-  const stride = Math.max(1, Math.floor(tenants.length / busy));
-  const busyRooms = new Set(
-    tenants
-      .filter((_, i) => i % stride === 0)
-      .slice(0, busy)
-      .map((t) => t.rooms[0]),
-  );
-  return { busy: all.filter((x) => busyRooms.has(x.room)), quiet: all.filter((x) => !busyRooms.has(x.room)) };
-}
-
-/**
- * Sockets connect with the memory hook paused: its full GC every 500 ms over a heap of
- * thousands of sockets would otherwise take a large share of the server's CPU, and the join
- * times would measure the hook.
- */
-async function connecting<T>(memFile: string, go: () => Promise<T>): Promise<T> {
-  fs.writeFileSync(memFile + ".pause", "");
-  try {
-    return await go();
-  } finally {
-    fs.rmSync(memFile + ".pause", { force: true });
-  }
-}
-
 /** One load window against a server whose clients are connected: delivery figures and CPU. */
 async function window(
   url: string,
@@ -128,7 +98,7 @@ async function window(
   children: Awaited<ReturnType<typeof connectClients>>["children"],
   memFile: string,
 ) {
-  const { busy, quiet } = classes(tenants, busyN, total);
+  const { busy, quiet } = classes(tenants, busyN, total, busyRate);
   const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
   fs.writeFileSync(memFile + ".pause", "");
   const meter = machineMeter();
@@ -173,7 +143,7 @@ async function headline(pg: PgCluster | null) {
       const c = await connecting(s.memFile, () => connectClients(s.srv.url, sockets, procs));
       const after = await settled(s.memFile);
       log(`${kind}: ${c.connectS.toFixed(0)} s to connect; load`);
-      const { busy } = classes(tenants, busyN);
+      const { busy } = classes(tenants, busyN, rate, busyRate);
       try {
         for (const r of [rate, ...ceiling]) {
           if (kind === "chips" && profileDir) await s.srv.profileStart();
