@@ -88,7 +88,12 @@ describe("commands reach the real Claude Code", { timeout: 180_000 }, () => {
   });
 
   test("[RUN1] cancel stops the process group (SIGINT first), keeps the evidence, and the run ends cancelled with no CHIPS_JOB process left", async () => {
-    world = await claudeWorld({ messages: longThen(() => say("never")) });
+    // A long SIGINT grace: the claim is that SIGINT reaches the CLI in the sandbox and ends it,
+    // not how fast a loaded machine lets it save its session (1.5 s was too short under CI load).
+    world = await claudeWorld({
+      messages: longThen(() => say("never")),
+      runner: { stopGraceMs: { int: 30_000, term: 1500 } },
+    });
     const w = world;
     const runId = await w.startRun({ agent: "claude", prompt: "Sleep forever" });
     await whileSleeping(w, runId);
