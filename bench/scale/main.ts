@@ -14,8 +14,9 @@
  *
  * --servers chips|relay|chips,relay: which servers the headline runs (both by default).
  *
- * --profile [DIR]: a CPU profile of Chips over each headline window, its top frames and areas
- * printed (the files kept in DIR, or a temporary directory).
+ * --profile [DIR]: a CPU profile of each server (Chips and the relay) over each headline window,
+ * its top frames and areas printed (the files kept in DIR, or a temporary directory): read side
+ * by side, they show where Chips spends more.
  *
  * --quiet-wait S: before each load window, wait up to S seconds for the machine to be < 30 % busy.
  *
@@ -122,7 +123,7 @@ async function headline(pg: PgCluster | null) {
   const rows: string[][] = [];
   const out: Headline = { rate, sockets: W * R * S, rooms: W * R, windows: [] };
   for (const kind of kinds) {
-    const s = await server(kind, pg, `head_${W}`, idleS, kind === "chips" ? profileDir : undefined);
+    const s = await server(kind, pg, `head_${W}`, idleS, profileDir);
     try {
       const tenants: Tenant[] =
         kind === "chips" ? await makeTenants(s.srv.url, s.srv.dataDir, W, R) : relayTenants(W, R);
@@ -146,11 +147,11 @@ async function headline(pg: PgCluster | null) {
       const { busy } = classes(tenants, busyN, rate, busyRate);
       try {
         for (const r of [rate, ...ceiling]) {
-          if (kind === "chips" && profileDir) await s.srv.profileStart();
+          if (profileDir) await s.srv.profileStart();
           const w = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, r, c.children, s.memFile);
-          if (kind === "chips" && profileDir) {
-            const file = await s.srv.profileStop(`chips-scale-${r}`);
-            if (file) console.log(`\nChips server over the ${r}/s window: ${summarizeProfile(file, 30)}`);
+          if (profileDir) {
+            const file = await s.srv.profileStop(`${kind}-scale-${r}`);
+            if (file) console.log(`\n${kind} server over the ${r}/s window: ${summarizeProfile(file, 30)}`);
           }
           const cu =
             kind === "chips" && r === rate
