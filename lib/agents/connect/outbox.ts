@@ -90,6 +90,8 @@ export async function sendOutbox<S>(
       }
       log(`dropped ${part[0].type} (${part[0].idempotency_key}): ${e.code}: ${e.detail}`);
     }
+    // Saved per batch, not once at the end: a batch the server took leaves the file before the
+    // next goes, so a crash or an outage mid-send never sends more than one batch again.
     const now = store.load(key)!;
     // The outbox may have grown meanwhile; what was sent is still at its head.
     now.outbox = now.outbox.slice(size);

@@ -130,9 +130,17 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
     // polled below
   }
   const hold = (conn.hold_seconds ?? 600) * 1000;
-  /** Apply the queue (spool/) in order into the sessions' outboxes. */
+  /**
+   * Apply the queue (spool/) in order into the sessions' outboxes. Each session touched is
+   * loaded once and saved once, after the whole queue (a save per record rewrote the whole
+   * state per hook call: quadratic under a flood); only then do the records leave the spool.
+   * A crash before a save leaves the records queued, to be applied again from the state
+   * saved before; after it, the state's `last` says they were applied ([CON1]: once each).
+   */
   const applyQueue = () => {
     adoptOrphans(spool, hold + 60_000);
+    const touched = new Map<string, ClaudeSession>();
+    const applied: string[] = [];
     for (const name of pending(spool)) {
       const file = path.join(spool, name);
       let rec: QueueRecord;
@@ -148,14 +156,14 @@ export async function runDrainer(root: string, o: DrainerOptions = {}): Promise<
         fs.rmSync(file, { force: true });
         continue;
       }
-      const s = session(sid);
-      if (!notAfter(name, s.state.last)) {
-        s.apply(name, rec);
-        store.save(sid, s.d);
-      }
-      fs.rmSync(file, { force: true });
-      lastActivity = Date.now();
+      let s = touched.get(sid);
+      if (!s) touched.set(sid, (s = session(sid)));
+      if (!notAfter(name, s.state.last)) s.apply(name, rec);
+      applied.push(file);
     }
+    for (const [sid, s] of touched) store.save(sid, s.d);
+    for (const file of applied) fs.rmSync(file, { force: true });
+    if (applied.length) lastActivity = Date.now();
   };
   let backoff = 0;
   /** Since when Chips has not taken events that wait (null while it takes them, or none wait). */
