@@ -6,7 +6,6 @@ import { ChipsClient } from "@/lib/agents/sdk";
 import { isCommand } from "@/lib/agents/sdk/commands";
 import type { Command } from "@/lib/agents/sdk/types";
 import {
-  ASK_PROFILE_SECONDS,
   StartRequest,
   type LeaseRenewAck,
   type RunnerHello,
@@ -16,10 +15,8 @@ import { clipUtf8 } from "@/lib/core/protocol/clip";
 import { LIMITS } from "@/lib/core/protocol/limits";
 import type { Adapter } from "./adapter";
 import { admit } from "./admission";
-import { jobAsks } from "./job-asks";
-import { jobContext, jobEnv } from "./environment";
-import { createWorktree, resolveBase } from "./git";
-import { RunJob } from "./job";
+import type { RunJob } from "./job";
+import { makeJob } from "./job-start";
 import { Leases } from "./leases";
 import { SecretMask } from "./mask";
 import { Outbox } from "./outbox";
@@ -206,54 +203,9 @@ export class Runner {
 
     const admission = await admit(this.o, req, this.leaseKey, runnerId);
     if (!admission.ok) return refuse(admission.reason);
-    const { repoDir, adapter } = admission;
-    const worktreesDir = path.join(this.o.workDir, "worktrees");
-
-    let baseSha: string;
-    let worktree: string;
-    const branch = `chips/${req.worktree_name}`;
-    try {
-      baseSha = await resolveBase(repoDir, req.base_branch);
-      fs.mkdirSync(worktreesDir, { recursive: true });
-      worktree = await createWorktree(repoDir, worktreesDir, req.worktree_name, baseSha, branch);
-    } catch (e) {
-      return refuse(`cannot make the worktree: ${(e as Error).message}`);
-    }
-    const jobDir = path.join(this.o.workDir, "jobs", req.run_id);
-    fs.mkdirSync(jobDir, { recursive: true, mode: 0o700 });
-    const secrets = Object.fromEntries(req.secrets.map((s) => [s, this.o.secrets![s]]));
-    const askSeconds = this.o.askSeconds ?? ASK_PROFILE_SECONDS;
-    const ctx = jobContext(req, worktree, jobDir, askSeconds);
-    await adapter.prepare(ctx);
-    const asks = jobAsks({
-      url: this.o.url,
-      token: this.o.token,
-      req,
-      adapter,
-      actor,
-      out,
-      seconds: askSeconds,
-      redact: (t) => this.mask.text(t),
-      log: this.log,
-    });
-
-    const job = new RunJob({
-      req,
-      adapter,
-      out,
-      actor,
-      repoDir,
-      worktree,
-      baseSha,
-      branch,
-      jobDir,
-      env: jobEnv(secrets),
-      cleanup: this.o.cleanup ?? "keep",
-      stopGraceMs: this.o.stopGraceMs ?? { int: 2000, term: 3000 },
-      checkTimeoutMs: this.o.checkTimeoutMs ?? 10 * 60_000,
-      asks,
-      askSeconds,
-    });
+    const made = await makeJob(this.o, req, admission, out, actor, this.mask, this.log);
+    if ("refused" in made) return refuse(made.refused);
+    const { job, worktree, baseSha, branch } = made;
     this.jobs.set(req.run_id, job);
     this.leases.note(req.run_id, req.lease);
     void job.done.then(() => {
