@@ -9,6 +9,7 @@ import { checkpoint, removeWorktree } from "./git";
 import { killJobProcesses, launch, stopGroup, type Job as Proc, type JobExit } from "./process";
 import { publishChangeSet } from "./change-set";
 import { hookAnswer } from "./hook-answer";
+import { agentVerdict, finishSummary, StderrTail } from "./job-outcome";
 import type { JobSetup } from "./job-setup";
 import { PermissionRequests } from "./permission-requests";
 import { doing, Translator } from "./translate";
@@ -16,8 +17,6 @@ import { jobContext } from "./environment";
 
 export type JobState = "running" | "stopping" | "paused" | "finishing" | "finished";
 
-/** How much of the agent's last stderr lines a failure's summary quotes. */
-const STDERR_TAIL_BYTES = 500;
 /** A checkpoint's reason is a git commit subject: kept short. */
 const CHECKPOINT_REASON_BYTES = 80;
 
@@ -32,7 +31,7 @@ export class RunJob {
   readonly translator: Translator;
   private proc: Proc | null = null;
   private generation = 0;
-  private stderr: string[] = [];
+  private readonly stderr = new StderrTail();
   /** [TSK5] Paths of the change-set outside the claimed write scope (the scope check failed). */
   private outsideScope: string[] = [];
   private gitChain: Promise<unknown> = Promise.resolve();
@@ -103,10 +102,7 @@ export class RunJob {
             }
           }
         },
-        onStderr: (line) => {
-          this.stderr.push(line);
-          if (this.stderr.length > 40) this.stderr.shift();
-        },
+        onStderr: (line) => this.stderr.push(line),
       });
     } catch (e) {
       void this.finish(
@@ -236,22 +232,10 @@ export class RunJob {
     this.permissions.withdrawAll();
     await killJobProcesses(this.s.req.run_id);
     const t = this.translator;
-    const agentOk = !launchError && t.turnCompleted && exit.code === 0 && !t.failure;
-    const why =
-      launchError ??
-      t.failure ??
-      (agentOk
-        ? null
-        : `${this.s.adapter.agent} exited (${exit.signal ?? `code ${exit.code}`}) without completing its turn${this.stderrTail()}`);
+    const { ok: agentOk, why } = agentVerdict(this.s.adapter.agent, exit, launchError, t, this.stderr);
     const checksFailed = await this.publish(agentOk, why ?? "the agent finished");
     const outcome = agentOk && !checksFailed ? "succeeded" : "failed";
-    const summary =
-      why ??
-      (this.outsideScope.length
-        ? `changed paths outside the write scope: ${this.outsideScope.slice(0, 20).join(", ")}`
-        : checksFailed
-          ? `${checksFailed} required command(s) failed`
-          : (t.lastMessage ?? "Done."));
+    const summary = finishSummary(why, this.outsideScope, checksFailed, t.lastMessage);
     if (outcome === "failed") await this.s.out.runnerEvent("failed", summary);
     else await this.s.out.runnerEvent("completed", "the agent finished and every required command passed");
     await this.s.out.post({
@@ -264,14 +248,6 @@ export class RunJob {
     if (outcome === "succeeded" && this.s.cleanup === "remove")
       await removeWorktree(this.s.repoDir, this.s.worktree).catch(() => {});
     this.end();
-  }
-
-  private stderrTail() {
-    const tail = this.stderr
-      .filter((l) => l.trim())
-      .slice(-3)
-      .join(" / ");
-    return tail ? `: ${clipUtf8(tail, STDERR_TAIL_BYTES)}` : "";
   }
 
   /** Final checkpoint, then the change-set (checks only when the agent succeeded). Answers how many checks failed. */
