@@ -6,7 +6,7 @@ import type { ChipsClient, Command, CommandControls, RunHandle } from "../sdk";
 import { rejectLeftovers, refuse, take, type CommandQueue, type Pending } from "./queue";
 import { Waker } from "./waker";
 import { makePlan, Progress, steeredStep, verbPhrase, type DemoStep } from "./plan";
-import { afterAnswer, DEMO_ASK } from "./ask";
+import { askRoom } from "./ask";
 
 /** How the demo runs. */
 export interface DemoOptions {
@@ -176,7 +176,10 @@ export class Demo {
     for (let i = 0; ; i++) {
       await this.checkpoint(todo);
       if (i >= todo.length) return;
-      if (this.opts.ask && i === Math.floor(todo.length / 2) && !this.asked) await this.askRoom(todo);
+      if (this.opts.ask && i === Math.floor(todo.length / 2) && !this.asked) {
+        this.asked = true;
+        await askRoom(run, this.waker, () => this.checkpoint(todo), log);
+      }
       const step = todo[i];
       this.cursor = i + 1;
       const label = `${i + 1}/${todo.length}`;
@@ -260,36 +263,6 @@ export class Demo {
         continue;
       }
       return;
-    }
-  }
-
-  /**
-   * `--ask`: ask the room for a permission and wait for the answer, still obeying commands
-   * meanwhile (a cancel or a stop withdraws the ask); say what the answer made us do, and
-   * report it applied.
-   */
-  private async askRoom(todo: DemoStep[]) {
-    const { log } = this.opts;
-    this.asked = true;
-    const withdraw = new AbortController();
-    const outcome = this.run!.ask(DEMO_ASK, { signal: withdraw.signal });
-    outcome.catch(() => {}); // awaited below; a withdrawn ask's end is nobody's concern
-    log(`demo: asking the room: may I run "${DEMO_ASK.kind === "permission" ? DEMO_ASK.command : ""}"? (waiting)`);
-    try {
-      for (;;) {
-        const o = await Promise.race([outcome, this.waker.idle().then(() => null)]);
-        if (!o) {
-          await this.checkpoint(todo);
-          continue;
-        }
-        const text = afterAnswer(o);
-        await this.run!.message(text);
-        log(`demo: ${o.kind === "answered" ? `answered ${o.answer.decision}` : `ask ${o.reason}`}: ${text}`);
-        if (o.kind === "answered") await o.apply();
-        return;
-      }
-    } finally {
-      withdraw.abort();
     }
   }
 
