@@ -39,26 +39,15 @@ import { flags, machine, num, one } from "../lib/args";
 import { startPg, type PgCluster } from "../lib/pg";
 import fs from "node:fs";
 import path from "node:path";
-import { machineMeter, sleep, tmpDir, waitQuiet } from "../lib/proc";
+import { sleep, tmpDir } from "../lib/proc";
 import { summarizeProfile } from "../lib/profile";
 import { relayTenants, server } from "./servers";
 import { table } from "../lib/table";
 import { headlineAims, growthTrend, type Headline, type GrowthRow } from "./report";
 import { classes, connecting } from "./shape";
 import type { Assignment } from "./clients";
-import {
-  catchUps,
-  collect,
-  connectClients,
-  deliveries,
-  expectedDeliveries,
-  log,
-  makeTenants,
-  postEach,
-  postLoad,
-  settled,
-  type Tenant,
-} from "./run";
+import { catchUps, connectClients, log, makeTenants, postEach, settled, type Tenant } from "./run";
+import { stopClients, window } from "./window";
 
 const f = flags();
 const db = one(f, "db") ?? "postgres";
@@ -74,47 +63,15 @@ const growthRooms = num(f, "growth-rooms", 5);
 const growthRate = num(f, "growth-rate", 500);
 /** Rates offered after the aim's, on the same connected clients: where the node stops keeping up. */
 const ceiling = (one(f, "ceiling") ?? "").split(",").filter(Boolean).map(Number);
-const stopClients = (children: { send(m: object): boolean; kill(): boolean }[]) => {
-  for (const ch of children) {
-    ch.send({ op: "stop" });
-    ch.kill();
-  }
-};
 const quietWait = Number(one(f, "quiet-wait") ?? 0);
 const prof = one(f, "profile");
 /** `--servers chips` measures Chips alone (say, while profiling); the aims need both. */
 const kinds = (one(f, "servers") ?? "chips,relay").split(",") as ("chips" | "relay")[];
 const profileDir = prof === undefined ? undefined : prof === "true" ? tmpDir("chips-scale-prof-") : path.resolve(prof);
 if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
+const windowLoad = { busyN, busyRate, seconds, quietWait };
 const kib = (mib: number) => (mib * 1024).toFixed(1);
 const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
-
-/** One load window against a server whose clients are connected: delivery figures and CPU. */
-async function window(
-  url: string,
-  cpuMs: () => number,
-  tenants: Tenant[],
-  sockets: Assignment[],
-  total: number,
-  children: Awaited<ReturnType<typeof connectClients>>["children"],
-  memFile: string,
-) {
-  const { busy, quiet } = classes(tenants, busyN, total, busyRate);
-  const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
-  fs.writeFileSync(memFile + ".pause", "");
-  const meter = machineMeter();
-  const cpu0 = cpuMs();
-  const load = await postLoad(url, { busy, quiet, busyRate, total, seconds });
-  const reports = await collect(children, expectedDeliveries(sockets, load.perRoom));
-  const serverCpu = cpuMs() - cpu0;
-  // The machine is shared: how busy it was (ours and everyone's) says how far to trust the window.
-  const m = meter.stop();
-  fs.rmSync(memFile + ".pause");
-  const machineNow = `${m.busy.toFixed(0)} % / ${m.load1.toFixed(1)}`;
-  log(`window at ${total}/s: machine ${machineNow} (% of a core busy, 200 = both; load average)`);
-  if (quietWait) log(`  ${machineBusy.toFixed(0)} % busy before it`);
-  return { load, d: deliveries(reports, load.perRoom), cpuPerEvent: serverCpu / Math.max(1, load.ok), machineNow };
-}
 
 async function headline(pg: PgCluster | null) {
   console.log(
@@ -148,7 +105,16 @@ async function headline(pg: PgCluster | null) {
       try {
         for (const r of [rate, ...ceiling]) {
           if (profileDir) await s.srv.profileStart();
-          const w = await window(s.srv.url, () => s.srv.cpuMs(), tenants, sockets, r, c.children, s.memFile);
+          const w = await window(
+            windowLoad,
+            s.srv.url,
+            () => s.srv.cpuMs(),
+            tenants,
+            sockets,
+            r,
+            c.children,
+            s.memFile,
+          );
           if (profileDir) {
             const file = await s.srv.profileStop(`${kind}-scale-${r}`);
             if (file) console.log(`\n${kind} server over the ${r}/s window: ${summarizeProfile(file, 30)}`);
@@ -233,6 +199,7 @@ async function growthTable(pg: PgCluster | null) {
       const c = await connecting(s.memFile, () => connectClients(s.srv.url, sockets, procs));
       const m4 = await settled(s.memFile);
       const x = await window(
+        windowLoad,
         s.srv.url,
         () => s.srv.cpuMs(),
         tenants,
