@@ -10,6 +10,7 @@ export * from "./models";
 export * from "./http";
 export * from "./socket";
 export * from "./review";
+export * from "./ask-rollups";
 export * from "./budget";
 export * from "./tasks";
 export * from "./scope";

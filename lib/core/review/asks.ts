@@ -1,4 +1,4 @@
-import type { Ask, StoredEvent } from "@/lib/core/protocol";
+import type { Ask, AskRollupBy, AskRollupRow, AskTally, StoredEvent } from "@/lib/core/protocol";
 import { emptyRuns, foldEvents } from "@/lib/core/projection/fold";
 
 /**
@@ -47,21 +47,10 @@ export function quantile(values: readonly number[], q: number): number | null {
   return v[lo] + (v[hi] - v[lo]) * (at - lo);
 }
 
-const rounded = (n: number | null) => (n === null ? null : Math.round(n));
+// The shapes live with the API's schemas (lib/core/protocol/ask-rollups.ts); the pages import them from here.
+export type { AskRollupBy, AskRollupRow, AskTally };
 
-/** A tally of asks: how many, how each ended, and the median and p90 wait of the answered ones (ms). */
-export interface AskTally {
-  count: number;
-  answered: number;
-  denied: number;
-  expired: number;
-  withdrawn: number;
-  waiting: number;
-  /** Expired of all asks (0–1); null for none. */
-  expired_share: number | null;
-  p50_ms: number | null;
-  p90_ms: number | null;
-}
+const rounded = (n: number | null) => (n === null ? null : Math.round(n));
 
 /** The facts of an ask a tally needs: what the run page has, and what a rollup's query reads. */
 export type TalliedAsk = Pick<Ask, "state" | "answer" | "closed_reason" | "created_at">;
@@ -85,13 +74,8 @@ export function askTally(asks: readonly TalliedAsk[]): AskTally {
   };
 }
 
-/** Asks grouped for a rollup ([ASKR6]): by who answered, or by the run's agent. */
-export type AskRollupBy = "person" | "agent";
-
 /** An ask as a rollup reads it: its tally facts and its run's agent. */
 export type RolledAsk = TalliedAsk & { agent: string | null };
-
-export type AskRollupRow = AskTally & { key: string | null };
 
 /**
  * Asks per person who answered (asks nobody answered under `null`) or per agent, the

@@ -1,4 +1,4 @@
-import type { RollupBy, RollupRow } from "@/lib/core/protocol";
+import type { AskRollupBy, AskRollupRow, RollupBy, RollupRow } from "@/lib/core/protocol";
 
 /** Names by id, as the review pages have them (people, harnesses and runners, rooms). */
 interface Names {
@@ -16,6 +16,12 @@ export function rollupLabel(by: RollupBy, key: string | null, names: Names): str
   return by === "week" ? `week of ${key}` : key;
 }
 
+/** What a group of asks is called ([ASKR6]): a person by their name, an agent as it is named. */
+export function askRollupLabel(by: AskRollupBy, key: string | null, names: Pick<Names, "persons">): string {
+  if (key === null) return by === "person" ? "nobody (unanswered)" : "no agent named";
+  return by === "person" ? (names.persons[key] ?? key) : key;
+}
+
 /** A CSV field: quoted when it holds a comma, quote or line break; a formula's first character is defused. */
 function field(v: string | number | null): string {
   if (v === null) return "";
@@ -23,6 +29,9 @@ function field(v: string | number | null): string {
   if (typeof v === "string" && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
+
+/** RFC 4180 with CRLF: the header line, then the rows' lines. */
+const csv = (head: string[], lines: string[]) => [head.join(","), ...lines].join("\r\n") + "\r\n";
 
 /** A rollup as CSV (RFC 4180, CRLF): one header line, one line per group. */
 export function rollupCsv(by: RollupBy, rows: RollupRow[], names: Names): string {
@@ -58,5 +67,28 @@ export function rollupCsv(by: RollupBy, rows: RollupRow[], names: Names): string
       .map(field)
       .join(","),
   );
-  return [head.join(","), ...lines].join("\r\n") + "\r\n";
+  return csv(head, lines);
+}
+
+/**
+ * Time to answer as CSV ([ASKR7]): one line per group, its name (from the workspace's
+ * directory, defused like every field) and key, then the tally as the JSON rows have it.
+ */
+export function askRollupCsv(by: AskRollupBy, rows: AskRollupRow[], names: Pick<Names, "persons">): string {
+  const cols = [
+    "count",
+    "answered",
+    "denied",
+    "expired",
+    "withdrawn",
+    "waiting",
+    "expired_share",
+    "p50_ms",
+    "p90_ms",
+  ] as const;
+  const head = [by, "key", "asks", ...cols.slice(1)];
+  return csv(
+    head,
+    rows.map((r) => [askRollupLabel(by, r.key, names), r.key, ...cols.map((c) => r[c])].map(field).join(",")),
+  );
 }
