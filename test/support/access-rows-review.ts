@@ -59,6 +59,10 @@ export const REVIEW_ROUTES: Record<string, Row> = {
     req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/rollups?by=harness&format=csv` }),
     expect: read(403),
   },
+  "GET /api/v1/workspaces/:ws/review/rollups/asks": {
+    req: (c) => ({ path: `/api/v1/workspaces/${c.ws.workspace_id}/review/rollups/asks?by=agent&format=csv` }),
+    expect: read(403),
+  },
   // Share links ([SHR1]): members and owners make them, everyone of the workspace sees them, the maker (here the member) or an owner revokes.
   "POST /api/v1/runs/:run/shares": {
     req: (c) => ({ path: `/api/v1/runs/${c.runId}/shares`, body: { expires_in_seconds: 3600 } }),

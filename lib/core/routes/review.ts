@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AskRollupBy, AskRollupQuery, AskRollupRow } from "../protocol/ask-rollups";
 import { EVENT_TYPES, StoredEvent } from "../protocol/events";
 import { isId } from "../protocol/ids";
 import { blankless, count, route, storedOrReplay } from "../protocol/route";
@@ -159,6 +160,29 @@ export const REVIEW_ROUTES = {
       200: {
         description: "one row a group",
         schema: z.object({ by: RollupBy, rows: z.array(RollupRow) }),
+        also: { "text/csv": z.string().describe("the same rows, with names") },
+      },
+    },
+    errors: [],
+  }),
+  askRollups: route({
+    method: "get",
+    path: "/api/v1/workspaces/:ws/review/rollups/asks",
+    summary:
+      "Time to answer the asks made in a span, per person who answered or per agent of the asking run ([ASKR7]); JSON or a CSV download",
+    tag: "Review",
+    who: {},
+    scope: "workspace",
+    query: AskRollupQuery,
+    answers: {
+      200: {
+        description: "one row a group; `asks` how many were read, `capped` when only the newest 20,000 were",
+        schema: z.object({
+          by: AskRollupBy,
+          asks: z.number().int(),
+          capped: z.boolean(),
+          rows: z.array(AskRollupRow),
+        }),
         also: { "text/csv": z.string().describe("the same rows, with names") },
       },
     },

@@ -12,7 +12,8 @@ import {
 } from "@/lib/server/queries/review";
 import { rollup } from "@/lib/server/queries/rollups";
 import { runEventWindow } from "@/lib/server/queries/run-log";
-import { rollupCsv } from "@/lib/core/review/rollups";
+import { askRollupCsv, rollupCsv } from "@/lib/core/review/rollups";
+import { askRollups } from "../review/ask-stats";
 import { annotate } from "../review/annotate";
 import { exportDocument, runNdjson } from "../review/export";
 import { runsAsSpans, serializeSpans } from "../otel/otlp-out";
@@ -131,6 +132,21 @@ export function reviewHandlers(
         headers: {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="runs-by-${query.by}.csv"`,
+        },
+      };
+    },
+
+    // The rollups page's own read and fold ([ASKR6]), one grouping of it ([ASKR7]).
+    askRollups: async ({ ws, query }) => {
+      await svc.review.settle(ws);
+      const { rows, asks, capped } = await askRollups(svc.db, ws, query);
+      if (query.format === "json") return { status: 200, body: { by: query.by, asks, capped, rows: rows[query.by] } };
+      return {
+        status: 200,
+        raw: askRollupCsv(query.by, rows[query.by], await directoryOf(svc.db, ws)),
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="asks-by-${query.by}.csv"`,
         },
       };
     },
