@@ -1,4 +1,5 @@
 import type { AskRollupBy, AskRollupRow } from "@/lib/core/review/asks";
+import { askRollupLabel } from "@/lib/core/review/rollups";
 import type { RollupsData } from "@/lib/core/views/review-pages";
 import { Table, Td } from "../ui/table";
 import { callTime, muted } from "./format";
@@ -50,10 +51,6 @@ function AskTable({ by, rows, label }: { by: AskRollupBy; rows: AskRollupRow[]; 
  */
 export function AskRollups({ d }: { d: RollupsData }) {
   const { rows, asks, capped } = d.asks;
-  const labels: Record<AskRollupBy, (k: string | null) => string> = {
-    person: (k) => (k === null ? "nobody (unanswered)" : (d.names.persons[k] ?? k)),
-    agent: (k) => k ?? "no agent named",
-  };
   return (
     <section aria-labelledby="ask-rollups" data-testid="ask-rollups">
       <h2 id="ask-rollups" className={heading}>
@@ -70,7 +67,7 @@ export function AskRollups({ d }: { d: RollupsData }) {
           {(["person", "agent"] as const).map((by) => (
             <div key={by} className="mt-4 overflow-x-auto">
               <h3 className="text-sm font-medium">{TITLE[by]}</h3>
-              <AskTable by={by} rows={rows[by]} label={labels[by]} />
+              <AskTable by={by} rows={rows[by]} label={(k) => askRollupLabel(by, k, d.names)} />
             </div>
           ))}
         </>

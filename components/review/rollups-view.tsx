@@ -1,3 +1,4 @@
+import type { AskRollupBy } from "@/lib/core/review/asks";
 import { rollupLabel } from "@/lib/core/review/rollups";
 import type { RollupsData } from "@/lib/core/views/review-pages";
 import { Alert } from "../ui/alert";
@@ -30,7 +31,11 @@ export function RollupsView({ ws, d }: { ws: string; d: RollupsData }) {
     tokens: r.tokens,
     cost_usd: r.cost_usd === null ? null : Math.round(r.cost_usd * 10000) / 10000,
   }));
-  const query = new URLSearchParams({ by: d.by, ...(d.from ? { from: d.from } : {}), ...(d.to ? { to: d.to } : {}) });
+  const span = { ...(d.from ? { from: d.from } : {}), ...(d.to ? { to: d.to } : {}) };
+  const query = new URLSearchParams({ by: d.by, ...span });
+  // Time to answer ([ASKR7]) over the same span, one grouping a download.
+  const asksCsv = (by: AskRollupBy) =>
+    `/api/v1/workspaces/${ws}/review/rollups/asks?${new URLSearchParams({ by, ...span, format: "csv" })}`;
   return (
     <>
       <form method="get" className="mt-3 flex flex-wrap items-end gap-2" aria-label="Rollup">
@@ -54,6 +59,16 @@ export function RollupsView({ ws, d }: { ws: string; d: RollupsData }) {
         >
           Download CSV
         </a>
+        <span className="text-sm">
+          Time to answer CSV:{" "}
+          <a className={link} href={asksCsv("person")} download data-testid="ask-rollup-csv" data-by="person">
+            per person
+          </a>
+          {" · "}
+          <a className={link} href={asksCsv("agent")} download data-testid="ask-rollup-csv" data-by="agent">
+            per agent
+          </a>
+        </span>
       </form>
       <Alert className="mt-2 text-sm">{d.problem}</Alert>
       {d.rows.length === 0 ? (
