@@ -23,6 +23,13 @@ import type { Handlers } from "./adapter";
 
 type ExportFormat = z.output<typeof REVIEW_ROUTES.exportRun.query>["format"];
 
+/** A CSV answer as a download named `name`.csv. */
+const csvDownload = (raw: string, name: string) => ({
+  status: 200 as const,
+  raw,
+  headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` },
+});
+
 /** Most runs one filtered export takes. */
 const EXPORT_RUNS = 1000;
 
@@ -126,14 +133,7 @@ export function reviewHandlers(
       await svc.review.settle(ws);
       const rows = await rollup(svc.db, ws, query);
       if (query.format === "json") return { status: 200, body: { by: query.by, rows } };
-      return {
-        status: 200,
-        raw: rollupCsv(query.by, rows, await directoryOf(svc.db, ws)),
-        headers: {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": `attachment; filename="runs-by-${query.by}.csv"`,
-        },
-      };
+      return csvDownload(rollupCsv(query.by, rows, await directoryOf(svc.db, ws)), `runs-by-${query.by}`);
     },
 
     // The rollups page's own read and fold ([ASKR6]), one grouping of it ([ASKR7]).
@@ -141,14 +141,7 @@ export function reviewHandlers(
       await svc.review.settle(ws);
       const { rows, asks, capped } = await askRollups(svc.db, ws, query);
       if (query.format === "json") return { status: 200, body: { by: query.by, asks, capped, rows: rows[query.by] } };
-      return {
-        status: 200,
-        raw: askRollupCsv(query.by, rows[query.by], await directoryOf(svc.db, ws)),
-        headers: {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": `attachment; filename="asks-by-${query.by}.csv"`,
-        },
-      };
+      return csvDownload(askRollupCsv(query.by, rows[query.by], await directoryOf(svc.db, ws)), `asks-by-${query.by}`);
     },
 
     importRuns: async ({ ws, body }) => {
