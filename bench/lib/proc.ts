@@ -127,10 +127,10 @@ export async function spawnNode(o: SpawnOpts): Promise<Child> {
       const found = await waitFor(() =>
         fs
           .readdirSync(o.profileDir!)
-          .find((f) => f.startsWith(`${proc.pid}-`) && f.endsWith(".cpuprofile") && !before.has(f)),
+          .find((f) => f.startsWith(`${proc.pid}-`) && /\.(cpu|heap)profile$/.test(f) && !before.has(f)),
       );
       if (!found) return null;
-      const to = path.join(o.profileDir, `${name}.cpuprofile`);
+      const to = path.join(o.profileDir, `${name}${path.extname(found)}`);
       fs.renameSync(path.join(o.profileDir, found), to);
       return to;
     },

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { ROOT } from "./proc";
+import { summarizeHeapProfile } from "./heap-profile";
 import { table } from "./table";
 
 interface Node {
@@ -54,8 +55,9 @@ function areaOf(w: string): string {
 const label = (n: Node) =>
   `${n.callFrame.functionName || "(anonymous)"} ${where(n.callFrame.url)}${n.callFrame.lineNumber > 0 ? `:${n.callFrame.lineNumber + 1}` : ""}`;
 
-/** Self time by function and by package/file in a `.cpuprofile`, biggest first. */
+/** Self time by function and by package/file in a `.cpuprofile`, biggest first (a `.heapprofile`: bytes allocated). */
 export function summarizeProfile(file: string, top = 15): string {
+  if (file.endsWith(".heapprofile")) return summarizeHeapProfile(file, top);
   const p = JSON.parse(fs.readFileSync(file, "utf8")) as Profile;
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
