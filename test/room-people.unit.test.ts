@@ -165,6 +165,21 @@ describe("the people in a room", () => {
     expect(w.room).toEqual([["Alice"], ["Alice", "Bob"], ["Alice"]]);
     await w.people.leaveAll(0);
   });
+
+  it("[RT5] this node's own words, heard back from the channel, change nothing (what it said is what it has)", async () => {
+    const w = world();
+    w.people.joined("spc_1", "s1", alice);
+    const said = w.published.at(-1)!;
+    expect(JSON.parse(said)).toEqual({ n: "n1", s: "spc_1", p: [alice] });
+    w.people.heard(said);
+    w.people.heard(JSON.stringify({ n: "n1", s: "spc_1", p: [alice, bob] })); // even a list it never said
+    w.people.heard(JSON.stringify({ n: "n1", q: 1 })); // nor does it answer its own "say again"
+    expect(w.room).toEqual([["Alice"]]);
+    expect(w.published).toEqual([said]);
+    w.people.heard(JSON.stringify({ n: "n10", s: "spc_1", p: [bob] })); // a node whose id begins like this one's is heard
+    expect(w.room).toEqual([["Alice"], ["Alice", "Bob"]]);
+    await w.people.leaveAll(0);
+  });
 });
 
 describe("the people in a room, many joining at once", () => {

@@ -90,8 +90,11 @@ export class RoomPeople {
   private sending = new Set<Promise<void>>();
   private readonly now: () => number;
   private readonly throttleMs: number;
+  /** How this node's own payloads begin (`say` writes `n` first): every node hears itself, every refresh. */
+  private readonly own: string;
 
   constructor(private readonly o: Options) {
+    this.own = `{"n":${JSON.stringify(o.nodeId)},`;
     this.now = o.now ?? Date.now;
     this.throttleMs = o.throttleMs ?? PEOPLE_THROTTLE_MS;
     if (o.publish) {
@@ -144,6 +147,7 @@ export class RoomPeople {
 
   /** A NOTIFY from any node (this one's own included, which it ignores). */
   heard(payload: string) {
+    if (payload.startsWith(this.own)) return; // not parsed: a node's refresh is a NOTIFY per room it has people in
     const m = parse(payload);
     if (!m || m.n === this.o.nodeId || this.gone) return;
     if ("q" in m) {
