@@ -12,9 +12,12 @@ const size = (data: unknown) =>
  */
 function bufferedBytes(socket: Socket): number {
   const queued: unknown = Reflect.get(socket.conn, "writeBuffer");
+  // Nothing queued: the transport took the last batch as it came, so at most that one batch
+  // is still on its way — a socket that reads. Every emit asks this of every socket in the
+  // room, so the common case stops here.
+  if (!Array.isArray(queued) || queued.length === 0) return 0;
   let n = 0;
-  if (Array.isArray(queued))
-    for (const p of queued) n += size(p && typeof p === "object" ? Reflect.get(p, "data") : undefined);
+  for (const p of queued) n += size(p && typeof p === "object" ? Reflect.get(p, "data") : undefined);
   const ws: unknown = Reflect.get(socket.conn.transport, "socket");
   const inWs = ws && typeof ws === "object" ? Reflect.get(ws, "bufferedAmount") : 0;
   return n + (typeof inWs === "number" ? inWs : 0);
