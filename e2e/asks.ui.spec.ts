@@ -105,6 +105,7 @@ test("[ASK3] a viewer sees the ask and who answered, with no buttons", async ({
   await expect(card.root).toContainText("Which branch?");
   await expect(card.root.getByTestId("ask-option")).toHaveCount(0);
   await expect(card.root.getByTestId("ask-text")).toHaveCount(0);
+  await expect(card.root.getByTestId("ask-waiting")).toHaveText("Waiting for a member to answer (viewers watch).");
   await ctx.close();
 });
 

@@ -154,6 +154,8 @@ test("[ASKR1] [ASKR2] [ASKR3] [ASKR4] [ASKR5] [ASKR6] asks on the run page, in r
   const card = new AskCardView(page, rm.ask_id);
   await card.expectState("asked");
   await expect(card.root).toContainText("needs you");
+  // History frozen at that seq: not a viewer's "waiting for a member", which nobody could be.
+  await expect(card.root.getByTestId("ask-waiting")).toHaveText("Waiting for an answer at this point of the replay.");
   await expect(card.root.getByRole("button")).toHaveCount(0);
   await expect(card.root.getByRole("textbox")).toHaveCount(0);
   const answerSeq = (rm as unknown as { answer: { seq: number } }).answer.seq;

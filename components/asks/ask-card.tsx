@@ -42,7 +42,10 @@ export interface AskCardProps {
   personName: (id: string) => string;
   /** A member or owner answers; a viewer only reads. */
   canAct: boolean;
-  /** The clock to judge expiry by (a replay's); the wall clock when left out. */
+  /**
+   * A replay's clock, to judge expiry by: the card is history at that moment, which nobody
+   * answers (live, the wall clock when left out).
+   */
   now?: number;
   answer: (body: AnswerInput) => Promise<AnswerResult>;
   /** Where the ask's run is (the inbox links each ask to its room). */
@@ -71,6 +74,7 @@ export function AskCard({ ask, asker, personName, canAct, now, answer, context }
   const r = ask.request;
   const expired = useExpired(ask, now);
   const open = waitsForPerson(ask) && !expired;
+  const replay = now !== undefined;
   const what = r.kind === "permission" ? `${r.tool}: ${r.summary}` : (r.question ?? "");
 
   const send = (body: AnswerInput) => void action.run(body);
@@ -173,8 +177,12 @@ export function AskCard({ ask, asker, personName, canAct, now, answer, context }
           )}
         </div>
       )}
-      {open && !canAct && (
-        <p className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">Waiting for a member to answer (viewers watch).</p>
+      {open && (replay || !canAct) && (
+        <p data-testid="ask-waiting" className="mt-2 text-xs text-zinc-600 dark:text-zinc-400">
+          {replay
+            ? "Waiting for an answer at this point of the replay."
+            : "Waiting for a member to answer (viewers watch)."}
+        </p>
       )}
       <Outcome ask={ask} expired={expired} personName={personName} />
       {ask.expires_at && open && (
