@@ -35,7 +35,7 @@ export function askHandlers(
       let ask = await read();
       if (!ask) return problem("ask_not_found", "no such ask for this run");
       if (query.wait > 0 && waitsForPerson(ask)) {
-        const moved = svc.askWaits.wait(ask.ask_id, query.wait * 1000);
+        const moved = svc.askWaits.wait(run.workspace_id, ask.ask_id, query.wait * 1000);
         ask = (await read())!; // read again after registering, so a move in between is not missed
         if (waitsForPerson(ask)) {
           await moved;
