@@ -73,8 +73,12 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     },
     emitToSocket: (socketId, frames) => io.to(socketId).emit(ROOM_EVENTS.events, framePage(frames)),
     emitted: (frames) => fanout.publish(frames),
-    // People's sockets join their workspace's room on connecting, harnesses' and runners' theirs on /harness.
-    inUse: (ws) => io.sockets.adapter.rooms.has(workspaceRoom(ws)) || harness.nsp.adapter.rooms.has(workspaceRoom(ws)),
+    // People's sockets join their workspace's room on connecting, harnesses' and runners' theirs on
+    // /harness; an ask long-polled here must wake on an answer taken on any node ([SCL3]).
+    inUse: (ws) =>
+      io.sockets.adapter.rooms.has(workspaceRoom(ws)) ||
+      harness.nsp.adapter.rooms.has(workspaceRoom(ws)) ||
+      svc.askWaits.holds(ws),
   });
   // Presence changes reach every room of the harness's workspace.
   const stopPresence = svc.presence.onChange((p) => {

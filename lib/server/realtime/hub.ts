@@ -11,7 +11,7 @@ export interface RoomSink {
   emitToSocket(socketId: string, frames: OutFrame[]): void;
   /** Every frame this node fans out, local or remote, in seq order (the fan-out bus, buses.ts). */
   emitted?(frames: OutFrame[]): void;
-  /** Whether a socket of the workspace (a person's, a harness's, a runner's) is on this node. */
+  /** Whether a socket of the workspace (a person's, a harness's, a runner's) or a long-poll on one of its asks is on this node. */
   inUse?(workspaceId: string): boolean;
 }
 
@@ -112,7 +112,7 @@ export class RoomHub {
 
   /**
    * Another node committed (from, to] in a workspace. With no socket of the workspace here
-   * nobody on this node is told, so its rows are not read: N nodes do not each read every
+   * and no long-poll on one of its asks, nobody on this node is told, so its rows are not read: N nodes do not each read every
    * commit of every workspace. A socket that comes catches up from the store.
    */
   remoteCommitted(workspaceId: string, from: number, to: number): void {
