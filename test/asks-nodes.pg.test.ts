@@ -4,7 +4,7 @@ import { loadConfig } from "../lib/server/env";
 import { startChips, type RunningChips } from "../lib/server/start";
 import { message, newWorkspace, post, startRun, type Workspace } from "./support/api";
 import { answer, ask, question, readAsk } from "./support/asks";
-import { until } from "./support/feed";
+import { recordingFeed, until } from "./support/feed";
 import { freshDatabase } from "./support/server";
 
 /**
@@ -82,21 +82,25 @@ describe("[SCL3] an ask long-polled on one node, answered on another", () => {
     const { runId, askId } = await askedOnB(ws);
     const poll = readAsk({ url: b.url }, ws.token, runId, askId, 30);
     await until(() => b.services.askWaits.holds(ws.workspace_id), "the long-poll waiting on B");
-    // A commit on B in another workspace after the ask: once its writer heads are gone, a
-    // sweep has passed the quiet period of every commit before it, the ask's fan-out too.
+    // The clock: a commit on B, after the ask, in a workspace whose room is open on B (so its
+    // fan-out state stays). Once its writer heads are gone, a sweep has passed the quiet
+    // period of every commit before it — the ask's fan-out too.
     const other = await workspace();
+    const room = recordingFeed(b.url, other.space_id, { token: other.person_token });
+    await until(() => room.statuses.includes("live"), "the other room live on B");
     expect((await post({ url: b.url }, other.token, message(other, "later, elsewhere"))).status).toBe(201);
     await until(
       () => held().writerHeads === 0,
       () => `B's writer heads let go; still ${JSON.stringify(held())}`,
     );
-    expect(held().hubHeads).toBe(1); // the polled workspace's, kept for its waiter
+    expect(held().hubHeads).toBe(2); // the open room's workspace, and the polled one for its waiter
     const given = await answer({ url: a.url }, runId, askId, { option_id: "lite" }, { token: ws.person_token });
     expect(given.status, given.text).toBe(201);
     expect((await poll).body).toMatchObject({ state: "answered", answer: { option_id: "lite" } });
     await until(
-      () => held().hubHeads === 0,
-      () => `B lets go of the workspace; still ${JSON.stringify(held())}`,
+      () => held().hubHeads === 1,
+      () => `B lets go of the polled workspace; still ${JSON.stringify(held())}`,
     );
+    room.feed.stop();
   }, 15_000);
 });
