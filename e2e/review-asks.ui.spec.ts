@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import type { Workspace } from "./support/api";
@@ -7,11 +8,11 @@ import { axeViolations } from "./support/axe";
 import { ChipsClient, type AskOutcome } from "../lib/agents/sdk";
 
 /**
- * Asks where team leads look back (docs/REVIEW.md [ASKR1]–[ASKR6]): an SDK agent asks, a person
+ * Asks where team leads look back (docs/REVIEW.md [ASKR1]–[ASKR7]): an SDK agent asks, a person
  * answers in Chromium (or nobody does), and the run page lists each ask with its answer and
  * time to answer; the replay shows the card at its seq, read-only; compare tallies the runs'
  * asks; an imported copy shows the same section; search finds runs by their asks; rollups give
- * the time to answer per person and per agent.
+ * the time to answer per person and per agent, and download it as CSV.
  */
 
 /** No axe violation on the page as it is, light and dark. */
@@ -56,7 +57,7 @@ const exported = async (request: APIRequestContext, ws: Workspace, runId: string
   return r.json();
 };
 
-test("[ASKR1] [ASKR2] [ASKR3] [ASKR4] [ASKR5] [ASKR6] asks on the run page, in replay, compare, an imported copy, search and rollups", async ({
+test("[ASKR1] [ASKR2] [ASKR3] [ASKR4] [ASKR5] [ASKR6] [ASKR7] asks on the run page, in replay, compare, an imported copy, search and rollups", async ({
   page,
   browser,
   request,
@@ -196,6 +197,20 @@ test("[ASKR1] [ASKR2] [ASKR3] [ASKR4] [ASKR5] [ASKR6] asks on the run page, in r
     1,
   );
   await accessible(page, "rollups with time to answer");
+  // [ASKR7] The same figures as a CSV download beside the runs' one: the owner's line is the table's row.
+  const download = page.waitForEvent("download");
+  await page.locator('[data-testid="ask-rollup-csv"][data-by="person"]').click();
+  const csv = await download;
+  expect(csv.suggestedFilename()).toBe("asks-by-person.csv");
+  const lines = fs.readFileSync((await csv.path())!, "utf8").split("\r\n");
+  expect(lines[0]).toBe("person,key,asks,answered,denied,expired,withdrawn,waiting,expired_share,p50_ms,p90_ms");
+  const mine = lines.find((l) => l.split(",")[1] === workspace.person_id)!.split(",");
+  expect([mine[2], mine[3], mine[9], mine[10]]).toEqual([
+    "3",
+    "3",
+    await owner.getAttribute("data-p50-ms"),
+    await owner.getAttribute("data-p90-ms"),
+  ]);
 
   // [ASKR4] The run exported and imported into another workspace: the same asks section.
   const other = await admin.newWorkspace({ owner: "Owner" });

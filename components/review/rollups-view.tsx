@@ -59,16 +59,11 @@ export function RollupsView({ ws, d }: { ws: string; d: RollupsData }) {
         >
           Download CSV
         </a>
-        <span className="text-sm">
-          Time to answer CSV:{" "}
-          <a className={link} href={asksCsv("person")} download data-testid="ask-rollup-csv" data-by="person">
-            per person
+        {(["person", "agent"] as const).map((by) => (
+          <a key={by} className={link} href={asksCsv(by)} download data-testid="ask-rollup-csv" data-by={by}>
+            Time to answer per {by} (CSV)
           </a>
-          {" · "}
-          <a className={link} href={asksCsv("agent")} download data-testid="ask-rollup-csv" data-by="agent">
-            per agent
-          </a>
-        </span>
+        ))}
       </form>
       <Alert className="mt-2 text-sm">{d.problem}</Alert>
       {d.rows.length === 0 ? (
