@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../lib/server/env";
 import { startChips, type RunningChips } from "../lib/server/start";
@@ -102,5 +103,22 @@ describe("[SCL3] an ask long-polled on one node, answered on another", () => {
       () => `B lets go of the polled workspace; still ${JSON.stringify(held())}`,
     );
     room.feed.stop();
+  }, 15_000);
+
+  it("[SCL3] when node B's LISTEN connection is lost, a long-poll waiting there reads its ask again (what moved meanwhile was not heard)", async () => {
+    const ws = await workspace();
+    const { runId, askId } = await askedOnB(ws);
+    const poll = readAsk({ url: b.url }, ws.token, runId, askId, 30);
+    await until(() => b.services.askWaits.holds(ws.workspace_id), "the long-poll waiting on B");
+    // Every node's listening connection is cut; each reconnects by itself.
+    const cut = await a.services.database.query<{ pid: number }>(
+      sql`select pg_terminate_backend(pid) as pid from pg_stat_activity where query ilike 'listen %' and pid <> pg_backend_pid()`,
+    );
+    expect(cut.length).toBeGreaterThan(0);
+    // Nothing was answered: the poll comes back still waiting — and the harness polls again.
+    const got = await poll;
+    expect(got.status, got.text).toBe(200);
+    expect(got.body).toMatchObject({ ask_id: askId, state: "asked" });
+    expect(b.services.askWaits.holds(ws.workspace_id)).toBe(false);
   }, 15_000);
 });

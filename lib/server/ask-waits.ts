@@ -42,4 +42,12 @@ export class AskWaits {
   moved(askId: string): void {
     for (const done of [...(this.waiting.get(askId) ?? [])]) done();
   }
+
+  /**
+   * What moved is unknown (this node's LISTEN was down: other nodes' commits meanwhile were
+   * not heard): wake every waiter, so each reads its ask again; one still open is polled again.
+   */
+  wakeAll(): void {
+    for (const set of [...this.waiting.values()]) for (const done of [...set]) done();
+  }
 }

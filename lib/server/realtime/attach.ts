@@ -96,8 +96,12 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
         const m = RemoteCommit.safeParse(safeJson(payload));
         if (m.success && m.data.n !== svc.nodeId) hub.remoteCommitted(m.data.w, m.data.f, m.data.t);
       },
-      // Back after a lost connection: notifications meanwhile are gone, so read each head again.
-      () => void catchUpHeads().catch((e) => svc.storage.refuse(e, "re-reading heads after LISTEN reconnected")),
+      // Back after a lost connection: notifications meanwhile are gone, so read each head again,
+      // and let every ask long-poll read its ask again (its workspace may have no head here yet).
+      () => {
+        svc.askWaits.wakeAll();
+        void catchUpHeads().catch((e) => svc.storage.refuse(e, "re-reading heads after LISTEN reconnected"));
+      },
     )
     .catch((e) => {
       log.error({ err: e }, "LISTEN failed: this node's rooms get other nodes' events only with its own commits");
