@@ -184,6 +184,13 @@ describe("[ASKR7] time to answer through the API", () => {
     expect(r.status).toBe(200);
     expect(r.headers.get("content-type")).toContain("text/csv");
     expect(r.headers.get("content-disposition")).toBe('attachment; filename="asks-by-person.csv"');
+    // How many asks were read, and whether only the newest were, as the JSON says.
+    const json = (await get("?by=person")).body;
+    expect([r.headers.get("chips-asks-read"), r.headers.get("chips-asks-capped")]).toEqual([
+      String(json.asks),
+      String(json.capped),
+    ]);
+    expect(json.asks).toBe(5);
     expect(r.text).toBe(
       [
         "person,key,asks,answered,denied,expired,withdrawn,waiting,expired_share,p50_ms,p90_ms",

@@ -23,11 +23,15 @@ import type { Handlers } from "./adapter";
 
 type ExportFormat = z.output<typeof REVIEW_ROUTES.exportRun.query>["format"];
 
-/** A CSV answer as a download named `name`.csv. */
-const csvDownload = (raw: string, name: string) => ({
+/** A CSV answer as a download named `name`.csv, with any more headers. */
+const csvDownload = (raw: string, name: string, more: Record<string, string> = {}) => ({
   status: 200 as const,
   raw,
-  headers: { "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="${name}.csv"` },
+  headers: {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="${name}.csv"`,
+    ...more,
+  },
 });
 
 /** Most runs one filtered export takes. */
@@ -141,7 +145,11 @@ export function reviewHandlers(
       await svc.review.settle(ws);
       const { rows, asks, capped } = await askRollups(svc.db, ws, query);
       if (query.format === "json") return { status: 200, body: { by: query.by, asks, capped, rows: rows[query.by] } };
-      return csvDownload(askRollupCsv(query.by, rows[query.by], await directoryOf(svc.db, ws)), `asks-by-${query.by}`);
+      // What JSON says in `asks` and `capped`, for a file that has no place for them.
+      return csvDownload(askRollupCsv(query.by, rows[query.by], await directoryOf(svc.db, ws)), `asks-by-${query.by}`, {
+        "chips-asks-read": String(asks),
+        "chips-asks-capped": String(capped),
+      });
     },
 
     importRuns: async ({ ws, body }) => {
