@@ -193,4 +193,20 @@ describe("[EXP1] export isolation", () => {
     // And a run of B asked for by id through A's credential is not there at all.
     expect((await call(a, "GET", `/api/v1/runs/${runsB[0]}/export`)).status).toBe(404);
   });
+
+  it("[SHR1] an open's user agent is kept to 300 UTF-8 bytes, never cut inside a character", async () => {
+    const long = await share(a, runsA[4]);
+    const agent = "Navigateur/1.0 " + "é🚀".repeat(100);
+    expect(
+      await openShare(server.chips.services, tokenOf(long.url), { address: "198.51.100.6", userAgent: agent }),
+    ).not.toBeNull();
+    const logged = (
+      await call(a, "GET", `/api/v1/workspaces/${a.workspace_id}/shares?run=${runsA[4]}`)
+    ).body.shares.find((s: ShareLink) => s.id === long.link.id).opens[0].user_agent as string;
+    expect(Buffer.byteLength(logged)).toBeLessThanOrEqual(300);
+    expect(Buffer.byteLength(logged)).toBeGreaterThan(290);
+    expect(logged.endsWith("…")).toBe(true);
+    expect(agent.startsWith(logged.slice(0, -1))).toBe(true);
+    expect(logged).not.toMatch(/[\uD800-\uDFFF]/u); // no half of a pair
+  });
 });

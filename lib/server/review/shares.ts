@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import {
+  clipUtf8,
   newId,
   type Ask,
   type Receipt,
@@ -16,6 +17,9 @@ import { sha256 } from "../hash";
 import { getRun, receiptsOf } from "@/lib/server/queries/runs";
 import { asksOfRuns } from "@/lib/server/queries/asks";
 import type { ChipsServices } from "../services";
+
+/** Most of a visitor's user agent an open's log keeps, in UTF-8 bytes. */
+const USER_AGENT_BYTES = 300;
 
 /**
  * Share links ([SHR1], docs/REVIEW.md): a read-only view of one run for someone without a
@@ -82,7 +86,8 @@ export async function openShare(
     shareId: link.id,
     workspaceId: link.workspaceId,
     address: from.address,
-    userAgent: from.userAgent?.slice(0, 300) ?? null,
+    userAgent:
+      from.userAgent === undefined || from.userAgent === null ? null : clipUtf8(from.userAgent, USER_AGENT_BYTES),
   });
   const all = (await runEventBodies(svc.db, link.runId)).map((b) => JSON.parse(b) as StoredEvent);
   const share = {
