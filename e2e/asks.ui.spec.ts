@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import type { Page, Route } from "@playwright/test";
 import { test, expect } from "./support/fixtures";
 import { readAdminToken } from "./support/api";
 import { AskCardView, askOn, joinAs, runAsks, startRun } from "./support/asks";
@@ -27,8 +27,20 @@ test("[ASK2] two browsers answer the same ask at once: exactly one wins, the oth
   const askId = asked.ask_id as string;
   const cards = [new AskCardView(dana.page, askId), new AskCardView(sam, askId)];
   for (const c of cards) await expect(c.option("allow")).toBeEnabled();
-  // Both press at once: Dana allows, Sam denies.
+  // Both press at once: Dana allows, Sam denies. Each browser's answer is held until both are on
+  // the wire, so neither card can have closed before the other's press (which a loaded machine
+  // otherwise allows: the second click then waits for a button that is gone).
+  const held: Route[] = [];
+  let bothSent!: () => void;
+  const sent = new Promise<void>((resolve) => (bothSent = resolve));
+  for (const p of [dana.page, sam])
+    await p.route(`**/api/v1/runs/${runId}/asks/${askId}/answer`, (route) => {
+      held.push(route);
+      if (held.length === 2) bothSent();
+    });
   await Promise.all([cards[0].option("allow").click(), cards[1].option("deny").click()]);
+  await sent;
+  await Promise.all(held.map((r) => r.continue()));
 
   await expect.poll(async () => (await runAsks(request, workspace, runId))[0].state).toBe("answered");
   const [stored] = await runAsks(request, workspace, runId);
