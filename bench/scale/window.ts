@@ -36,8 +36,10 @@ export async function window(
 ) {
   const { busyN, busyRate, seconds, quietWait } = o;
   const { busy, quiet } = classes(tenants, busyN, total, busyRate);
-  const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
+  // The memory hook pauses first: its full GCs (~0.1 s of CPU each, every 0.5 s over this many
+  // sockets) would count as the machine's own load in the wait for quiet, and run into the window.
   fs.writeFileSync(memFile + ".pause", "");
+  const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
   const meter = machineMeter();
   const cpu0 = cpuMs();
   const load = await postLoad(url, { busy, quiet, busyRate, total, seconds });
