@@ -51,8 +51,6 @@ export interface BatchWrite {
   usage: { harnessId: string; day: string; tokens: number; micro: number }[];
   /** Agent id → harness id of agents first spoken for ([ENV11]); one already registered keeps its harness. */
   agents: Map<string, string>;
-  /** Tell other nodes (one NOTIFY per commit, never per event: it takes a global lock at commit). */
-  notify: { channel: string; payload: string } | null;
   /**
    * Idempotency keys and event ids the batch was judged assuming none is stored (a batch
    * judged without reading them: lib/server/ingest/writer.ts); the write stores nothing if
@@ -69,7 +67,7 @@ const whenHeld = `where exists (select from head)`;
 // nothing. One statement is atomic by itself, so no explicit transaction is needed. Timestamps travel
 // as text: drizzle turns postgres-js's timestamp array serializer off. Two shapes: a
 // batch that touches no run read model leaves those parts out (less to plan).
-const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$30", "$31"] : ["$20", "$21"]) => `with head as (
+const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$28", "$29"] : ["$18", "$19"]) => `with head as (
     update workspaces set seq_head = $2 where id = $1 and seq_head = $3
       and not exists (${eventsWithKeys("$1", keys)}) and not exists (${perKey(ids, "events", "id = k.key", "id")})
     returning id
@@ -87,21 +85,21 @@ const writeBatchSql = (models: boolean, [keys, ids] = models ? ["$30", "$31"] : 
   )${
     models
       ? `, run_rows as (
-    ${runRows.insertFrom("$20")} ${whenHeld} ${runRows.onConflictReplace("id")}
+    ${runRows.insertFrom("$18")} ${whenHeld} ${runRows.onConflictReplace("id")}
   ), command_rows as (
-    ${commandRows.insertFrom("$21")} ${whenHeld} ${commandRows.onConflictReplace("id")}
+    ${commandRows.insertFrom("$19")} ${whenHeld} ${commandRows.onConflictReplace("id")}
   ), runner_rows as (
-    ${runnerEventRows.insertFrom("$22")} ${whenHeld}
+    ${runnerEventRows.insertFrom("$20")} ${whenHeld}
   ), room_rows as (
-    ${roomRows.insertFrom("$23")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
+    ${roomRows.insertFrom("$21")} ${whenHeld} ${roomRows.onConflictReplace("spaceId")}
   ), decision_rows as (
-    ${decisionRows.insertFrom("$24")} ${whenHeld} on conflict (space_id, decision_id) do update set status = excluded.status, superseded_by = excluded.superseded_by, updated_seq = excluded.updated_seq
+    ${decisionRows.insertFrom("$22")} ${whenHeld} on conflict (space_id, decision_id) do update set status = excluded.status, superseded_by = excluded.superseded_by, updated_seq = excluded.updated_seq
   ), ask_rows as (
-    ${askRows.insertFrom("$29")} ${whenHeld} ${askRows.onConflictReplace("id")}
-  ), ${USAGE_CTE("$25", "$26", "$27", "$28")}`
+    ${askRows.insertFrom("$27")} ${whenHeld} ${askRows.onConflictReplace("id")}
+  ), ${USAGE_CTE("$23", "$24", "$25", "$26")}`
       : ""
   }
-  select (select count(*) from head)::int as stored, (select pg_notify($18, $19) from head where $18 <> '') is not null as notified`;
+  select (select count(*) from head)::int as stored`;
 const WRITE_EVENTS = writeBatchSql(false);
 const WRITE_ALL = writeBatchSql(true);
 
@@ -134,8 +132,6 @@ export async function writeBatch(run: Run, w: BatchWrite): Promise<boolean> {
     [...w.spaceHeads.values()],
     [...w.agents.keys()],
     [...w.agents.values()],
-    w.notify?.channel ?? "",
-    w.notify?.payload ?? "",
   ];
   const absent = [w.absent.keys, w.absent.ids];
   const [row] = await (models

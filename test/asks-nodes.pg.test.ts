@@ -1,12 +1,11 @@
 import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../lib/server/env";
-import { startChips, type RunningChips } from "../lib/server/start";
+import type { RunningChips } from "../lib/server/start";
 import { message, newWorkspace, post, startRun, type Workspace } from "./support/api";
 import { answer, ask, question, readAsk } from "./support/asks";
 import { recordingFeed, until } from "./support/feed";
-import { freshDatabase } from "./support/server";
+import { freshDatabase, nodeOn } from "./support/server";
 
 /**
  * [SCL3] (docs/OPERATIONS.md): two nodes on one PostgreSQL, as behind a round-robin balancer.
@@ -19,21 +18,6 @@ import { freshDatabase } from "./support/server";
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let a: RunningChips;
 let b: RunningChips;
-
-const node = (dir: string, workspaceIdleSeconds: number) =>
-  startChips(
-    loadConfig({} as NodeJS.ProcessEnv, {
-      port: 0,
-      dataDir: `${db.dataDir}/${dir}`,
-      databaseUrl: db.databaseUrl,
-      web: false,
-      banner: false,
-      pgPoolSize: 5,
-      rateLimit: 0,
-      // B lets go of a quiet workspace after a second ([SCL1]); A keeps the default.
-      workspaceIdleSeconds,
-    }),
-  );
 
 async function workspace(): Promise<Workspace> {
   return newWorkspace({ url: a.url, adminToken: fs.readFileSync(a.boot.adminTokenFile, "utf8").trim() } as never);
@@ -48,10 +32,9 @@ async function askedOnB(ws: Workspace) {
 
 beforeAll(async () => {
   db = await freshDatabase();
-  fs.mkdirSync(`${db.dataDir}/a`);
-  fs.mkdirSync(`${db.dataDir}/b`);
-  a = await node("a", 300);
-  b = await node("b", 1);
+  // B lets go of a quiet workspace after a second ([SCL1]); A keeps the default.
+  a = await nodeOn(db, "a", { workspaceIdleSeconds: 300 });
+  b = await nodeOn(db, "b", { workspaceIdleSeconds: 1 });
 });
 afterAll(async () => {
   await b?.close();

@@ -124,6 +124,18 @@ describe("fixed statement shapes", () => {
     expect(stored.map((e: { seq: number }) => e.seq)).toEqual(Array.from({ length: before + 608 }, (_, i) => i + 1));
   });
 
+  it("[SCL4] a commit's statements carry no NOTIFY: a notifying commit holds PostgreSQL's one global notify lock through its WAL flush", async () => {
+    const texts: string[] = [];
+    const writer = new IngestWriter(
+      watched((t) => void texts.push(t)),
+      { maxBatchEvents: 500, maxQueueEvents: 10_000 },
+    );
+    const r = await writer.submit(ws.workspace_id, request(ws, ["no notice inside"]));
+    expect(r.ok).toBe(true);
+    expect(texts.some((t) => t.includes("insert into events"))).toBe(true);
+    for (const t of texts) expect(t).not.toMatch(/notify/i);
+  });
+
   it("[ENV8] [ENV9] a commit landing between a batch's read and its write: the batch stores nothing, is judged again under the lock, seqs stay in commit order", async () => {
     const w = await newWorkspace(server);
     const otherNode = new IngestWriter(database, { maxBatchEvents: 500, maxQueueEvents: 10_000 });

@@ -13,12 +13,14 @@ export type CommitSubscriber =
   /** New asks enqueued for the workspace's webhooks, sent by every node (webhooks/hooks.ts). */
   | "ask-webhooks"
   /** Finished runs out as GenAI spans to an OTLP receiver, when one is configured (otel/exporter.ts). */
-  | "otlp-export";
+  | "otlp-export"
+  /** Other nodes told of the commit by a NOTIFY after it, on PostgreSQL (services.ts, notify.ts). */
+  | "node-notices";
 
 /**
  * The one way from a commit to what follows it on this node: the writer publishes each
  * committed batch (a workspace's events in seq order) here, after its transaction. Other
- * nodes hear of commits by NOTIFY (realtime/attach.ts), not here.
+ * nodes hear of commits by the NOTIFY `node-notices` sends (realtime/attach.ts), not here.
  */
 export class CommitBus extends NamedBus<CommitSubscriber, [workspaceId: string, committed: Committed[]]> {
   constructor() {

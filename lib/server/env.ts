@@ -51,6 +51,12 @@ export interface ChipsConfig {
   socketPingIntervalSeconds: number;
   socketPingTimeoutSeconds: number;
   /**
+   * On PostgreSQL, how often a node re-reads the seq heads of the workspaces it fans out
+   * for: a commit whose notice never came (its node died between the commit and the notice,
+   * or the notice's statement failed) reaches this node's rooms within it; 0 never.
+   */
+  headsSweepSeconds: number;
+  /**
    * From a SIGTERM or SIGINT to the process's exit, at most ([OPS4]): requests in flight get
    * what is left after a reserve for closing the rest, and the process exits when it runs out
    * whatever is still open.
@@ -109,6 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     socketMaxBufferedBytes: num(env.CHIPS_SOCKET_MAX_BUFFERED, 8 * 1024 * 1024),
     socketPingIntervalSeconds: num(env.CHIPS_SOCKET_PING_INTERVAL, 10),
     socketPingTimeoutSeconds: num(env.CHIPS_SOCKET_PING_TIMEOUT, 8),
+    headsSweepSeconds: num(env.CHIPS_HEADS_SWEEP, 5),
     shutdownTimeoutSeconds: num(env.CHIPS_SHUTDOWN_TIMEOUT, 10),
     workspaceIdleSeconds: num(env.CHIPS_WORKSPACE_IDLE, 300),
     secret: env.CHIPS_SECRET || undefined,

@@ -20,6 +20,8 @@ import { clientAddress, parseTrustedProxies } from "./client-address";
 import { ReviewIndexer } from "./review/indexer";
 import { IdleRelease } from "./idle";
 import { AskWaits } from "./ask-waits";
+import { CoalescedNotify } from "./notify";
+import { commitNotice } from "./ingest/commit-notice";
 
 /** The server's services, built once from config and a database. Transport-free. */
 export interface ChipsServices {
@@ -62,6 +64,11 @@ export interface ChipsServices {
   /** This node's commits, each batch in seq order, for the subscribers named in buses.ts. */
   commits: CommitBus;
   /**
+   * How other nodes hear of this node's commits (`node-notices` on the commit bus): one
+   * NOTIFY a commit, sent after it, coalesced into one statement a turn; null on PGlite.
+   */
+  nodeNotices: CoalescedNotify | null;
+  /**
    * Someone's access changed — a subject or token revoked, a person re-roled — on this node
    * or another (lib/server/revoke.ts): the caches forget them, their sockets close or hear.
    */
@@ -85,11 +92,25 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
   const writer = new IngestWriter(database, {
     maxBatchEvents: config.maxBatchEvents,
     maxQueueEvents: config.maxQueueEvents,
-    notify: database.listen ? { channel: COMMITS_CHANNEL, node: nodeId } : undefined,
     analyzeEvery: database.kind === "postgres" ? 20_000 : undefined,
     onStorageGone: (e) => storage.failed(e, "ingest"),
     onCommit: (ws, batch) => commits.publish(ws, batch),
   });
+  // After the commit, not in it: a NOTIFY in the commit's own statement held PostgreSQL's global
+  // notify lock through the commit's WAL flush, one commit at a time across every node.
+  const nodeNotices = database.listen ? new CoalescedNotify(database, COMMITS_CHANNEL) : null;
+  if (nodeNotices)
+    commits.subscribe("node-notices", (ws, batch) => {
+      const notice = commitNotice(nodeId, ws, batch[0].event.seq - 1, batch[batch.length - 1].event.seq);
+      nodeNotices
+        .send(notice)
+        .catch((e) =>
+          log.warn(
+            { err: e, workspaceId: ws },
+            "other nodes not told of a commit; their next read of heads repairs it",
+          ),
+        );
+    });
   const credentialStore = new CredentialStore(database.db);
   const proxies = parseTrustedProxies(config.trustedProxies);
   const sessionStore = new SessionStore(database.db);
@@ -128,6 +149,7 @@ export function createServices(config: ChipsConfig, database: Database): ChipsSe
     review,
     askWaits: new AskWaits(),
     commits,
+    nodeNotices,
     roomUrl: (ws, spc) => `${config.publicUrl}${roomPath(ws, spc)}`,
     async loginUrl(ws, spc, personId) {
       const person = personId ?? (await workspaceOwner(database.db, ws));

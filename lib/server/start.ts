@@ -202,6 +202,8 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
       step = "writing what is queued";
       if (!(await within(services.writer.idle(), end - performance.now())))
         log.warn("shutting down: the ingest writer still had a transaction going at the bound");
+      step = "telling other nodes of the last commits";
+      await services.nodeNotices?.idle();
       // No request or commit can start a round now; wait for the rounds under way.
       step = "finishing the review index";
       await services.review.close();

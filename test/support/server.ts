@@ -11,6 +11,30 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 
 export const dbKind = () => inject("dbKind");
 
+/**
+ * One of several Chips nodes in this process on `db`'s PostgreSQL, as behind a balancer: no
+ * pages, no rate limit, its data directory `dir` under the database's.
+ */
+export function nodeOn(
+  db: { dataDir: string; databaseUrl?: string },
+  dir: string,
+  overrides: Partial<ChipsConfig> = {},
+) {
+  fs.mkdirSync(`${db.dataDir}/${dir}`, { recursive: true });
+  return startChips(
+    loadConfig({} as NodeJS.ProcessEnv, {
+      port: 0,
+      dataDir: `${db.dataDir}/${dir}`,
+      databaseUrl: db.databaseUrl,
+      web: false,
+      banner: false,
+      pgPoolSize: 5,
+      rateLimit: 0,
+      ...overrides,
+    }),
+  );
+}
+
 /** A fresh database for one server: a copy of the PGlite template, or a new Postgres database. */
 export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string; drop(): Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "chips-test-"));

@@ -196,7 +196,6 @@ export function write(
   readHead: number,
   s: BatchState,
   committed: Accepted[],
-  notify: { channel: string; payload: string } | null,
   absent: { keys: string[]; ids: string[] },
 ): Promise<boolean> {
   const stored = committed.map((c) => c.event);
@@ -250,7 +249,6 @@ export function write(
       return { harnessId, day, ...u };
     }),
     agents: new Map(stored.filter((e) => e.actor.kind === "agent").map((e) => [e.actor.id, e.actor.harness_id!])),
-    notify,
     absent,
   });
 }

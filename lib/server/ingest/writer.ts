@@ -4,7 +4,6 @@ import { lockWorkspace } from "@/db/ingest-sql";
 import { applyRequest, type Accepted, type Unrecorded } from "./apply";
 import { askOf, assumed, load, write, type KnownHeads } from "./persist";
 import type { BatchState } from "./batch-state";
-import { commitNotice } from "./commit-notice";
 import type { IngestRequest } from "./request";
 import { isStorageGone, unavailable } from "../storage";
 import { log } from "../log";
@@ -19,11 +18,6 @@ export interface WriterOptions {
   /** Called after each commit with the new events in seq order. */
   onCommit?: (workspaceId: string, committed: Committed[]) => void;
   now?: () => Date;
-  /**
-   * Tell other nodes of each commit: one NOTIFY per transaction (never per event — it
-   * takes a global lock at commit) carrying the workspace and the seqs committed.
-   */
-  notify?: { channel: string; node: string };
   /**
    * Refresh the planner's statistics of `events` every this many events committed here
    * (docs/PERFORMANCE.md: a grown workspace made the dedupe lookup pick the wrong index).
@@ -268,17 +262,7 @@ export class IngestWriter {
       results.push({ ok: true, bodies: out.answer, created: out.accepted.length > 0 });
     }
     if (!committed.length) return absent ? null : { results, committed, unrecorded, heads: null };
-    const { notify } = this.opts;
-    const payload = notify ? commitNotice(notify.node, workspaceId, committed[0].event.seq - 1, state.seq) : "";
-    const stored = await write(
-      run,
-      workspaceId,
-      readHead,
-      state,
-      committed,
-      notify ? { channel: notify.channel, payload } : null,
-      absent ?? { keys: [], ids: [] },
-    );
+    const stored = await write(run, workspaceId, readHead, state, committed, absent ?? { keys: [], ids: [] });
     if (!stored) return null;
     const known = this.known.get(workspaceId)?.heads;
     // What this commit read (or assumed) of the space heads, now past it; the spaces known

@@ -18,7 +18,7 @@ import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { authenticate } from "./authenticate";
 import { personSocket, room, workspaceRoom } from "./person-socket";
 import { log } from "../log";
-import { coalescedNotify } from "../notify";
+import { CoalescedNotify } from "../notify";
 import { API_CSP, baseHeaders } from "../http-policy";
 import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
 
@@ -113,6 +113,21 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     const rows = await workspaceHeads(svc.db, known);
     for (const r of rows) hub.remoteCommitted(r.id, r.head, r.head);
   }
+  // A notice goes out after its commit, so a node that dies in between (or a notice statement
+  // that fails) leaves the commit unheard: the same read of heads repairs it, on a timer. One
+  // statement for every workspace this node fans out for; none while it fans out for none.
+  let sweeping = false;
+  const sweep =
+    svc.database.listen && svc.config.headsSweepSeconds > 0
+      ? setInterval(() => {
+          if (sweeping || svc.stopping) return;
+          sweeping = true;
+          catchUpHeads()
+            .catch((e) => svc.storage.refuse(e, "re-reading heads (the sweep for unheard commits)"))
+            .finally(() => (sweeping = false));
+        }, svc.config.headsSweepSeconds * 1000)
+      : null;
+  sweep?.unref();
 
   io.use(async (socket, next) => {
     if (svc.stopping) return next(new Error("shutting_down"));
@@ -170,6 +185,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   );
 
   // People with a room open, on every node: the room shows who is present.
+  const peopleNotices = svc.database.listen ? new CoalescedNotify(svc.database, PEOPLE_CHANNEL) : null;
   const people = new RoomPeople({
     nodeId: svc.nodeId,
     emit: (spaceId, change, except) => {
@@ -180,7 +196,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       const frame: PeopleFrame = { space_id: spaceId, people };
       io.to(socketId).emit(ROOM_EVENTS.people, frame);
     },
-    publish: svc.database.listen ? coalescedNotify(svc.database, PEOPLE_CHANNEL) : undefined,
+    publish: peopleNotices ? (payload) => peopleNotices.send(payload) : undefined,
     refreshMs: (svc.config.presenceGraceSeconds * 1000) / 3,
     onError: (e) => svc.storage.refuse(e, "telling other nodes who is in a room"),
   });
@@ -211,6 +227,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
      * wait in the store for it). The HTTP server is the caller's to close.
      */
     async close() {
+      if (sweep) clearInterval(sweep);
       harness.close();
       unregister();
       leaveCommits();
