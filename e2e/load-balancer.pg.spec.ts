@@ -7,6 +7,8 @@ import { startOwnServer, type OwnServer } from "./support/own-server";
 import { RoomPage } from "./support/room-page";
 import { RunPanelView } from "./support/run-panel";
 import { TestRun } from "./support/runs";
+import { RawRunner } from "./support/raw-runner";
+import { verifyLease } from "../lib/core/protocol/runner-lease";
 import { freePort, startHaproxy, type ReverseProxy } from "../test/support/reverse-proxy";
 
 /**
@@ -16,7 +18,8 @@ import { freePort, startHaproxy, type ReverseProxy } from "../test/support/rever
  * HTTP long-polling connected through it. Node n1 is killed (SIGKILL) while a harness posts
  * through the proxy: every client of n1 reconnects through HAProxy to n2 and catches up, and
  * no client, nor the log, loses, reorders or repeats an event; the harness's socket moves
- * too, and a Pause clicked afterwards reaches it and is applied.
+ * too, and a Pause clicked afterwards reaches it and is applied; a runner that held a run's
+ * lease on n1 says hello on another node, which signs with the same key, and renews it there.
  *
  * Clients are pinned to a node by sending the cookie HAProxy would have set (`SERVERID=n1`),
  * so the test knows whom the kill hits; one polling client gets its cookie from HAProxy itself.
@@ -82,7 +85,7 @@ async function postThrough(ws: Workspace, body: Record<string, unknown>): Promis
   }
 }
 
-test(`[SCL2] ${NODES} nodes behind HAProxy: a node killed mid-stream — its browser room, WebSocket and polling clients and its harness reconnect through HAProxy to the other node, nothing lost or repeated, and the Pause button still reaches the harness`, async ({
+test(`[SCL2] ${NODES} nodes behind HAProxy: a node killed mid-stream — its browser room, WebSocket and polling clients, its harness and a runner holding a lease reconnect through HAProxy to another node, nothing lost or repeated, the lease renews there, and the Pause button still reaches the harness`, async ({
   page,
   context,
 }) => {
@@ -120,6 +123,33 @@ test(`[SCL2] ${NODES} nodes behind HAProxy: a node killed mid-stream — its bro
   await expect.poll(() => connects, { message: "the harness connected through HAProxy" }).toBe(1);
   for (const f of feeds) await expect.poll(() => f.statuses.at(-1), { message: f.name }).toBe("live");
 
+  // A runner on n1 holding the lease of a run a person queued (on n2) in a room of its own.
+  const made = await api.post(`/api/v1/workspaces/${ws.workspace_id}/spaces`, {
+    headers: { authorization: `Bearer ${ws.person_token}` },
+    data: { name: "runs" },
+  });
+  expect(made.status(), await made.text()).toBe(201);
+  const runsRoom = ((await made.json()) as { id: string }).id;
+  const runner = await RawRunner.create(api, nodes[1].adminToken, ws);
+  const hello = await runner.connect({}, { url: proxy.url, headers: { cookie: "SERVERID=n1" }, reconnect: true });
+  const queued = await api.post("/api/v1/runs", {
+    headers: { authorization: `Bearer ${ws.person_token}` },
+    data: {
+      space_id: runsRoom,
+      prompt: "Hold on across nodes",
+      repository: "demo-repo",
+      idempotency_key: `lb-${Date.now()}`,
+    },
+  });
+  expect(queued.status(), await queued.text()).toBe(201);
+  const leased = ((await queued.json()) as { run_id: string }).run_id;
+  const start = await runner.startOf(leased);
+  const first = verifyLease(hello.lease_public_key, start, runner.id);
+  expect(first.ok, JSON.stringify(first)).toBe(true);
+  await runner.post(
+    runner.event(leased, "run.started", { space_id: runsRoom, goal: "Hold on across nodes", goal_from: "chips" }),
+  );
+
   // The stream: 300 posts through the proxy; n1 dies after the 100th is answered.
   const writer = new Harness(api, ws);
   const acked: StoredEvent[] = [];
@@ -134,17 +164,40 @@ test(`[SCL2] ${NODES} nodes behind HAProxy: a node killed mid-stream — its bro
     .poll(async () => (await proxy.states()).map((n) => `${n.name} ${n.status}`))
     .toEqual(nodes.map((_, i) => `n${i + 1} ${i === 0 ? "DOWN" : "UP"}`));
 
-  // The log: each of the 300 once, seqs 1..300 with no hole.
+  // The log: seqs 1..N with no hole (the queued run's events among them, in their own room),
+  // each of the harness's 300 once; the room's clients hold exactly the room's events.
   const stored = await writer.events();
-  expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: 300 }, (_, i) => i + 1));
-  expect(new Set(stored.map((e) => e.idempotency_key)).size).toBe(300);
-  expect(acked.map((e) => e.seq)).toEqual(stored.map((e) => e.seq));
-  const seqs = stored.map((e) => e.seq);
+  expect(stored.map((e) => e.seq)).toEqual(Array.from({ length: stored.length }, (_, i) => i + 1));
+  const inRoom = stored.filter((e) => e.space_id === ws.space_id);
+  expect(inRoom).toHaveLength(300);
+  expect(new Set(inRoom.map((e) => e.idempotency_key)).size).toBe(300);
+  expect(acked.map((e) => e.seq)).toEqual(inRoom.map((e) => e.seq));
+  const seqs = inRoom.map((e) => e.seq);
   for (const f of feeds) await expect.poll(() => f.seqs, { message: f.name, timeout: 30_000 }).toEqual(seqs);
   // The kill hit n1's clients (they reconnected), not n2's.
   for (const f of feeds.filter((x) => x.node))
     expect(f.statuses.includes("reconnecting"), `${f.name} reconnected`).toBe(f.node === "n1");
   await room.expectSeqs(seqs, 60_000);
+
+  // The runner moved too: it said hello on another node, which knows the same lease key, and its
+  // lease renews there — the run stays its own, running, and takes its events.
+  await expect.poll(() => runner.hellos.length, { message: "the runner said hello again" }).toBe(2);
+  expect(runner.hellos[1]).toMatchObject({ ok: true, runner_id: runner.id, lease_public_key: hello.lease_public_key });
+  const renewed = await runner.renew(leased);
+  expect(renewed.ok, JSON.stringify(renewed)).toBe(true);
+  const again = verifyLease(
+    hello.lease_public_key,
+    { ...start, lease: (renewed as { lease: typeof start.lease }).lease },
+    runner.id,
+  );
+  expect(again.ok, JSON.stringify(again)).toBe(true);
+  if (first.ok && again.ok)
+    expect(Date.parse(again.claims.expires_at)).toBeGreaterThan(Date.parse(first.claims.expires_at));
+  const log = { space_id: runsRoom, sequence: 1, kind: "log", occurred_at: new Date().toISOString() };
+  await runner.post(runner.event(leased, "runner.event", { ...log, message: "still going after the node died" }));
+  const held = await api.get(`/api/v1/runs/${leased}`, { headers: { authorization: `Bearer ${ws.person_token}` } });
+  expect(await held.json()).toMatchObject({ state: "running" });
+  runner.close();
 
   // The harness's socket moved to another node; a run's Pause, clicked in the browser (moved too), reaches it.
   await expect.poll(() => connects, { message: "the harness reconnected through HAProxy" }).toBe(2);

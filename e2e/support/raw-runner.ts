@@ -3,6 +3,7 @@ import { io, type Socket } from "socket.io-client";
 import { newId } from "../../lib/core/protocol";
 import type {
   ChangeSetPayload,
+  LeaseRenewAck,
   ObjectRef,
   RunnerHello,
   RunnerHelloAck,
@@ -50,13 +51,25 @@ export class RawRunner {
     return new RawRunner(request, ws, id, made.token);
   }
 
-  /** Connect and say hello; answers the hello's ack (which must be ok). */
-  async connect(hello: Partial<RunnerHello> = {}): Promise<RunnerHelloAck & { ok: true }> {
-    const socket = io(`${baseURL()}/harness`, {
+  /** Every hello's ack, in order: one a connection (a runner that reconnects says hello again). */
+  readonly hellos: RunnerHelloAck[] = [];
+
+  /**
+   * Connect and say hello; answers the hello's ack (which must be ok). With `reconnect`, the
+   * socket reconnects as the real runner's does (through `url`, a balancer) and says hello
+   * again on every connection.
+   */
+  async connect(
+    hello: Partial<RunnerHello> = {},
+    via: { url?: string; headers?: Record<string, string>; reconnect?: boolean } = {},
+  ): Promise<RunnerHelloAck & { ok: true }> {
+    const socket = io(`${via.url ?? baseURL()}/harness`, {
       auth: { token: this.token },
       transports: ["websocket"],
+      extraHeaders: via.headers,
       forceNew: true,
-      reconnection: false,
+      reconnection: via.reconnect ?? false,
+      reconnectionDelay: 200,
       timeout: 10_000,
     });
     this.socket = socket;
@@ -64,21 +77,35 @@ export class RawRunner {
       this.starts.push(req);
       ack?.({ ok: true });
     });
+    const sayHello = async () => {
+      const ack = (await socket.timeout(10_000).emitWithAck("runner.hello", {
+        v: 1,
+        name: "e2e runner",
+        adapters: [{ agent: "codex", profiles: ["read-only", "workspace-write"], version: "test" }],
+        repositories: ["demo-repo"],
+        capacity: 2,
+        ...hello,
+      })) as RunnerHelloAck;
+      this.hellos.push(ack);
+      return ack;
+    };
     await new Promise<void>((resolve, reject) => {
       socket.once("connect", () => resolve());
       socket.once("connect_error", (e) => reject(new Error(`runner connect: ${e.message}`)));
     });
-    const ack = (await socket.timeout(10_000).emitWithAck("runner.hello", {
-      v: 1,
-      name: "e2e runner",
-      adapters: [{ agent: "codex", profiles: ["read-only", "workspace-write"], version: "test" }],
-      repositories: ["demo-repo"],
-      capacity: 2,
-      ...hello,
-    })) as RunnerHelloAck;
+    const ack = await sayHello();
     expect(ack, "runner.hello ack").toMatchObject({ ok: true, runner_id: this.id });
     this.runnerId = (ack as { runner_id: string }).runner_id;
+    // Later connections (after a reconnect) say hello again; a refused one shows in `hellos`.
+    socket.on("connect", () => {
+      sayHello().catch((e: Error) => this.hellos.push({ ok: false, error: e.message }));
+    });
     return ack as RunnerHelloAck & { ok: true };
+  }
+
+  /** `lease.renew {run_id}` on the runner's socket: its ack. */
+  async renew(runId: string): Promise<LeaseRenewAck> {
+    return (await this.socket!.timeout(10_000).emitWithAck("lease.renew", { run_id: runId })) as LeaseRenewAck;
   }
 
   /** The `runner.start` of `runId`, once Chips sent it. */
