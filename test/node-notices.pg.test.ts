@@ -59,6 +59,33 @@ describe("[SCL4] commit notices", () => {
     onB.feed.stop();
   }, 15_000);
 
+  it("[SCL4] a room on B with nothing fanned out yet: a commit whose notice never came, after B's sweep saw the room, reaches it by the next sweep", async () => {
+    const ws = await workspace();
+    const onB = recordingFeed(b.url, ws.space_id, { token: ws.person_token });
+    await until(() => onB.statuses.includes("live"), "the room live on B");
+    // B's sweep has seen the workspace in use, with nothing fanned out for it: its head is marked.
+    await until(
+      () => b.services.idle.held().sweepMarks === 1,
+      () => `B's sweep marked the workspace; held ${JSON.stringify(b.services.idle.held())}`,
+    );
+    const send = vi.spyOn(a.services.nodeNotices!, "send").mockImplementationOnce(async () => {});
+    expect((await post({ url: a.url }, ws.token, message(ws, "unheard, first"))).status).toBe(201);
+    expect(send).toHaveBeenCalledTimes(1);
+    send.mockRestore();
+    await until(
+      () => onB.seqs.length === 1,
+      () => `the unheard commit on B by the sweep; B has ${onB.seqs}`,
+    );
+    expect((await post({ url: a.url }, ws.token, message(ws, "heard"))).status).toBe(201);
+    await until(
+      () => onB.seqs.length === 2,
+      () => `the next event on B; B has ${onB.seqs}`,
+    );
+    expect(onB.seqs).toEqual([1, 2]);
+    expect(onB.events.map((e) => (e as { text?: string }).text)).toEqual(["unheard, first", "heard"]);
+    onB.feed.stop();
+  }, 15_000);
+
   it("[SCL4] payloads given in one event-loop turn go out in one statement, heard in the order given", async () => {
     const database = a.services.database;
     const heard: string[] = [];

@@ -3,7 +3,6 @@ import { Server } from "socket.io";
 import { ROOM_EVENTS } from "@/lib/core/protocol";
 import { z } from "zod";
 import type { PeopleFrame } from "@/lib/core/protocol";
-import { workspaceHeads } from "@/lib/server/queries/workspace";
 import { personRole, type Credential } from "../credentials";
 import { COMMITS_CHANNEL, type ChipsServices } from "../services";
 import { FanoutBus, type AccessChange } from "../buses";
@@ -16,9 +15,10 @@ import { ownNoticePrefix } from "../ingest/commit-notice";
 import { RoomHub } from "./hub";
 import { PEOPLE_CHANNEL, RoomPeople } from "./people";
 import { authenticate } from "./authenticate";
-import { personSocket, room, workspaceRoom } from "./person-socket";
+import { personSocket, room, workspaceRoom, workspacesInUse } from "./person-socket";
 import { log } from "../log";
 import { CoalescedNotify } from "../notify";
+import { HeadsSweep } from "./heads-sweep";
 import { API_CSP, baseHeaders } from "../http-policy";
 import { parseAccessPayload, REVOKED_CHANNEL } from "../revoke";
 
@@ -85,6 +85,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
     if (p.workspace_id) io.to(workspaceRoom(p.workspace_id)).emit(ROOM_EVENTS.presence, p);
   });
   const leaveCommits = svc.commits.subscribe("room-hub", (ws, batch) => hub.committed(ws, batch));
+  const heads = new HeadsSweep(svc.db, hub, () => workspacesInUse([io.sockets, harness.nsp]));
   // Several nodes on one Postgres: another node's commit arrives as a NOTIFY; read its rows.
   // This node's own commits come back too, one per commit: told apart by their first bytes.
   const own = ownNoticePrefix(svc.nodeId);
@@ -100,29 +101,22 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       // and let every ask long-poll read its ask again (its workspace may have no head here yet).
       () => {
         svc.askWaits.wakeAll();
-        void catchUpHeads().catch((e) => svc.storage.refuse(e, "re-reading heads after LISTEN reconnected"));
+        void heads.catchUp().catch((e) => svc.storage.refuse(e, "re-reading heads after LISTEN reconnected"));
       },
     )
     .catch((e) => {
       log.error({ err: e }, "LISTEN failed: this node's rooms get other nodes' events only with its own commits");
       return null;
     });
-  async function catchUpHeads() {
-    const known = hub.workspaces();
-    if (!known.length) return;
-    const rows = await workspaceHeads(svc.db, known);
-    for (const r of rows) hub.remoteCommitted(r.id, r.head, r.head);
-  }
-  // A notice goes out after its commit, so a node that dies in between (or a notice statement
-  // that fails) leaves the commit unheard: the same read of heads repairs it, on a timer. One
-  // statement for every workspace this node fans out for; none while it fans out for none.
+  // Commits whose notice never came ([SCL4]): one read of heads a round; none with no workspace in use.
   let sweeping = false;
   const sweep =
     svc.database.listen && svc.config.headsSweepSeconds > 0
       ? setInterval(() => {
           if (sweeping || svc.stopping) return;
           sweeping = true;
-          catchUpHeads()
+          heads
+            .sweep()
             .catch((e) => svc.storage.refuse(e, "re-reading heads (the sweep for unheard commits)"))
             .finally(() => (sweeping = false));
         }, svc.config.headsSweepSeconds * 1000)
@@ -214,7 +208,7 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
   io.on("connection", (socket) => personSocket(socket, { svc, hub, people }));
   const unregister = svc.idle.add({
     release: (cutoff) => hub.release(cutoff),
-    held: () => ({ ...hub.held(), ...people.held() }),
+    held: () => ({ ...hub.held(), ...people.held(), ...heads.held() }),
   });
 
   return {

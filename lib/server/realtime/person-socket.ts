@@ -23,7 +23,17 @@ import type { RoomPeople } from "./people";
 const CATCH_UP_MAX = 1000;
 
 export const room = (spaceId: string) => `space:${spaceId}`;
-export const workspaceRoom = (ws: string) => `ws:${ws}`;
+const WORKSPACE_ROOM = "ws:";
+export const workspaceRoom = (ws: string) => `${WORKSPACE_ROOM}${ws}`;
+
+/** The workspaces with a socket in any of these namespaces (each socket sits in its `workspaceRoom`). */
+export function workspacesInUse(namespaces: { adapter: { rooms: Map<string, unknown> } }[]): string[] {
+  const out: string[] = [];
+  for (const n of namespaces)
+    for (const name of n.adapter.rooms.keys())
+      if (name.startsWith(WORKSPACE_ROOM)) out.push(name.slice(WORKSPACE_ROOM.length));
+  return out;
+}
 
 /**
  * A person's socket on the default namespace ([RT1], [RT2], [RT4]): join a space after a
