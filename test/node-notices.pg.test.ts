@@ -30,6 +30,14 @@ async function workspace(): Promise<Workspace> {
   return newWorkspace({ url: a.url, adminToken: fs.readFileSync(a.boot.adminTokenFile, "utf8").trim() } as never);
 }
 
+/** A message posted to A whose notice is lost — as when A dies between its commit and its notice. */
+async function postUnheard(ws: Workspace, text: string) {
+  const send = vi.spyOn(a.services.nodeNotices!, "send").mockImplementationOnce(async () => {});
+  expect((await post({ url: a.url }, ws.token, message(ws, text))).status).toBe(201);
+  expect(send).toHaveBeenCalledTimes(1);
+  send.mockRestore();
+}
+
 describe("[SCL4] commit notices", () => {
   it("[SCL4] a commit whose notice never came reaches the other node's room by its sweep of heads, in order and once", async () => {
     const ws = await workspace();
@@ -38,11 +46,7 @@ describe("[SCL4] commit notices", () => {
     expect((await post({ url: a.url }, ws.token, message(ws, "heard"))).status).toBe(201);
     await until(() => onB.seqs.length === 1, "the first event on B, by its notice");
 
-    // A's next notice is lost: the commit stands, nothing tells B.
-    const send = vi.spyOn(a.services.nodeNotices!, "send").mockImplementationOnce(async () => {});
-    expect((await post({ url: a.url }, ws.token, message(ws, "unheard"))).status).toBe(201);
-    expect(send).toHaveBeenCalledTimes(1);
-    send.mockRestore();
+    await postUnheard(ws, "unheard");
 
     await until(
       () => onB.seqs.length === 2,
@@ -68,10 +72,7 @@ describe("[SCL4] commit notices", () => {
       () => b.services.idle.held().sweepMarks === 1,
       () => `B's sweep marked the workspace; held ${JSON.stringify(b.services.idle.held())}`,
     );
-    const send = vi.spyOn(a.services.nodeNotices!, "send").mockImplementationOnce(async () => {});
-    expect((await post({ url: a.url }, ws.token, message(ws, "unheard, first"))).status).toBe(201);
-    expect(send).toHaveBeenCalledTimes(1);
-    send.mockRestore();
+    await postUnheard(ws, "unheard, first");
     await until(
       () => onB.seqs.length === 1,
       () => `the unheard commit on B by the sweep; B has ${onB.seqs}`,
