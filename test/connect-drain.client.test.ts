@@ -186,6 +186,9 @@ describe("chips disconnect claude while its drainer still idles", () => {
     await callHook(c, "Stop", { session_id: S, stop_hook_active: false, last_assistant_message: "Done." });
     const runId = await waitForRun(server.url, ws, "Then disconnect");
     await until(async () => (await runEvents(server.url, ws, runId, "run.finished")).length === 1, "run.finished");
+    // Stored is not yet acknowledged: the drainer takes an event out of its outbox only after the
+    // answer, and disconnect keeps the queue while anything is owed (its other answer).
+    await until(() => spool(c!).length === 0 && outboxTypes(c!).length === 0, "the drainer to record all as sent");
     const pid = Number(fs.readFileSync(drainerPid(c), "utf8"));
     expect(alive(pid)).toBe(true); // idling: it leaves only after its idle time
     let out = "";
