@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { RunningChips } from "../lib/server/start";
 import { CoalescedNotify } from "../lib/server/notify";
+import { HeadsSweep } from "../lib/server/realtime/heads-sweep";
 import { message, newWorkspace, post, readEvents, type Workspace } from "./support/api";
 import { recordingFeed, until } from "./support/feed";
 import { freshDatabase, nodeOn } from "./support/server";
@@ -38,6 +39,27 @@ async function postUnheard(ws: Workspace, text: string) {
   send.mockRestore();
 }
 
+/**
+ * In B's room with nothing in it yet: an unheard commit (`then` runs once it is stored) reaches
+ * B, and the next commit, heard, follows it — in order, once.
+ */
+async function unheardReachesB(ws: Workspace, onB: ReturnType<typeof recordingFeed>, text: string, then = () => {}) {
+  await postUnheard(ws, text);
+  then();
+  await until(
+    () => onB.seqs.length === 1,
+    () => `the unheard commit on B by the sweep; B has ${onB.seqs}`,
+  );
+  expect((await post({ url: a.url }, ws.token, message(ws, "heard"))).status).toBe(201);
+  await until(
+    () => onB.seqs.length === 2,
+    () => `the next event on B; B has ${onB.seqs}`,
+  );
+  expect(onB.seqs).toEqual([1, 2]);
+  expect(onB.events.map((e) => (e as { text?: string }).text)).toEqual([text, "heard"]);
+  onB.feed.stop();
+}
+
 describe("[SCL4] commit notices", () => {
   it("[SCL4] a commit whose notice never came reaches the other node's room by its sweep of heads, in order and once", async () => {
     const ws = await workspace();
@@ -67,24 +89,27 @@ describe("[SCL4] commit notices", () => {
     const ws = await workspace();
     const onB = recordingFeed(b.url, ws.space_id, { token: ws.person_token });
     await until(() => onB.statuses.includes("live"), "the room live on B");
-    // B's sweep has seen the workspace in use, with nothing fanned out for it: its head is marked.
-    await until(
-      () => b.services.idle.held().sweepMarks === 1,
-      () => `B's sweep marked the workspace; held ${JSON.stringify(b.services.idle.held())}`,
-    );
-    await postUnheard(ws, "unheard, first");
-    await until(
-      () => onB.seqs.length === 1,
-      () => `the unheard commit on B by the sweep; B has ${onB.seqs}`,
-    );
-    expect((await post({ url: a.url }, ws.token, message(ws, "heard"))).status).toBe(201);
-    await until(
-      () => onB.seqs.length === 2,
-      () => `the next event on B; B has ${onB.seqs}`,
-    );
-    expect(onB.seqs).toEqual([1, 2]);
-    expect(onB.events.map((e) => (e as { text?: string }).text)).toEqual(["unheard, first", "heard"]);
-    onB.feed.stop();
+    // A sweep of B's has run since the join: the workspace in use, nothing fanned out, its mark kept.
+    const sweeps = vi.spyOn(HeadsSweep.prototype, "sweep");
+    try {
+      await until(() => sweeps.mock.calls.length > 0 && b.services.idle.held().sweepMarks === 1, "a sweep on B");
+      await unheardReachesB(ws, onB, "unheard, first");
+    } finally {
+      sweeps.mockRestore();
+    }
+  }, 15_000);
+
+  it("[SCL4] a room on B with nothing fanned out yet: a commit whose notice never came, before any sweep saw the room, reaches it by B's first sweep", async () => {
+    const ws = await workspace();
+    // No sweep of B's runs until the commit is stored: the only mark is the one the join gave.
+    const held = vi.spyOn(HeadsSweep.prototype, "sweep").mockImplementation(async () => {});
+    try {
+      const onB = recordingFeed(b.url, ws.space_id, { token: ws.person_token });
+      await until(() => onB.statuses.includes("live"), "the room live on B");
+      await unheardReachesB(ws, onB, "unheard, before any sweep", () => held.mockRestore());
+    } finally {
+      held.mockRestore();
+    }
   }, 15_000);
 
   it("[SCL4] payloads given in one event-loop turn go out in one statement, heard in the order given", async () => {

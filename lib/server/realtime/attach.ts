@@ -205,7 +205,9 @@ export function attachRealtime(server: http.Server, svc: ChipsServices) {
       return null;
     });
 
-  io.on("connection", (socket) => personSocket(socket, { svc, hub, people }));
+  // With no sweep (PGlite: one node; or switched off) nothing would read or clear a join's mark.
+  const marks = sweep ? heads : { noted: () => {} };
+  io.on("connection", (socket) => personSocket(socket, { svc, hub, people, heads: marks }));
   const unregister = svc.idle.add({
     release: (cutoff) => hub.release(cutoff),
     held: () => ({ ...hub.held(), ...people.held(), ...heads.held() }),

@@ -10,9 +10,10 @@ import type { RoomHub } from "./hub";
  * head past what it fanned out is read and fanned out, in order and once.
  *
  * A workspace in use here with nothing fanned out yet (its rooms joined, no commit since) has
- * no such mark: its head at one `sweep` becomes the mark the next compares with, so a commit
- * left unheard after the first sweep that saw the workspace in use is read by the next one.
- * Only workspaces in use are kept, and only until the next sweep.
+ * no such mark: a room's join gives its own (`noted`: the head its catch-up read through), and
+ * a workspace in use with none (a harness's socket) is marked by its head at the first `sweep`
+ * that sees it. The next sweep reads what a mark's head moved past. Only workspaces in use are
+ * kept, and only until the next sweep.
  */
 export class HeadsSweep {
   private unmarked = new Map<string, number>();
@@ -31,25 +32,34 @@ export class HeadsSweep {
     for (const r of await workspaceHeads(this.db, known)) this.hub.remoteCommitted(r.id, r.head, r.head);
   }
 
+  /**
+   * A room of `workspaceId` joined here, its sockets holding everything through `head`: the
+   * mark the next sweep compares with, if the workspace has none yet (the oldest stays).
+   */
+  noted(workspaceId: string, head: number): void {
+    if (!this.unmarked.has(workspaceId)) this.unmarked.set(workspaceId, head);
+  }
+
   /** The timer's round: `catchUp`, and the workspaces in use with nothing fanned out yet. */
   async sweep(): Promise<void> {
     const known = new Set(this.hub.workspaces());
     const unmarked = [...new Set(this.inUse())].filter((ws) => !known.has(ws));
     const ids = [...known, ...unmarked];
-    if (!ids.length) {
-      this.unmarked.clear();
-      return;
-    }
+    const prev = this.unmarked;
+    this.unmarked = new Map(); // joins while the heads are read note here
+    if (!ids.length) return;
     const rows = await workspaceHeads(this.db, ids);
     const marked = new Set(this.hub.workspaces()); // a notice heard meanwhile marks its workspace
     const next = new Map<string, number>();
     for (const r of rows) {
-      const was = this.unmarked.get(r.id);
+      const was = prev.get(r.id);
       if (marked.has(r.id)) this.hub.remoteCommitted(r.id, r.head, r.head);
-      // Still nothing fanned out here since the last sweep, yet the head moved: unheard commits.
+      // Still nothing fanned out here since the mark, yet the head moved: unheard commits.
       else if (was !== undefined && r.head > was) this.hub.remoteCommitted(r.id, was, r.head);
       else next.set(r.id, r.head);
     }
+    for (const [ws, head] of this.unmarked)
+      if (!marked.has(ws) && head < (next.get(ws) ?? Infinity)) next.set(ws, head);
     this.unmarked = next;
   }
 

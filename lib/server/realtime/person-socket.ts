@@ -16,6 +16,7 @@ import { spaceFramesAfter, spaceFramesBefore, spaceHasMoreAfter, spaceInfo } fro
 import type { ChipsServices } from "../services";
 import { framePage, type OutFrame, type RawJson } from "./raw";
 import type { ChipsSocket } from "./wire";
+import type { HeadsSweep } from "./heads-sweep";
 import type { RoomHub } from "./hub";
 import type { RoomPeople } from "./people";
 
@@ -42,7 +43,12 @@ export function workspacesInUse(namespaces: { adapter: { rooms: Map<string, unkn
  */
 export function personSocket(
   socket: ChipsSocket,
-  { svc, hub, people }: { svc: Pick<ChipsServices, "db" | "storage">; hub: RoomHub; people: RoomPeople },
+  {
+    svc,
+    hub,
+    people,
+    heads,
+  }: { svc: Pick<ChipsServices, "db" | "storage">; hub: RoomHub; people: RoomPeople; heads: Pick<HeadsSweep, "noted"> },
 ) {
   const cred = socket.data.cred as WorkspaceCredential; // the handshake admits only people (authenticate.ts)
   socket.join(workspaceRoom(cred.workspaceId));
@@ -100,6 +106,8 @@ export function personSocket(
       }
       socket.join(room(spaceId));
       hub.joined(spaceId, socket.id, lastSent);
+      // What the catch-up read through: a commit after it whose notice never comes is the sweep's.
+      heads.noted(info.workspaceId, info.head);
       joinedSpaces.add(spaceId);
       people.joined(spaceId, socket.id, { id: cred.subjectId, name: name ?? "someone" });
       reply({ ok: true, head_seq: lastSent });
