@@ -7,7 +7,7 @@
  *   node --import tsx bench/scale/main.ts [--db postgres|pglite] [--shape 200x5x10]
  *        [--rate 1000] [--busy 20] [--busy-rate 40] [--seconds 10] [--growth 100,200,400,800]
  *        [--growth-rooms 5] [--growth-rate 500] [--idle 5] [--client-procs 4] [--skip-growth] [--skip-headline]
- *        [--quiet-wait S] [--ceiling 2000,3000]
+ *        [--quiet-wait S] [--warmup S] [--ceiling 2000,3000]
  *
  * --ceiling R1,R2: after the aim's window, more windows at these rates on the same clients,
  * Chips and relay alike: the highest rate each holds is this machine's ceiling for the shape.
@@ -20,11 +20,15 @@
  *
  * --quiet-wait S: before each load window, wait up to S seconds for the machine to be < 30 % busy.
  *
+ * --warmup S (3): before each window, S seconds of its load that are not measured (a cold start
+ * after the quiet wait is the growth table's "first post", not the steady state's delivery).
+ *
  * The headline run (`--shape`, W×R×S = 10,000 sockets in 1,000 rooms by default) prints,
  * per server and offered rate: each POST's answer time and delivery p50/p99 per room class,
  * loss / reorder / duplicates / holes, server CPU per event, memory per socket, join (with
- * catch-up) times, the catch-up of a busy room from seq 0 and how busy the shared machine was
- * (its CPU over the window and load average); then the issue's aims with verdicts (Chips'
+ * catch-up) times, the catch-up of a busy room from seq 0, what the server's event loop lost
+ * (stalls over 10 ms, bench/lib/loop-hook.ts) and to how many major GCs, and how busy the
+ * shared machine was (its CPU over the window and load average); then the issue's aims with verdicts (Chips'
  * p99 ÷ the relay's of the same run) and the highest offered rate each server held.
  *
  * The growth table (`--growth`, one socket per room) starts a fresh server per W and prints,
@@ -69,7 +73,8 @@ const prof = one(f, "profile");
 const kinds = (one(f, "servers") ?? "chips,relay").split(",") as ("chips" | "relay")[];
 const profileDir = prof === undefined ? undefined : prof === "true" ? tmpDir("chips-scale-prof-") : path.resolve(prof);
 if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
-const windowLoad = { busyN, busyRate, seconds, quietWait };
+const warmup = num(f, "warmup", 3);
+const windowLoad = { busyN, busyRate, seconds, quietWait, warmup };
 const kib = (mib: number) => (mib * 1024).toFixed(1);
 const p = (h: { pct(p: number): number }, q: number) => h.pct(q).toFixed(1);
 
@@ -105,16 +110,7 @@ async function headline(pg: PgCluster | null) {
       try {
         for (const r of [rate, ...ceiling]) {
           if (profileDir) await s.srv.profileStart();
-          const w = await window(
-            windowLoad,
-            s.srv.url,
-            () => s.srv.cpuMs(),
-            tenants,
-            sockets,
-            r,
-            c.children,
-            s.memFile,
-          );
+          const w = await window(windowLoad, s, tenants, sockets, r, c.children);
           if (profileDir) {
             const file = await s.srv.profileStop(`${kind}-scale-${r}`);
             if (file) console.log(`\n${kind} server over the ${r}/s window: ${summarizeProfile(file, 30)}`);
@@ -139,6 +135,7 @@ async function headline(pg: PgCluster | null) {
             `${kib((after.heap - before.heap) / sockets.length)} / ${kib((after.rss - before.rss) / sockets.length)}`,
             `${p(c.joins, 50)} / ${p(c.joins, 99)} (${c.connectS.toFixed(0)} s)`,
             cu ? `${p(cu, 50)} / ${p(cu, 99)}` : "–",
+            `${w.loop.stallMs.toFixed(0)} (${w.loop.stalls}) / ${w.loop.major}`,
             w.machineNow,
           ]);
           log(`${kind} at ${r}/s: ${JSON.stringify(rows.at(-1))}`);
@@ -164,6 +161,7 @@ async function headline(pg: PgCluster | null) {
         "KiB/socket heap/RSS",
         "join p50/p99 ms",
         "busy room from 0 p50/p99 ms",
+        "loop stalls ms (n) / major GCs",
         "machine busy % / load",
       ],
       rows,
@@ -198,16 +196,9 @@ async function growthTable(pg: PgCluster | null) {
       const sockets = rooms.map((r) => ({ token: r.ws.person_token, spaceId: r.room }));
       const c = await connecting(s.memFile, () => connectClients(s.srv.url, sockets, procs));
       const m4 = await settled(s.memFile);
-      const x = await window(
-        windowLoad,
-        s.srv.url,
-        () => s.srv.cpuMs(),
-        tenants,
-        sockets,
-        growthRate,
-        c.children,
-        s.memFile,
-      ).finally(() => stopClients(c.children));
+      const x = await window(windowLoad, s, tenants, sockets, growthRate, c.children).finally(() =>
+        stopClients(c.children),
+      );
       const prev = trend.at(-1);
       trend.push({ w, idleMiB: m2.heap - m0.heap, roomKiB: ((m4.heap - m3.heap) * 1024) / rooms.length });
       rows.push([

@@ -1,7 +1,7 @@
 /**
  * The two servers the scale bench compares: Chips (server.ts, on a fresh database of the
  * run's PostgreSQL or its own PGlite) and the bare relay (bench/scale/relay.ts), each with the
- * memory hook, and the relay's stand-in workspaces: the same shape with no credentials.
+ * memory and loop hooks, and the relay's stand-in workspaces: the same shape with no credentials.
  */
 import path from "node:path";
 import type { PgCluster } from "../lib/pg";
@@ -15,9 +15,12 @@ export async function server(
   idleS: number,
   profileDir?: string,
 ) {
-  const memFile = path.join(tmpDir("chips-scale-mem-"), "mem.json");
+  const dir = tmpDir("chips-scale-mem-");
+  const memFile = path.join(dir, "mem.json");
+  const loopFile = path.join(dir, "loop.jsonl");
   const env: Record<string, string> = {
     CHIPS_BENCH_MEM_FILE: memFile,
+    CHIPS_BENCH_LOOP_FILE: loopFile,
     CHIPS_WORKSPACE_IDLE: String(idleS),
     CHIPS_LOG_LEVEL: "warn",
   };
@@ -26,16 +29,20 @@ export async function server(
     script: kind === "chips" ? "server.ts" : "bench/scale/relay.ts",
     env,
     nodeArgs: ["--expose-gc"],
-    hooks: [path.join(import.meta.dirname, "../lib/mem-hook.ts")],
+    hooks: [
+      path.join(import.meta.dirname, "../lib/mem-hook.ts"),
+      path.join(import.meta.dirname, "../lib/loop-hook.ts"),
+    ],
     profileDir,
   });
   return {
     srv,
     memFile,
+    loopFile,
     async stop() {
       await srv.stop();
       rmrf(srv.dataDir);
-      rmrf(path.dirname(memFile));
+      rmrf(dir);
     },
   };
 }

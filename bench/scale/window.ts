@@ -1,5 +1,7 @@
 /** One load window of the scale bench, on clients already connected, and stopping those clients. */
 import fs from "node:fs";
+import { monoMs } from "../lib/hist";
+import { loopSummary } from "../lib/loop";
 import { machineMeter, waitQuiet } from "../lib/proc";
 import type { Assignment } from "./clients";
 import { collect, connectClients, deliveries, expectedDeliveries, log, postLoad, type Tenant } from "./run";
@@ -14,6 +16,19 @@ export interface WindowLoad {
   seconds: number;
   /** Seconds to wait for the machine to be < 30 % busy first (0: no wait). */
   quietWait: number;
+  /**
+   * Seconds of the same load, not measured, right before the window: the server's code paths
+   * compiled and what it keeps per workspace (writers' heads, credentials) read again after
+   * the quiet wait, so the window measures the steady state and not a cold start.
+   */
+  warmup: number;
+}
+
+/** A scale bench server as a window uses it (bench/scale/servers.ts). */
+export interface WindowServer {
+  srv: { url: string; cpuMs(): number };
+  memFile: string;
+  loopFile: string;
 }
 
 export const stopClients = (children: { send(m: object): boolean; kill(): boolean }[]) => {
@@ -23,33 +38,44 @@ export const stopClients = (children: { send(m: object): boolean; kill(): boolea
   }
 };
 
-/** One load window against a server whose clients are connected: delivery figures and CPU. */
+/** One load window against a server whose clients are connected: delivery figures, CPU and the server's loop. */
 export async function window(
   o: WindowLoad,
-  url: string,
-  cpuMs: () => number,
+  s: WindowServer,
   tenants: Tenant[],
   sockets: Assignment[],
   total: number,
   children: Children,
-  memFile: string,
 ) {
-  const { busyN, busyRate, seconds, quietWait } = o;
+  const { busyN, busyRate, seconds, quietWait, warmup } = o;
   const { busy, quiet } = classes(tenants, busyN, total, busyRate);
   // The memory hook pauses first: its full GCs (~0.1 s of CPU each, every 0.5 s over this many
   // sockets) would count as the machine's own load in the wait for quiet, and run into the window.
-  fs.writeFileSync(memFile + ".pause", "");
+  fs.writeFileSync(s.memFile + ".pause", "");
   const machineBusy = quietWait ? await waitQuiet(quietWait) : NaN;
+  if (warmup > 0) {
+    const w = await postLoad(s.srv.url, { busy, quiet, busyRate, total, seconds: warmup });
+    await collect(children, expectedDeliveries(sockets, w.perRoom)); // its figures are dropped
+  }
   const meter = machineMeter();
-  const cpu0 = cpuMs();
-  const load = await postLoad(url, { busy, quiet, busyRate, total, seconds });
+  const cpu0 = s.srv.cpuMs();
+  const t0 = monoMs();
+  const load = await postLoad(s.srv.url, { busy, quiet, busyRate, total, seconds });
   const reports = await collect(children, expectedDeliveries(sockets, load.perRoom));
-  const serverCpu = cpuMs() - cpu0;
+  const t1 = monoMs();
+  const serverCpu = s.srv.cpuMs() - cpu0;
   // The machine is shared: how busy it was (ours and everyone's) says how far to trust the window.
   const m = meter.stop();
-  fs.rmSync(memFile + ".pause");
+  fs.rmSync(s.memFile + ".pause");
+  const loop = await loopSummary(s.loopFile, t0, t1);
   const machineNow = `${m.busy.toFixed(0)} % / ${m.load1.toFixed(1)}`;
   log(`window at ${total}/s: machine ${machineNow} (% of a core busy, 200 = both; load average)`);
   if (quietWait) log(`  ${machineBusy.toFixed(0)} % busy before it`);
-  return { load, d: deliveries(reports, load.perRoom), cpuPerEvent: serverCpu / Math.max(1, load.ok), machineNow };
+  return {
+    load,
+    d: deliveries(reports, load.perRoom),
+    cpuPerEvent: serverCpu / Math.max(1, load.ok),
+    machineNow,
+    loop,
+  };
 }
