@@ -1,7 +1,8 @@
 /**
  * Loaded into a server child with `--import` (bench only): what the main thread lost and to
- * what, on the monotonic clock every process shares — each GC pause (its kind) and each stall
- * of the event loop (a 2 ms timer that ran more than 10 ms late). Appended to
+ * what, on the monotonic clock every process shares — each GC pause (its kind), each stall
+ * of the event loop (a 2 ms timer that ran more than 10 ms late), and its RSS once a second (what
+ * the heap's headroom between full GCs costs). Appended to
  * CHIPS_BENCH_LOOP_FILE once a second, with a line that says how far the file reaches, so a
  * bench sums exactly its window (`loopSummary`, bench/lib/loop.ts).
  */
@@ -26,6 +27,7 @@ if (file) {
     last = now;
   }, 2).unref();
   setInterval(() => {
+    lines.push(JSON.stringify({ t: "rss", at: mono(), mib: process.memoryUsage.rss() / 2 ** 20 }));
     lines.push(JSON.stringify({ t: "upto", at: mono() }));
     fs.appendFileSync(file, lines.splice(0).join("\n") + "\n");
   }, 1000).unref();

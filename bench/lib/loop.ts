@@ -13,9 +13,12 @@ export interface LoopSummary {
   /** Mark-compact collections (old generation), counted by their final pause. */
   major: number;
   majorMs: number;
+  /** The highest RSS sampled (once a second), MiB. */
+  peakRssMiB: number;
 }
 
 type Line =
+  | { t: "rss"; at: number; mib: number }
   | { t: "gc"; kind: number; at: number; ms: number }
   | { t: "stall"; at: number; ms: number }
   | { t: "upto"; at: number };
@@ -38,10 +41,11 @@ export async function loopSummary(file: string, from: number, to: number): Promi
     await sleep(200);
     lines = read(file);
   }
-  const s: LoopSummary = { stalls: 0, stallMs: 0, minor: 0, minorMs: 0, major: 0, majorMs: 0 };
+  const s: LoopSummary = { stalls: 0, stallMs: 0, minor: 0, minorMs: 0, major: 0, majorMs: 0, peakRssMiB: 0 };
   for (const l of lines) {
     if (l.t === "upto" || l.at < from || l.at > to) continue;
-    if (l.t === "stall") {
+    if (l.t === "rss") s.peakRssMiB = Math.max(s.peakRssMiB, l.mib);
+    else if (l.t === "stall") {
       s.stalls++;
       s.stallMs += l.ms;
     } else if (l.kind === 1) {

@@ -135,7 +135,7 @@ async function headline(pg: PgCluster | null) {
             `${kib((after.heap - before.heap) / sockets.length)} / ${kib((after.rss - before.rss) / sockets.length)}`,
             `${p(c.joins, 50)} / ${p(c.joins, 99)} (${c.connectS.toFixed(0)} s)`,
             cu ? `${p(cu, 50)} / ${p(cu, 99)}` : "–",
-            `${w.loop.stallMs.toFixed(0)} (${w.loop.stalls}) / ${w.loop.major}`,
+            `${w.loop.stallMs.toFixed(0)} (${w.loop.stalls}) / ${w.loop.major} / ${w.loop.peakRssMiB.toFixed(0)}`,
             w.machineNow,
           ]);
           log(`${kind} at ${r}/s: ${JSON.stringify(rows.at(-1))}`);
@@ -161,7 +161,7 @@ async function headline(pg: PgCluster | null) {
         "KiB/socket heap/RSS",
         "join p50/p99 ms",
         "busy room from 0 p50/p99 ms",
-        "loop stalls ms (n) / major GCs",
+        "loop stalls ms (n) / major GCs / peak RSS MiB",
         "machine busy % / load",
       ],
       rows,
