@@ -3,9 +3,7 @@
  * (inspector), the next SIGUSR2 stops it and writes `<CHIPS_BENCH_PROF_DIR>/<pid>-<n>.cpuprofile`,
  * so a profile covers exactly a bench's measured window. Writes `<pid>.ready` when armed.
  * With CHIPS_BENCH_PROF_KIND=heap it samples allocations instead, the collected ones kept
- * (`.heapprofile`): what a request allocates, i.e. what the garbage collector is fed. With
- * CHIPS_BENCH_PROF_MINOR=0 as well, the ones a scavenge collected are left out: what lived long
- * enough to be promoted, i.e. what feeds the major GCs.
+ * (`.heapprofile`): what a request allocates, i.e. what the garbage collector is fed.
  */
 import fs from "node:fs";
 import { Session } from "node:inspector";
@@ -30,7 +28,7 @@ if (dir) {
             post("HeapProfiler.startSampling", {
               samplingInterval: 4096,
               includeObjectsCollectedByMajorGC: true,
-              includeObjectsCollectedByMinorGC: process.env.CHIPS_BENCH_PROF_MINOR !== "0",
+              includeObjectsCollectedByMinorGC: true,
             }),
           )
         : post("Profiler.enable")
