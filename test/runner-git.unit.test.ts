@@ -185,3 +185,18 @@ describe("worktree, checkpoint and evidence", () => {
     expect(text(repo, ["rev-parse", "refs/heads/chips/run-1"])).toBe(head);
   });
 });
+
+describe("[RN10] worktrees of one repository made and removed at once", () => {
+  it("[RN10] a runner's runs that start together each get their worktree, and removing them together works", async () => {
+    // A runner with capacity for several runs makes their worktrees at the same moment. git reads
+    // every entry under .git/worktrees while it adds or lists one, and an entry another add has
+    // only half-written failed it ("failed to read .git/worktrees/<name>/commondir").
+    for (let round = 0; round < 40; round++) {
+      const names = Array.from({ length: 6 }, (_, i) => `together-${round}-${i}`);
+      const made = await Promise.all(names.map((n) => createWorktree(repo, worktrees, n, base, `chips/${n}`)));
+      expect(made).toEqual(names.map((n) => path.join(worktrees, n)));
+      await Promise.all(made.map((wt) => removeWorktree(repo, wt)));
+    }
+    expect(text(repo, ["worktree", "list", "--porcelain"])).not.toContain("together-");
+  }, 120_000);
+});

@@ -116,6 +116,28 @@ async function worktreePaths(repoDir: string): Promise<string[]> {
     .map((l) => l.slice("worktree ".length));
 }
 
+/**
+ * Worktree changes of one repository, one at a time in this process ([RN10]). git reads every
+ * entry under `.git/worktrees` while it adds, lists or removes one, and an entry another `add`
+ * has half-written (or a `remove` half-deleted) fails it: "failed to read
+ * .git/worktrees/<name>/commondir". A runner with capacity for several runs starts their
+ * worktrees at the same moment.
+ */
+const worktreeQueues = new Map<string, Promise<void>>();
+function oneAtATime<T>(repoDir: string, work: () => Promise<T>): Promise<T> {
+  const key = path.resolve(repoDir);
+  const turn = (worktreeQueues.get(key) ?? Promise.resolve()).then(work);
+  const done = turn.then(
+    () => {},
+    () => {},
+  );
+  worktreeQueues.set(key, done);
+  void done.then(() => {
+    if (worktreeQueues.get(key) === done) worktreeQueues.delete(key);
+  });
+  return turn;
+}
+
 function worktreeExists(message: string): Error {
   return Object.assign(new Error(message), { code: "worktree_exists" });
 }
@@ -144,13 +166,15 @@ export async function createWorktree(
   // git records real paths; compare against both spellings (worktreesDir may sit behind a symlink).
   fs.mkdirSync(worktreesDir, { recursive: true });
   const real = path.join(fs.realpathSync(worktreesDir), name);
-  const known = await worktreePaths(repoDir);
-  if (known.includes(wt) || known.includes(real)) throw worktreeExists(`git already has a worktree at ${wt}`);
-  if ((await gitExit(repoDir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])) === 0) {
-    throw worktreeExists(`branch exists: ${branch}`);
-  }
-  await git(repoDir, ["worktree", "add", "--quiet", "-b", branch, wt, baseSha]);
-  return wt;
+  return oneAtATime(repoDir, async () => {
+    const known = await worktreePaths(repoDir);
+    if (known.includes(wt) || known.includes(real)) throw worktreeExists(`git already has a worktree at ${wt}`);
+    if ((await gitExit(repoDir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])) === 0) {
+      throw worktreeExists(`branch exists: ${branch}`);
+    }
+    await git(repoDir, ["worktree", "add", "--quiet", "-b", branch, wt, baseSha]);
+    return wt;
+  });
 }
 
 /**
@@ -283,5 +307,5 @@ export async function diffSummary(
 
 /** Removes a run's worktree (the "remove" cleanup policy); its branch and commits stay. */
 export async function removeWorktree(repoDir: string, worktreePath: string): Promise<void> {
-  await git(repoDir, ["worktree", "remove", "--force", worktreePath]);
+  await oneAtATime(repoDir, () => git(repoDir, ["worktree", "remove", "--force", worktreePath]));
 }
