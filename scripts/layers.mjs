@@ -3,11 +3,19 @@
 // import-x/no-restricted-paths zones (eslint.config.mjs); `npm run layout` reports and
 // checks it with type-only imports included (scripts/layout.mjs).
 
-const CORE = ["lib/core/protocol", "lib/core/projection", "lib/core/review", "lib/core/views", "lib/core/routes"];
+const CORE = [
+  "lib/core/async",
+  "lib/core/protocol",
+  "lib/core/projection",
+  "lib/core/review",
+  "lib/core/views",
+  "lib/core/routes",
+];
 
 /** @type {Record<string, string[]>} */
 export const LAYERS = {
   // The kernel every program shares, inner to outer.
+  "lib/core/async": [],
   "lib/core/protocol": [],
   "lib/core/projection": ["lib/core/protocol"],
   "lib/core/review": ["lib/core/protocol", "lib/core/projection"],

@@ -11,6 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { ChangedFile } from "@/lib/core/protocol/runner-contract";
+import { KeyedLock } from "@/lib/core/async/keyed-lock";
 
 const execFileP = promisify(execFile);
 
@@ -123,20 +124,7 @@ async function worktreePaths(repoDir: string): Promise<string[]> {
  * .git/worktrees/<name>/commondir". A runner with capacity for several runs starts their
  * worktrees at the same moment.
  */
-const worktreeQueues = new Map<string, Promise<void>>();
-function oneAtATime<T>(repoDir: string, work: () => Promise<T>): Promise<T> {
-  const key = path.resolve(repoDir);
-  const turn = (worktreeQueues.get(key) ?? Promise.resolve()).then(work);
-  const done = turn.then(
-    () => {},
-    () => {},
-  );
-  worktreeQueues.set(key, done);
-  void done.then(() => {
-    if (worktreeQueues.get(key) === done) worktreeQueues.delete(key);
-  });
-  return turn;
-}
+const worktreeLocks = new KeyedLock();
 
 function worktreeExists(message: string): Error {
   return Object.assign(new Error(message), { code: "worktree_exists" });
@@ -166,7 +154,7 @@ export async function createWorktree(
   // git records real paths; compare against both spellings (worktreesDir may sit behind a symlink).
   fs.mkdirSync(worktreesDir, { recursive: true });
   const real = path.join(fs.realpathSync(worktreesDir), name);
-  return oneAtATime(repoDir, async () => {
+  return worktreeLocks.run(path.resolve(repoDir), async () => {
     const known = await worktreePaths(repoDir);
     if (known.includes(wt) || known.includes(real)) throw worktreeExists(`git already has a worktree at ${wt}`);
     if ((await gitExit(repoDir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])) === 0) {
@@ -307,5 +295,5 @@ export async function diffSummary(
 
 /** Removes a run's worktree (the "remove" cleanup policy); its branch and commits stay. */
 export async function removeWorktree(repoDir: string, worktreePath: string): Promise<void> {
-  await oneAtATime(repoDir, () => git(repoDir, ["worktree", "remove", "--force", worktreePath]));
+  await worktreeLocks.run(path.resolve(repoDir), () => git(repoDir, ["worktree", "remove", "--force", worktreePath]));
 }

@@ -1,4 +1,5 @@
 import { LIMITS, problem, type ProblemError } from "@/lib/core/protocol";
+import { KeyedLock } from "@/lib/core/async/keyed-lock";
 import type { WorkspaceCredential } from "../credentials";
 import { ingest } from "../ingest/post-events";
 import { roomsOf } from "../queries/workspace";
@@ -109,17 +110,4 @@ async function storeSession(
 }
 
 /** One session at a time on this node: its facts are planned against what its last request stored. */
-class KeyedLock {
-  private tails = new Map<string, Promise<unknown>>();
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const prev = this.tails.get(key) ?? Promise.resolve();
-    const next = prev.then(work, work);
-    const tail = next.catch(() => {});
-    this.tails.set(key, tail);
-    void tail.then(() => {
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    });
-    return next;
-  }
-}
 const locks = new KeyedLock();
