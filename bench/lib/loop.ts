@@ -2,17 +2,13 @@ import fs from "node:fs";
 import { monoMs } from "./hist";
 import { sleep } from "./proc";
 
-/** A server child's main thread over a window (bench/lib/loop-hook.ts): its stalls and GC pauses. */
+/** A server child's main thread over a window (bench/lib/loop-hook.ts): its stalls, full GCs and peak RSS. */
 export interface LoopSummary {
   /** Event-loop stalls over 10 ms: how many, and the time they held the loop. */
   stalls: number;
   stallMs: number;
-  /** Scavenges (young generation). */
-  minor: number;
-  minorMs: number;
   /** Mark-compact collections (old generation), counted by their final pause. */
   major: number;
-  majorMs: number;
   /** The highest RSS sampled (once a second), MiB. */
   peakRssMiB: number;
 }
@@ -41,20 +37,14 @@ export async function loopSummary(file: string, from: number, to: number): Promi
     await sleep(200);
     lines = read(file);
   }
-  const s: LoopSummary = { stalls: 0, stallMs: 0, minor: 0, minorMs: 0, major: 0, majorMs: 0, peakRssMiB: 0 };
+  const s: LoopSummary = { stalls: 0, stallMs: 0, major: 0, peakRssMiB: 0 };
   for (const l of lines) {
     if (l.t === "upto" || l.at < from || l.at > to) continue;
     if (l.t === "rss") s.peakRssMiB = Math.max(s.peakRssMiB, l.mib);
     else if (l.t === "stall") {
       s.stalls++;
       s.stallMs += l.ms;
-    } else if (l.kind === 1) {
-      s.minor++;
-      s.minorMs += l.ms;
-    } else if (l.kind === 4) {
-      s.major++;
-      s.majorMs += l.ms;
-    }
+    } else if (l.kind === 4) s.major++;
   }
   return s;
 }

@@ -43,8 +43,8 @@ export class HeadsSweep {
   /** The timer's round: `catchUp`, and the workspaces in use with nothing fanned out yet. */
   async sweep(): Promise<void> {
     const known = new Set(this.hub.workspaces());
-    const unmarked = [...new Set(this.inUse())].filter((ws) => !known.has(ws));
-    const ids = [...known, ...unmarked];
+    const inUseUnknown = [...new Set(this.inUse())].filter((ws) => !known.has(ws));
+    const ids = [...known, ...inUseUnknown];
     const prev = this.unmarked;
     this.unmarked = new Map(); // joins while the heads are read note here
     if (!ids.length) return;
