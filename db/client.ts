@@ -3,7 +3,7 @@ import path from "node:path";
 import type { sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import * as schema from "./schema";
-import { acquireDirLock, type DirLock } from "./dir-lock";
+import { acquireDirLock } from "./dir-lock";
 import { migrate } from "./migrate";
 import { PgliteWorkerClient } from "./pglite-worker-client";
 import { resultRows } from "./rows";
@@ -150,7 +150,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 async function openPglite(dataDir: string): Promise<Database> {
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Two processes on one PGlite directory silently lose data: only one may hold it.
-  const lock: DirLock = acquireDirLock(dataDir);
+  const lock = acquireDirLock(dataDir);
   try {
     const { drizzle } = await import("drizzle-orm/pglite");
     // PGlite runs in a worker thread of this process (it blocked HTTP and sockets for up to

@@ -1,119 +1,19 @@
-import fs from "node:fs";
 import path from "node:path";
-
-export interface DirLock {
-  release(): void;
-}
-
-interface Holder {
-  pid: number;
-  boot_id: string;
-  started_at: string;
-  /** The holder's start time in clock ticks since boot (/proc/PID/stat field 22): tells a reused PID apart. */
-  start_ticks?: string;
-}
-
-/** A process's state letter and start time from /proc; null when it has no entry (gone, or not Linux). */
-function procStat(pid: number): { state: string; startTicks: string } | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) state ppid …": comm may hold spaces or parentheses, so split after the last ")".
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: rest[0], startTicks: rest[19] };
-  } catch {
-    return null;
-  }
-}
-
-function bootId(): string {
-  try {
-    return fs.readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-  } catch {
-    return "unknown";
-  }
-}
+import { LockHeld, takePidLock, type PidLock } from "../lib/core/node/pid-lock";
 
 /**
- * Whether the lock's holder still runs. A zombie (exited, not yet reaped by its parent)
- * answers signal 0 like a live process but holds nothing; a PID reused by another process
- * has another start time. Both are stale.
+ * An exclusive lock on a PGlite data directory (`chips.lock` in it, see the kernel's PID
+ * lock): a restart after `kill -9` works; a second live server is refused, naming the first.
  */
-function alive(holder: Holder): boolean {
-  if (fs.existsSync("/proc/self/stat")) {
-    const st = procStat(holder.pid);
-    if (!st || st.state === "Z" || st.state === "X") return false;
-    if (holder.start_ticks && st.startTicks !== holder.start_ticks) return false;
-    return true;
-  }
-  const pid = holder.pid;
+export function acquireDirLock(dir: string): PidLock {
   try {
-    process.kill(pid, 0);
-    return true;
+    return takePidLock(path.join(dir, "chips.lock"));
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if (!(e instanceof LockHeld)) throw e;
+    throw new Error(
+      `The data directory ${dir} is in use by another Chips server (PID ${e.holder.pid}, since ${e.holder.started_at}). ` +
+        `Stop it, or start this one with another CHIPS_DATA_DIR or with DATABASE_URL.`,
+      { cause: e },
+    );
   }
-}
-
-/**
- * An exclusive lock on a data directory: a file holding the owner's PID and boot id. It is
- * stale once that process is gone (or the machine rebooted), so a restart after `kill -9`
- * works; a live holder is refused with an error naming its PID.
- */
-export function acquireDirLock(dir: string): DirLock {
-  const file = path.join(dir, "chips.lock");
-  const me: Holder = {
-    pid: process.pid,
-    boot_id: bootId(),
-    started_at: new Date().toISOString(),
-    start_ticks: procStat(process.pid)?.startTicks,
-  };
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      // Written whole under another name, then linked into place: link() fails if the lock
-      // exists, and the lock never exists empty. (Created with open(wx) and then written, a
-      // second server starting in that instant read it empty, took it for stale and took it.)
-      const tmp = `${file}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, JSON.stringify(me), { mode: 0o600 });
-      try {
-        fs.linkSync(tmp, file);
-      } finally {
-        fs.rmSync(tmp, { force: true });
-      }
-      let released = false;
-      return {
-        release() {
-          if (released) return;
-          released = true;
-          try {
-            const now = JSON.parse(fs.readFileSync(file, "utf8")) as Holder;
-            if (now.pid === me.pid) fs.unlinkSync(file);
-          } catch {
-            // Already gone: nothing to release.
-          }
-        },
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    }
-    let holder: Holder | null = null;
-    try {
-      holder = JSON.parse(fs.readFileSync(file, "utf8")) as Holder;
-    } catch {
-      holder = null; // Torn or empty: its writer died mid-write, so it is stale.
-    }
-    if (holder && holder.pid !== process.pid && holder.boot_id === me.boot_id && alive(holder)) {
-      throw new Error(
-        `The data directory ${dir} is in use by another Chips server (PID ${holder.pid}, since ${holder.started_at}). ` +
-          `Stop it, or start this one with another CHIPS_DATA_DIR or with DATABASE_URL.`,
-      );
-    }
-    // Stale: take it over. Rename first so two starters cannot both delete a fresh lock.
-    try {
-      fs.renameSync(file, `${file}.stale-${process.pid}`);
-      fs.unlinkSync(`${file}.stale-${process.pid}`);
-    } catch {
-      // Someone else removed it first; try again.
-    }
-  }
-  throw new Error(`could not take the lock on ${dir}`);
 }

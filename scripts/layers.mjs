@@ -5,6 +5,7 @@
 
 const CORE = [
   "lib/core/async",
+  "lib/core/node",
   "lib/core/protocol",
   "lib/core/projection",
   "lib/core/review",
@@ -16,6 +17,7 @@ const CORE = [
 export const LAYERS = {
   // The kernel every program shares, inner to outer.
   "lib/core/async": [],
+  "lib/core/node": [],
   "lib/core/protocol": [],
   "lib/core/projection": ["lib/core/protocol"],
   "lib/core/review": ["lib/core/protocol", "lib/core/projection"],

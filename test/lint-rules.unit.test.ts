@@ -18,6 +18,7 @@ async function rulesBroken(filePath: string, code: string): Promise<string[]> {
 /** A module of each folder of the rule, to import in a fixture. */
 const MODULE: Record<string, string> = {
   "lib/core/async": "@/lib/core/async/keyed-lock",
+  "lib/core/node": "@/lib/core/node/pid-lock",
   "lib/core/protocol": "@/lib/core/protocol",
   "lib/core/projection": "@/lib/core/projection/run",
   "lib/core/review": "@/lib/core/review/run-story",
