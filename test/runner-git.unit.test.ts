@@ -1,5 +1,5 @@
 // lib/agents/runner/git.ts against real git: worktrees, checkpoints, and the diff evidence.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -13,6 +13,7 @@ import {
   removeWorktree,
   resolveBase,
 } from "@/lib/agents/runner/git";
+import { WORKTREE_LOCK } from "@/lib/agents/runner/worktree-lock";
 
 const env = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
 const ident = ["-c", "user.name=Test", "-c", "user.email=test@example.invalid", "-c", "commit.gpgsign=false"];
@@ -199,4 +200,63 @@ describe("[RN10] worktrees of one repository made and removed at once", () => {
     }
     expect(text(repo, ["worktree", "list", "--porcelain"])).not.toContain("together-");
   }, 120_000);
+});
+
+/** Another process (a second runner) holding the repository's worktree lock until told to let go. */
+function otherProcessHolds(lockFile: string) {
+  const mod = JSON.stringify(path.resolve(import.meta.dirname, "../lib/core/node/pid-lock.ts"));
+  const script = `import { takePidLock } from ${mod};
+const lock = takePidLock(${JSON.stringify(lockFile)});
+console.log("held");
+process.stdin.once("data", () => { lock.release(); console.log("released"); process.exit(0); });`;
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: path.resolve(import.meta.dirname, ".."),
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  const said = (word: string) =>
+    new Promise<void>((resolve, reject) => {
+      const look = () => out.includes(word) && resolve();
+      child.stdout!.on("data", (d) => ((out += d), look()));
+      child.once("exit", (code) => reject(new Error(`the holder exited (${code}) before saying ${word}`)));
+      look();
+    });
+  return {
+    pid: child.pid!,
+    held: said("held"),
+    letGo: () => (child.stdin!.write("go\n"), said("released")),
+    kill: () => new Promise((resolve) => (child.once("exit", resolve), child.kill("SIGKILL"))),
+  };
+}
+
+describe("[RN10] two runner processes on one repository", () => {
+  it("[RN10] a worktree change waits while another process changes the repository's worktrees, and goes on once it is done", async () => {
+    const other = otherProcessHolds(path.join(repo, ".git", WORKTREE_LOCK));
+    await other.held;
+    await expect(
+      createWorktree(repo, worktrees, "while-held", base, "chips/while-held", { lockWaitMs: 300 }),
+    ).rejects.toThrow(new RegExp(`another process \\(PID ${other.pid}\\) held this repository's worktree lock`));
+    expect(fs.existsSync(path.join(worktrees, "while-held"))).toBe(false);
+    // A linked worktree of the repository named as one (`--repo web=~/src/web-wt`) shares the lock.
+    const linked = path.join(tmp, "linked");
+    sh(repo, ["worktree", "add", "-q", "--detach", linked, base]);
+    await expect(
+      createWorktree(linked, worktrees, "via-linked", base, "chips/via-linked", { lockWaitMs: 300 }),
+    ).rejects.toThrow(new RegExp(`PID ${other.pid}`));
+    const waiting = createWorktree(repo, worktrees, "after-held", base, "chips/after-held");
+    await other.letGo();
+    expect(await waiting).toBe(path.join(worktrees, "after-held"));
+    await removeWorktree(repo, await waiting);
+    await removeWorktree(repo, linked);
+  }, 30_000);
+
+  it("[RN10] a lock left by a runner killed while holding it does not stop the next", async () => {
+    const other = otherProcessHolds(path.join(repo, ".git", WORKTREE_LOCK));
+    await other.held;
+    await other.kill();
+    expect(fs.existsSync(path.join(repo, ".git", WORKTREE_LOCK))).toBe(true);
+    const wt = await createWorktree(repo, worktrees, "after-kill", base, "chips/after-kill");
+    await removeWorktree(repo, wt);
+    expect(fs.existsSync(path.join(repo, ".git", WORKTREE_LOCK))).toBe(false);
+  }, 30_000);
 });

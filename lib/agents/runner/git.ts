@@ -2,75 +2,14 @@
  * Git for the runner: a worktree per run, checkpoint commits made outside the agent's
  * sandbox, and the evidence of a run (the binary diff and its per-file summary).
  *
- * Every call is `execFile("git", …)` — never a shell — so branch names and paths are
- * arguments, not code. Names that start with `-` are refused anyway: git would read them
- * as options.
+ * git runs through `git-exec.ts` (never a shell); names that start with `-` are refused
+ * anyway: git would read them as options.
  */
-import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
 import type { ChangedFile } from "@/lib/core/protocol/runner-contract";
-import { KeyedLock } from "@/lib/core/async/keyed-lock";
-
-const execFileP = promisify(execFile);
-
-/** Diffs of big generated files are large; Node's 1 MiB default would cut them off. */
-const MAX_BUFFER = 512 * 1024 * 1024;
-
-/** The environment for git: no prompts, and nothing inherited that redirects git elsewhere. */
-function gitEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, GIT_TERMINAL_PROMPT: "0" };
-  // Inherited from a hook or a wrapper, these would make every call act on another repository.
-  for (const k of ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"])
-    delete env[k];
-  return env;
-}
-
-/** An Error from a git call, with its exit code and stderr. */
-class GitError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode: number | null,
-    readonly stderr: string,
-  ) {
-    super(message);
-    this.name = "GitError";
-  }
-}
-
-/** Runs `git <args>` in `cwd` and returns its stdout; throws {@link GitError} on a non-zero exit. */
-async function git(cwd: string, args: string[]): Promise<string> {
-  try {
-    const { stdout } = await execFileP("git", args, { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER, encoding: "utf8" });
-    return stdout;
-  } catch (e) {
-    throw toGitError(args, e);
-  }
-}
-
-/** Like {@link git} but returns the exit code instead of throwing on 1 (for `--quiet` probes). */
-async function gitExit(cwd: string, args: string[]): Promise<number> {
-  try {
-    await execFileP("git", args, { cwd, env: gitEnv(), maxBuffer: MAX_BUFFER });
-    return 0;
-  } catch (e) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "number") return code;
-    throw toGitError(args, e);
-  }
-}
-
-function toGitError(args: string[], e: unknown): GitError {
-  const err = e as { code?: unknown; stderr?: unknown; message?: string };
-  const stderr = Buffer.isBuffer(err.stderr) ? err.stderr.toString("utf8") : String(err.stderr ?? "");
-  const code = typeof err.code === "number" ? err.code : null;
-  return new GitError(
-    `git ${args[0]} failed${code === null ? "" : ` (exit ${code})`}: ${stderr.trim() || err.message}`,
-    code,
-    stderr,
-  );
-}
+import { execFileP, git, gitEnv, gitExit, MAX_BUFFER, toGitError } from "./git-exec";
+import { oneAtATime } from "./worktree-lock";
 
 function refuseOption(what: string, value: string): void {
   if (!value || value.startsWith("-"))
@@ -117,15 +56,6 @@ async function worktreePaths(repoDir: string): Promise<string[]> {
     .map((l) => l.slice("worktree ".length));
 }
 
-/**
- * Worktree changes of one repository, one at a time in this process ([RN10]). git reads every
- * entry under `.git/worktrees` while it adds, lists or removes one, and an entry another `add`
- * has half-written (or a `remove` half-deleted) fails it: "failed to read
- * .git/worktrees/<name>/commondir". A runner with capacity for several runs starts their
- * worktrees at the same moment.
- */
-const worktreeLocks = new KeyedLock();
-
 function worktreeExists(message: string): Error {
   return Object.assign(new Error(message), { code: "worktree_exists" });
 }
@@ -143,6 +73,7 @@ export async function createWorktree(
   name: string,
   baseSha: string,
   branch: string,
+  opts: { lockWaitMs?: number } = {},
 ): Promise<string> {
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(name) || name === "." || name === "..")
     throw new Error(`bad worktree name ${JSON.stringify(name)}`);
@@ -154,15 +85,19 @@ export async function createWorktree(
   // git records real paths; compare against both spellings (worktreesDir may sit behind a symlink).
   fs.mkdirSync(worktreesDir, { recursive: true });
   const real = path.join(fs.realpathSync(worktreesDir), name);
-  return worktreeLocks.run(path.resolve(repoDir), async () => {
-    const known = await worktreePaths(repoDir);
-    if (known.includes(wt) || known.includes(real)) throw worktreeExists(`git already has a worktree at ${wt}`);
-    if ((await gitExit(repoDir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])) === 0) {
-      throw worktreeExists(`branch exists: ${branch}`);
-    }
-    await git(repoDir, ["worktree", "add", "--quiet", "-b", branch, wt, baseSha]);
-    return wt;
-  });
+  return oneAtATime(
+    repoDir,
+    async () => {
+      const known = await worktreePaths(repoDir);
+      if (known.includes(wt) || known.includes(real)) throw worktreeExists(`git already has a worktree at ${wt}`);
+      if ((await gitExit(repoDir, ["show-ref", "--verify", "--quiet", `refs/heads/${branch}`])) === 0) {
+        throw worktreeExists(`branch exists: ${branch}`);
+      }
+      await git(repoDir, ["worktree", "add", "--quiet", "-b", branch, wt, baseSha]);
+      return wt;
+    },
+    opts.lockWaitMs,
+  );
 }
 
 /**
@@ -295,5 +230,5 @@ export async function diffSummary(
 
 /** Removes a run's worktree (the "remove" cleanup policy); its branch and commits stay. */
 export async function removeWorktree(repoDir: string, worktreePath: string): Promise<void> {
-  await worktreeLocks.run(path.resolve(repoDir), () => git(repoDir, ["worktree", "remove", "--force", worktreePath]));
+  await oneAtATime(repoDir, () => git(repoDir, ["worktree", "remove", "--force", worktreePath]));
 }
