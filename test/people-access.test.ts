@@ -124,6 +124,17 @@ describe("tokens, invites and roles an owner manages", () => {
     expect((await admin("DELETE", `${wsPath()}/invites/${made.body.invite_id}`)).status).toBe(404);
   });
 
+  it("[HTTP4] an invite opened with a name holding U+0000 asks for the name again and is not spent", async () => {
+    const made = await admin("POST", `${wsPath()}/invites`, { role: "member" });
+    const code = new URL(made.body.url).searchParams.get("code")!;
+    const bad = await fetch(`${server.url}/invite?code=${code}&name=Ne%00d`, { redirect: "manual" });
+    expect(bad.status).toBe(303);
+    expect(bad.headers.get("location")).toBe(`/invite?code=${encodeURIComponent(code)}&error=name`);
+    const good = await fetch(`${server.url}/invite?code=${code}&name=Ned`, { redirect: "manual" });
+    expect(good.status).toBe(303);
+    expect(good.headers.get("location")).toBe(`/w/${ws.workspace_id}`);
+  });
+
   it("an owner makes a member a viewer: the next write is refused at once and their open room is told, and stays", async () => {
     const m = await join("member", "Mo Member");
     const write = () =>

@@ -48,6 +48,20 @@ const eventCount = async () =>
 
 const INSTRUCTIONS = "Work in small commits.\nSay what you changed.";
 
+describe("lease.renew from an untrusted runner socket", () => {
+  it("what names no run (NUL in it, a number, nothing) is run_not_found, never an internal error", async () => {
+    for (const payload of [
+      { run_id: "run_\u0000" },
+      { run_id: "run_" + "Z".repeat(26) + "\u0000" },
+      { run_id: 7 },
+      null,
+    ]) {
+      const ack = await plain.socket.timeout(10_000).emitWithAck("lease.renew", payload);
+      expect(ack, JSON.stringify(payload)).toEqual({ ok: false, error: "run_not_found" });
+    }
+  });
+});
+
 describe("[RN5] instructions, model and provider of a start", () => {
   it("[RN5] POST /api/v1/runs carries them into run.queued and the start request, and a run naming a provider goes only to a runner that has it", async () => {
     const r = await startRun({ provider: "second", model: "m1", instructions: INSTRUCTIONS });

@@ -15,7 +15,8 @@ import type { TestServer } from "./support/server";
  * [HTTP4] JSON may escape half of a surrogate pair (`"\ud83d"`); such text is not Unicode
  * and PostgreSQL's json refuses it, so on the way to the store it made a 500. The body is
  * refused where it is parsed — `400 invalid_json` at the field — and nothing is stored.
- * JSON.stringify writes a lone surrogate as exactly that escape.
+ * JSON.stringify writes a lone surrogate as exactly that escape. U+0000 (`"\u0000"`) is Unicode
+ * but PostgreSQL's text and jsonb cannot hold it: the same, at its field.
  */
 let server: TestServer;
 let ws: Workspace;
@@ -64,5 +65,49 @@ describe("[HTTP4] text must be Unicode: half a surrogate pair is refused at its 
     });
     expect(r.status).toBe(400);
     expect(r.body.errors[0].pointer).toBe("/name");
+  });
+});
+
+describe("[HTTP4] text the store cannot hold: U+0000 is refused at its field", () => {
+  it.each([
+    ["a run's goal", (w: Workspace) => runStarted(w, undefined, { goal: "Ship \u0000it" }), "/goal"],
+    ["an idempotency key", (w: Workspace) => message(w, "hi", { idempotency_key: "k-\u0000" }), "/idempotency_key"],
+    [
+      "a key of an object in a batch",
+      (w: Workspace) => ({ events: [message(w, "fine"), runStarted(w, undefined, { "\u0000": 1 })] }),
+      "/events/1/",
+    ],
+  ])("%s: 400 invalid_json naming U+0000, nothing stored", async (_name, build, pointer) => {
+    const before = (await readEvents(server, ws)).length;
+    const r = await post(server, ws.token, build(ws));
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.code).toBe("invalid_json");
+    expect(r.body.detail).toMatch(/U\+0000/);
+    expect(r.body.errors).toEqual([expect.objectContaining({ pointer: expect.stringContaining(pointer) })]);
+    expect((await readEvents(server, ws)).length).toBe(before);
+  });
+
+  it("the six characters \\u0000 (an escaped backslash, then u0000) are ordinary text", async () => {
+    const r = await post(server, ws.token, message(ws, "C strings end in \\u0000"));
+    expect(r.status, r.text).toBe(201);
+    expect(r.body.events[0].text).toBe("C strings end in \\u0000");
+  });
+
+  it("the admin's and an owner's JSON bodies too: a workspace's, a room's and a harness's name", async () => {
+    const other = await newWorkspace(server);
+    for (const [url, token, body] of [
+      [`${server.url}/api/v1/admin/workspaces`, server.adminToken, { workspace: "team \u0000" }],
+      [`${server.url}/api/v1/workspaces/${other.workspace_id}/spaces`, other.person_token, { name: "room \u0000" }],
+      [`${server.url}/api/v1/workspaces/${other.workspace_id}/harnesses`, server.adminToken, { name: "\u0000" }],
+    ] as const) {
+      const r = await request(url, {
+        method: "POST",
+        token,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(r.status, `${url}: ${r.text}`).toBe(400);
+      expect(r.body.errors[0].pointer).toBe(`/${Object.keys(body)[0]}`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { sql } from "drizzle-orm";
-import { newId } from "@/lib/core/protocol";
+import { newId, unstorableTextAt } from "@/lib/core/protocol";
 import { utf8Length } from "@/lib/core/protocol/fields";
 import { persons } from "@/db/schema";
 import { resultRows } from "@/db/rows";
@@ -26,7 +26,9 @@ export async function handleInvite(
   const code = url.searchParams.get("code");
   const name = (url.searchParams.get("name") ?? "").trim();
   if (!code || !name) return false;
-  if (utf8Length(name) > 200) {
+  // Checked before the invite is spent: a name the store cannot hold (U+0000 from a crafted
+  // link) would fail the insert after a single-use invite was used up.
+  if (utf8Length(name) > 200 || unstorableTextAt(name)) {
     res.writeHead(303, { location: `/invite?code=${encodeURIComponent(code)}&error=name` }).end();
     return true;
   }

@@ -1,21 +1,32 @@
 /**
  * JSON lets a string escape half of a surrogate pair (`"\ud83d"`), but such text is not
- * Unicode: PostgreSQL's json refuses it, so it would fail a request deep in a write. A body
- * is checked once, where it is parsed.
+ * Unicode: PostgreSQL's json refuses it. JSON also lets a string escape U+0000 (`"\u0000"`),
+ * which is Unicode but which PostgreSQL's text and jsonb cannot hold. Either would fail a
+ * request deep in a write; a body is checked once, where it is parsed.
  */
 
 /** A lone surrogate (a high half without its low half, or a low half alone). */
 const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-/** Whether JSON text may hold a lone surrogate: only through a `\uD800`–`\uDFFF` escape. */
-export const mayHoldLoneSurrogate = (jsonText: string): boolean => /\\u[dD][89a-fA-F]/.test(jsonText);
+/** Whether JSON text may hold text the store cannot: only through a `\uD800`–`\uDFFF` or `\u0000` escape. */
+export const mayHoldUnstorableText = (jsonText: string): boolean => /\\u(?:[dD][89a-fA-F]|0000)/.test(jsonText);
 
-/** The JSON pointer of the first string (value or key) in `value` holding a lone surrogate, or null. */
-export function loneSurrogateAt(value: unknown, pointer = ""): string | null {
-  if (typeof value === "string") return LONE.test(value) ? pointer : null;
+/** Why a string cannot be stored, or null when it can. */
+function unstorable(s: string): string | null {
+  if (LONE.test(s)) return "escapes half of a surrogate pair: text must be valid Unicode";
+  if (s.includes("\u0000")) return "holds U+0000 (NUL), which Chips cannot store";
+  return null;
+}
+
+/** The JSON pointer of the first string (value or key) in `value` the store cannot hold, and why; or null. */
+export function unstorableTextAt(value: unknown, pointer = ""): { pointer: string; why: string } | null {
+  if (typeof value === "string") {
+    const why = unstorable(value);
+    return why ? { pointer, why } : null;
+  }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const at = loneSurrogateAt(value[i], `${pointer}/${i}`);
+      const at = unstorableTextAt(value[i], `${pointer}/${i}`);
       if (at !== null) return at;
     }
     return null;
@@ -23,8 +34,9 @@ export function loneSurrogateAt(value: unknown, pointer = ""): string | null {
   if (value && typeof value === "object") {
     for (const [k, v] of Object.entries(value)) {
       const key = `${pointer}/${k.replace(/~/g, "~0").replace(/\//g, "~1")}`;
-      if (LONE.test(k)) return key;
-      const at = loneSurrogateAt(v, key);
+      const why = unstorable(k);
+      if (why) return { pointer: key, why };
+      const at = unstorableTextAt(v, key);
       if (at !== null) return at;
     }
   }

@@ -7,8 +7,8 @@ export type ApiEnv = { Variables: { cred: Credential } };
 import {
   ERROR_STATUS,
   LIMITS,
-  loneSurrogateAt,
-  mayHoldLoneSurrogate,
+  mayHoldUnstorableText,
+  unstorableTextAt,
   problem,
   problemAt,
   problemBody,
@@ -38,7 +38,7 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; problem: Pr
 
 /**
  * Read a JSON body in the order of [HTTP2]: 415 for another media type, 413 past the size
- * limit (reading stops there), 400 for broken JSON or text that is not Unicode ([HTTP4]).
+ * limit (reading stops there), 400 for broken JSON or text the store cannot hold ([HTTP4]).
  */
 export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes): Promise<BodyResult> {
   const type = (c.req.header("content-type") ?? "").split(";")[0].trim().toLowerCase();
@@ -54,13 +54,9 @@ export async function readJson(c: Context, maxBytes: number = LIMITS.bodyBytes):
   } catch {
     return { ok: false, problem: problem("invalid_json", "the body is not valid JSON") };
   }
-  // Half a surrogate pair is valid JSON but not Unicode text: refused here, at its field, not by the store.
-  const lone = mayHoldLoneSurrogate(text) ? loneSurrogateAt(value) : null;
-  if (lone !== null)
-    return {
-      ok: false,
-      problem: problemAt("invalid_json", "the body escapes half of a surrogate pair: text must be valid Unicode", lone),
-    };
+  // Half a surrogate pair, or U+0000, is valid JSON but not text the store holds: refused here, at its field.
+  const bad = mayHoldUnstorableText(text) ? unstorableTextAt(value) : null;
+  if (bad !== null) return { ok: false, problem: problemAt("invalid_json", `the body's text ${bad.why}`, bad.pointer) };
   return { ok: true, value };
 }
 

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import { leases, runs } from "@/db/schema";
-import { clipUtf8, LIMITS } from "@/lib/core/protocol";
+import { canonicalId, clipUtf8, isId, LIMITS } from "@/lib/core/protocol";
 import { requestHash, signLease } from "@/lib/core/protocol/runner-lease";
 import type { LeaseRenewAck, RunnerHello, StartRequest } from "@/lib/core/protocol/runner-contract";
 import { appendSystem } from "../commands";
@@ -177,14 +177,16 @@ export class Dispatcher {
 
   /** `lease.renew`: a runner keeps its lease while the run lives. */
   async renew(runnerId: string, runId: unknown): Promise<LeaseRenewAck> {
-    if (typeof runId !== "string") return { ok: false, error: "run_not_found" };
-    const [row] = await this.svc.db.select().from(runs).where(eq(runs.id, runId)).limit(1);
-    const [lease] = await this.svc.db.select().from(leases).where(eq(leases.runId, runId)).limit(1);
+    // Sent by the runner's socket, untrusted: what is no run id (NUL included) is asked of no table.
+    if (!isId("run", runId)) return { ok: false, error: "run_not_found" };
+    const id = canonicalId(runId);
+    const [row] = await this.svc.db.select().from(runs).where(eq(runs.id, id)).limit(1);
+    const [lease] = await this.svc.db.select().from(leases).where(eq(leases.runId, id)).limit(1);
     if (!row || !lease || lease.runnerId !== runnerId || row.harnessId !== runnerId)
       return { ok: false, error: "not_your_run" };
     if (row.state === "finished") return { ok: false, error: "run_finished" };
     if (Date.parse(lease.expiresAt) <= Date.now()) return { ok: false, error: "lease_lapsed" };
-    await this.svc.db.update(leases).set({ expiresAt: this.expiry() }).where(eq(leases.runId, runId));
+    await this.svc.db.update(leases).set({ expiresAt: this.expiry() }).where(eq(leases.runId, id));
     return { ok: true, lease: this.lease(row, runnerId, startRequestOf(row)) };
   }
 

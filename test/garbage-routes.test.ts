@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { RouteDecl } from "../lib/core/protocol/route";
+import { ROUTES } from "../lib/core/routes";
+import { newHarness, newRoom, serverWithWorkspace, startRun, type Workspace } from "./support/api";
+import type { TestServer } from "./support/server";
+
+/**
+ * [HTTP6] Garbage never answers 5xx: every route of the route table, under every kind of
+ * credential, is sent garbage in its path parameters, in each query parameter it declares and
+ * in its body (whole bodies, then each declared field alone) — and answers each with a status
+ * below 500, a refusal as problem+json.
+ */
+let server: TestServer;
+let ws: Workspace;
+let roomId: string;
+let runId: string;
+let runnerToken: string;
+beforeAll(async () => {
+  ({ server, ws } = await serverWithWorkspace());
+  roomId = (await newRoom(server, ws, "garbage")).space_id;
+  runId = await startRun(server, ws);
+  runnerToken = (await newHarness(server, ws, "garbage runner", "runner")).token;
+});
+afterAll(() => server?.close());
+
+const PATH = [
+  "x",
+  "%FF",
+  "%00",
+  "a".repeat(3000),
+  "%E2%80%AE",
+  "..%2F..",
+  "%C3%28",
+  encodeURIComponent("é".repeat(80)),
+  "-1",
+  "run_" + "0".repeat(26),
+];
+const QUERY = [
+  "",
+  "-1",
+  "99999999999999999999999",
+  "NaN",
+  "%FF",
+  "%00",
+  "a".repeat(5000),
+  "true",
+  "1e309",
+  "2026-13-45T99:99:99Z",
+];
+const BODIES: string[] = [
+  "",
+  "null",
+  "[]",
+  '"x"',
+  "{}",
+  "{",
+  "1",
+  "[".repeat(20_000),
+  '{"__proto__":{"polluted":1}}',
+  '{"a":"\\u0000"}',
+  '{"a":"\\ud800"}',
+];
+const FIELD: unknown[] = [
+  null,
+  -1,
+  1e308,
+  "",
+  "x".repeat(70_000),
+  [],
+  {},
+  true,
+  "\u0000",
+  "\ud800",
+  [null],
+  { a: [{}] },
+  "é".repeat(5000),
+];
+
+/** The keys of an object schema, through the pipes and wrappers a declaration may put around it. */
+function keysOf(schema: unknown): string[] {
+  let s = schema as { _zod?: { def?: Record<string, unknown> } } | undefined;
+  for (let i = 0; i < 5 && s; i++) {
+    if (s instanceof z.ZodObject) return Object.keys(s.shape);
+    const def = s._zod?.def;
+    s = (def?.in ?? def?.innerType ?? def?.schema) as typeof s;
+  }
+  return [];
+}
+
+describe("[HTTP6] garbage never answers 5xx", () => {
+  it("[HTTP6] every route, every credential kind: garbage in the path, the query and the body answers below 500, refusals as problem+json", async () => {
+    const creds: Record<string, string> = {
+      admin: server.adminToken,
+      person: ws.person_token,
+      harness: ws.token,
+      runner: runnerToken,
+    };
+    const real: Record<string, string> = { ws: ws.workspace_id, run: runId, space: roomId };
+    const bad = new Set<string>();
+    let sent = 0;
+    for (const r of Object.values(ROUTES) as RouteDecl[]) {
+      const method = r.method.toUpperCase();
+      const takesBody = method !== "GET" && method !== "DELETE";
+      const fill = (v?: string) => r.path.replace(/:(\w+)/g, (_, k: string) => v ?? real[k] ?? "x");
+      const send = async (path: string, body: string | undefined, token: string, what: string) => {
+        sent++;
+        const res = await fetch(server.url + path, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": r.body?.media ?? "application/json" },
+          body: takesBody ? body : undefined,
+        });
+        const text = await res.text();
+        const type = res.headers.get("content-type") ?? "";
+        if (res.status >= 500 || (res.status >= 400 && !type.includes("application/problem+json")))
+          bad.add(`${res.status} ${r.method} ${r.path} ${what}: ${type} ${text.slice(0, 160)}`);
+      };
+      for (const [who, token] of Object.entries(creds)) {
+        if (r.path.includes(":"))
+          for (const v of PATH) await send(fill(v), "{}", token, `${who} path ${v.slice(0, 24)}`);
+        for (const k of keysOf(r.query))
+          for (const v of QUERY)
+            await send(`${fill()}?${k}=${v}&${k}=${v}`, "{}", token, `${who} ?${k}=${v.slice(0, 24)}`);
+        if (!takesBody) continue;
+        for (const b of BODIES) await send(fill(), b, token, `${who} body ${b.slice(0, 24)}`);
+        for (const f of keysOf(r.body?.schema))
+          for (const v of FIELD)
+            await send(fill(), JSON.stringify({ [f]: v }), token, `${who} ${f}=${JSON.stringify(v).slice(0, 24)}`);
+      }
+    }
+    expect(sent).toBeGreaterThan(5000);
+    expect([...bad]).toEqual([]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  }, 300_000);
+});
