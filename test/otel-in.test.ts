@@ -92,6 +92,24 @@ describe("[OTL1] [OTL6] GenAI spans from the OTel JS SDK become a run with its t
   });
 });
 
+describe("[OTL10] text the store cannot hold is relayed as U+FFFD", () => {
+  for (const protocol of ["http/protobuf", "http/json"] as const) {
+    it(`over ${protocol}: a NUL in the agent's name, a call id and a command (JSON inside an attribute) — the run is stored`, async () => {
+      const w = await newWorkspace(server);
+      await runInstrumentedAgent({
+        url: server.url,
+        token: w.token,
+        protocol,
+        agent: "bui\u0000lder",
+        calls: [{ id: "call_\u00001", tool: "Bash", command: "printf 'a\u0000b'" }],
+      });
+      const [run] = await runsOf(w);
+      expect(run).toMatchObject({ state: "finished", outcome: "succeeded", goal: "Fix the build with bui\ufffdlder" });
+      expect(run.tools.last.map((c: any) => [c.call_id, c.summary])).toEqual([["call_\ufffd1", "printf 'a\ufffdb'"]]);
+    });
+  }
+});
+
 describe("[OTL2] who may post, and what", () => {
   it("a person's token is refused 403, no token 401; nothing is stored", async () => {
     const before = (await readEvents(server, ws)).length;

@@ -59,6 +59,13 @@ describe("SDK: posting events", () => {
     expect(again).toEqual(stored);
   });
 
+  it("[HTTP4] text the server would refuse (U+0000, half a surrogate pair) is sent as U+FFFD: the event is stored", async () => {
+    const ws = await newWorkspace(server);
+    const stored = await sdk(ws).post(msg(ws, "out: a\u0000b \ud83d, \udc00 and a whole 😀"));
+    expect((stored as { text?: string }).text).toBe("out: a\ufffdb \ufffd, \ufffd and a whole 😀");
+    expect((await readEvents(server, ws)).map((e) => e.seq)).toContain(stored.seq);
+  });
+
   it("a 4xx other than 429 throws a ChipsError with code, status, detail and errors, at once", async () => {
     const ws = await newWorkspace(server);
     let calls = 0;

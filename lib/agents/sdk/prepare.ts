@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
 import { newId } from "../../core/protocol/ids";
 import type { PROTOCOL_VERSION } from "../../core/protocol/events";
+import { storable } from "../../core/protocol/unicode";
 import type { Actor, EventInput, PreparedEvent } from "./types";
 
 /** Who the client speaks as, filled into events that leave these out. */
@@ -20,11 +21,13 @@ export function newIdempotencyKey(): string {
 /**
  * The event with its envelope complete: `v`, a fresh `evt_` id, a fresh idempotency key,
  * the workspace and the actor, each only where missing. The input is not changed. Fill
- * once, then send the same result on every retry (same id, same key).
+ * once, then send the same result on every retry (same id, same key). Text the store cannot
+ * hold — U+0000, half a surrogate pair, which the server refuses ([HTTP4]) — is sent as
+ * U+FFFD: an agent's output with a stray NUL still reaches the room.
  */
 export function prepareEvent(input: EventInput, defaults: EnvelopeDefaults): PreparedEvent {
   return {
-    ...input,
+    ...storable(input),
     v: input.v ?? VERSION,
     id: input.id ?? newId("event"),
     idempotency_key: input.idempotency_key ?? newIdempotencyKey(),

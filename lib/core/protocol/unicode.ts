@@ -42,3 +42,38 @@ export function unstorableTextAt(value: unknown, pointer = ""): { pointer: strin
   }
   return null;
 }
+
+const LONE_ALL = new RegExp(LONE.source, "g");
+
+/** `s` with each lone surrogate and each U+0000 replaced by U+FFFD, the replacement character. */
+export const storableText = (s: string): string => s.replace(LONE_ALL, "\ufffd").replaceAll("\u0000", "\ufffd");
+
+/**
+ * `value` with every string (values and keys) made storable: for text Chips relays rather
+ * than judges — telemetry, an agent's output — where one bad character must not cost the
+ * whole record. What holds nothing to replace is answered as it is, not copied.
+ */
+export function storable<T>(value: T): T {
+  if (typeof value === "string") return storableText(value) as T;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    value.forEach((v, i) => {
+      const s = storable(v);
+      if (s !== v) (out ??= value.slice())[i] = s;
+    });
+    return (out ?? value) as T;
+  }
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    let out: Record<string, unknown> | null = null;
+    for (const [k, v] of Object.entries(value)) {
+      const key = storableText(k);
+      const s = storable(v);
+      if (key === k && s === v) continue;
+      const copy: Record<string, unknown> = (out ??= { ...(value as Record<string, unknown>) });
+      if (key !== k) delete copy[k];
+      copy[key] = s;
+    }
+    return (out ?? value) as T;
+  }
+  return value;
+}

@@ -1,4 +1,4 @@
-import { LIMITS, problem, type ProblemError } from "@/lib/core/protocol";
+import { LIMITS, problem, storable, type ProblemError } from "@/lib/core/protocol";
 import { KeyedLock } from "@/lib/core/async/keyed-lock";
 import type { WorkspaceCredential } from "../credentials";
 import { ingest } from "../ingest/post-events";
@@ -33,6 +33,9 @@ export async function ingestOtlp(
   signal: Signal,
   body: Record<string, unknown>,
 ): Promise<OtlpAnswer> {
+  // Telemetry is relayed, not judged: a NUL or half a surrogate pair in an id, a command or
+  // its output becomes U+FFFD rather than costing its session's events ([OTL10]).
+  body = storable(body);
   const facts: Fact[] = [];
   let refused = 0;
   const why = new Set<string>();
@@ -99,7 +102,8 @@ async function storeSession(
     stored,
   });
   for (let i = 0; i < planned.events.length; i += LIMITS.batchEvents) {
-    const a = await ingest(deps, cred, { events: planned.events.slice(i, i + LIMITS.batchEvents) });
+    // Storable again: a fact may hold JSON text parsed since (a tool call's arguments).
+    const a = await ingest(deps, cred, { events: storable(planned.events.slice(i, i + LIMITS.batchEvents)) });
     if (a.ok) continue;
     // Another request for this session got in first (another node, or a run that just finished):
     // plan once more against what is stored now.
