@@ -10,6 +10,7 @@ import {
   type Workspace,
 } from "./support/api";
 import type { TestServer } from "./support/server";
+import { unstorableTextAt } from "../lib/core/protocol/unicode";
 
 /**
  * [HTTP4] JSON may escape half of a surrogate pair (`"\ud83d"`); such text is not Unicode
@@ -109,5 +110,14 @@ describe("[HTTP4] text the store cannot hold: U+0000 is refused at its field", (
       expect(r.status, `${url}: ${r.text}`).toBe(400);
       expect(r.body.errors[0].pointer).toBe(`/${Object.keys(body)[0]}`);
     }
+  });
+});
+
+describe("[HTTP4] a refusal that quotes what was sent never splits a character", () => {
+  it("an actor.kind of emoji claimed by a harness: 403 whose detail quotes it whole characters only", async () => {
+    const r = await post(server, ws.token, message(ws, "hi", { actor: { kind: `a${"😀".repeat(15)}`, id: "x" } }));
+    expect(r.status, r.text).toBe(403);
+    expect(r.body.detail).toContain("a😀😀");
+    expect(unstorableTextAt(r.body.detail)).toBeNull();
   });
 });

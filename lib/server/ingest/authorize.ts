@@ -1,4 +1,4 @@
-import { CATALOGUE, isEventType, problem, type FieldError, type ProblemError } from "@/lib/core/protocol";
+import { CATALOGUE, clipUtf8, isEventType, problem, type FieldError, type ProblemError } from "@/lib/core/protocol";
 import type { Credential } from "../credentials";
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
@@ -39,7 +39,7 @@ export function authorizeRaw(raw: unknown, cred: Credential, base: string): Prob
         return deny("a harness token acts only as itself or as one of its agents", "/actor/id");
     } else if (actor.kind !== "agent") {
       return deny(
-        `actor.kind "${String(actor.kind).slice(0, 20)}" cannot be claimed by a ${cred.kind} credential`,
+        `actor.kind "${clipUtf8(actor.kind, 40)}" cannot be claimed by a ${cred.kind} credential`,
         "/actor/kind",
       );
     }
