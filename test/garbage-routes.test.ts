@@ -1,3 +1,4 @@
+import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { RouteDecl } from "../lib/core/protocol/route";
@@ -132,4 +133,28 @@ describe("[HTTP6] garbage never answers 5xx", () => {
     expect([...bad]).toEqual([]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   }, 300_000);
+});
+
+describe("[HTTP6] garbage in a session cookie", () => {
+  it("[HTTP6] a cookie value that is not percent-encoding is no session: 401 alone, the token beside it still counts, the socket is refused unauthorized", async () => {
+    for (const cookie of ["chips_session=%", "chips_session=%E0%A4%A", "chips_session=%00"]) {
+      expect((await fetch(`${server.url}/api/v1/me`, { headers: { cookie } })).status, cookie).toBe(401);
+      const withToken = await fetch(`${server.url}/api/v1/me`, {
+        headers: { cookie, authorization: `Bearer ${ws.person_token}` },
+      });
+      expect(withToken.status, cookie).toBe(200);
+      const socket = io(server.url, {
+        transports: ["websocket"],
+        extraHeaders: { cookie },
+        forceNew: true,
+        reconnection: false,
+      });
+      const refused = await new Promise<string>((resolve) => {
+        socket.on("connect", () => resolve("connected"));
+        socket.on("connect_error", (e) => resolve(e.message));
+      });
+      socket.close();
+      expect(refused, cookie).toBe("unauthorized");
+    }
+  });
 });

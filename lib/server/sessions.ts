@@ -126,7 +126,13 @@ export function readCookie(header: string | undefined | null, name: string): str
   if (!header) return null;
   for (const part of header.split(";")) {
     const at = part.indexOf("=");
-    if (at > 0 && part.slice(0, at).trim() === name) return decodeURIComponent(part.slice(at + 1).trim());
+    if (at > 0 && part.slice(0, at).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(at + 1).trim());
+      } catch {
+        return null; // not percent-encoding ("%", "%E0%A4%A"): no cookie this server set, so no session
+      }
+    }
   }
   return null;
 }
