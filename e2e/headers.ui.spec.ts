@@ -47,3 +47,12 @@ test("another site cannot frame the room", async ({ page, loginAs }) => {
     )
     .toMatch(/^chrome-error:/);
 });
+
+test("[HTTP6] a page address that is not valid percent-encoding is 400, not Next's 500", async ({ page, loginAs }) => {
+  await loginAs(page);
+  const ws = new URL(page.url()).pathname.split("/")[2];
+  for (const path of ["/w/%FF", `/w/${ws}/runs/%FF`, `/w/${ws}/r/spc_%C3%28`]) {
+    expect((await page.request.get(path, { maxRedirects: 0 })).status(), path).toBe(400);
+  }
+  expect((await page.request.get(`/w/${ws}/runs/run_00000000000000000000000000`)).status()).toBe(404);
+});

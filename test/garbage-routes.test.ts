@@ -158,3 +158,14 @@ describe("[HTTP6] garbage in a session cookie", () => {
     }
   });
 });
+
+describe("[HTTP6] garbage in a page's address", () => {
+  it("[HTTP6] a page path that is not valid percent-encoding is 400 before any page handler, a valid one is not", async () => {
+    for (const path of ["/w/%FF", `/w/${ws.workspace_id}/runs/%E0%A4%A`, "/w/%"]) {
+      const res = await fetch(server.url + path, { redirect: "manual" });
+      expect(res.status, path).toBe(400);
+    }
+    // This test server serves the API only: a decodable page path reaches the page side (404 here).
+    expect((await fetch(`${server.url}/w/%C3%A9`, { redirect: "manual" })).status).toBe(404);
+  });
+});

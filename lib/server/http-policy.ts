@@ -73,3 +73,17 @@ export function pageHeaders(req: http.IncomingMessage, res: http.ServerResponse,
   delete req.headers["content-security-policy-report-only"];
   res.setHeader("content-security-policy", csp);
 }
+
+/**
+ * Whether a page address's path is valid percent-encoding. Next.js answers 500 to a dynamic
+ * segment it cannot decode (`/w/%FF`); such an address is the client's mistake: 400 ([HTTP6]).
+ */
+export function decodablePath(url: string): boolean {
+  const q = url.indexOf("?");
+  try {
+    decodeURIComponent(q < 0 ? url : url.slice(0, q));
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -14,7 +14,7 @@ import { handleInvite } from "./invite-route";
 import { attachRealtime } from "./realtime/attach";
 import { QuietSweep } from "./otel/quiet";
 import { OtlpExporter } from "./otel/exporter";
-import { API_CSP, baseHeaders, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
+import { API_CSP, baseHeaders, decodablePath, PEER_HEADER, pageHeaders, requestId } from "./http-policy";
 import { log, safePath } from "./log";
 import { HttpDrain } from "./shutdown";
 import { startAskExpiry } from "./asks";
@@ -97,6 +97,12 @@ export async function startChips(config: ChipsConfig): Promise<RunningChips> {
     }
 
     const pages = async (req: http.IncomingMessage, res: http.ServerResponse, address: string | undefined) => {
+      if (!decodablePath(req.url ?? "/")) {
+        res
+          .writeHead(400, { "content-type": "text/plain; charset=utf-8" })
+          .end("This address is not valid percent-encoding.");
+        return;
+      }
       if (await handleLoginLink(services, req, res, address)) return;
       if (await handleInvite(services, req, res, address)) return;
       if (web) return web(req, res);
