@@ -44,9 +44,15 @@ export function unstorableTextAt(value: unknown, pointer = ""): { pointer: strin
 }
 
 const LONE_ALL = new RegExp(LONE.source, "g");
+const SURROGATE = /[\ud800-\udfff]/;
 
 /** `s` with each lone surrogate and each U+0000 replaced by U+FFFD, the replacement character. */
-export const storableText = (s: string): string => s.replace(LONE_ALL, "\ufffd").replaceAll("\u0000", "\ufffd");
+export function storableText(s: string): string {
+  const nul = s.includes("\u0000");
+  if (!nul && !SURROGATE.test(s)) return s; // the common case: one scan, nothing made
+  const paired = s.replace(LONE_ALL, "\ufffd");
+  return nul ? paired.replaceAll("\u0000", "\ufffd") : paired;
+}
 
 /**
  * `value` with every string (values and keys) made storable: for text Chips relays rather
@@ -55,25 +61,27 @@ export const storableText = (s: string): string => s.replace(LONE_ALL, "\ufffd")
  */
 export function storable<T>(value: T): T {
   if (typeof value === "string") return storableText(value) as T;
+  if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) {
     let out: unknown[] | null = null;
-    value.forEach((v, i) => {
+    for (let i = 0; i < value.length; i++) {
+      const v: unknown = value[i];
       const s = storable(v);
       if (s !== v) (out ??= value.slice())[i] = s;
-    });
-    return (out ?? value) as T;
-  }
-  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-    let out: Record<string, unknown> | null = null;
-    for (const [k, v] of Object.entries(value)) {
-      const key = storableText(k);
-      const s = storable(v);
-      if (key === k && s === v) continue;
-      const copy: Record<string, unknown> = (out ??= { ...(value as Record<string, unknown>) });
-      if (key !== k) delete copy[k];
-      copy[key] = s;
     }
     return (out ?? value) as T;
   }
-  return value;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return value;
+  const obj = value as Record<string, unknown>;
+  let out: Record<string, unknown> | null = null;
+  for (const k in obj) {
+    const v = obj[k];
+    const key = storableText(k);
+    const s = storable(v);
+    if (key === k && s === v) continue;
+    const copy: Record<string, unknown> = (out ??= { ...obj });
+    if (key !== k) delete copy[k];
+    copy[key] = s;
+  }
+  return (out ?? value) as T;
 }
