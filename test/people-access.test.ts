@@ -182,6 +182,43 @@ describe("tokens, invites and roles an owner manages", () => {
     expect(harness.body.spaces).toEqual([expect.objectContaining({ id: ws.space_id })]);
   });
 
+  it("[ROLE1] two owners stepping down at the same moment, or revoked at once: one stays owner every time", async () => {
+    for (let round = 0; round < 15; round++) {
+      const w = await newWorkspace(server);
+      const first = w.person_id as string;
+      const made = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/invites`, {
+        method: "POST",
+        token: server.adminToken,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ role: "owner" }),
+      });
+      const code = new URL(made.body.url).searchParams.get("code")!;
+      const cookie = (await fetch(`${server.url}/invite?code=${code}&name=Second`, { redirect: "manual" })).headers
+        .get("set-cookie")!
+        .split(";")[0];
+      const second = (await request(`${server.url}/api/v1/me`, { headers: { cookie } })).body.id as string;
+      const person = (id: string) => `${server.url}/api/v1/workspaces/${w.workspace_id}/people/${id}`;
+      const asAdmin = { token: server.adminToken, headers: { "content-type": "application/json" } };
+      const [a, b] =
+        round % 2
+          ? await Promise.all([
+              request(person(first), { ...asAdmin, method: "PATCH", body: JSON.stringify({ role: "member" }) }),
+              request(person(second), { ...asAdmin, method: "PATCH", body: JSON.stringify({ role: "viewer" }) }),
+            ])
+          : await Promise.all([
+              request(person(first), { ...asAdmin, method: "DELETE" }),
+              request(person(second), { ...asAdmin, method: "PATCH", body: JSON.stringify({ role: "member" }) }),
+            ]);
+      expect([a.status, b.status].sort(), `round ${round}: ${a.text} ${b.text}`).toEqual([200, 409]);
+      const people = (await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/people`, asAdmin)).body
+        .people as { role: string }[];
+      expect(
+        people.filter((p) => p.role === "owner"),
+        `round ${round}`,
+      ).toHaveLength(1);
+    }
+  });
+
   it("bad role changes are refused and change nothing: an unknown role, someone unknown, the last owner stepping down", async () => {
     const m = await join("member", "Stays Member");
     const bad = await admin("PATCH", `${wsPath()}/people/${m.personId}`, { role: "king" });

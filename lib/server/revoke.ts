@@ -30,20 +30,38 @@ async function tellEveryNode(
     await notify(svc.database, REVOKED_CHANNEL, accessPayload(id, change, svc.nodeId));
 }
 
+/** What a revocation or a role change came to. */
+export type AccessOutcome = "done" | "gone" | "last_owner";
+
+/**
+ * The workspace's live owners, their rows locked until the transaction ends ([ROLE1]): a
+ * concurrent step-down or revocation waits here, then counts the owners as this one left
+ * them — so two owners stepping down at once leave one, not none.
+ */
+const lockOwners = (tx: Pick<ChipsServices["db"], "select">, workspaceId: string) =>
+  tx
+    .select({ id: persons.id })
+    .from(persons)
+    .where(and(eq(persons.workspaceId, workspaceId), eq(persons.role, "owner"), isNull(persons.revokedAt)))
+    .for("update");
+
 /**
  * Revoke a person (all their sessions and tokens) or a harness/runner (all its tokens) of a
  * workspace. The database says so first; then this node forgets them and closes their
  * sockets (rooms and /harness), and every other node does the same on the NOTIFY — so a
  * revoked browser's open room stops receiving at once, wherever it is connected.
- * Answers false when there is no such subject in the workspace.
+ * Answers `gone` when there is no such subject in the workspace, `last_owner` (nothing
+ * changed) for the workspace's only owner.
  */
 export async function revoke(
   svc: Pick<ChipsServices, "access" | "database" | "db" | "nodeId">,
   workspaceId: string,
   subjectId: string,
-): Promise<boolean> {
+): Promise<AccessOutcome> {
   const now = new Date().toISOString();
-  const found = await svc.db.transaction(async (tx) => {
+  const outcome = await svc.db.transaction(async (tx): Promise<AccessOutcome> => {
+    const owners = await lockOwners(tx, workspaceId);
+    if (owners.length <= 1 && owners.some((o) => o.id === subjectId)) return "last_owner";
     const person = await tx
       .update(persons)
       .set({ revokedAt: now })
@@ -55,17 +73,16 @@ export async function revoke(
           .select({ id: harnesses.id })
           .from(harnesses)
           .where(and(eq(harnesses.id, subjectId), eq(harnesses.workspaceId, workspaceId)));
-    if (!person.length && !harness.length) return false;
+    if (!person.length && !harness.length) return "gone";
     await tx
       .update(credentials)
       .set({ revokedAt: now })
       .where(and(eq(credentials.subjectId, subjectId), eq(credentials.workspaceId, workspaceId)));
     if (person.length) await tx.delete(sessions).where(eq(sessions.personId, subjectId));
-    return true;
+    return "done";
   });
-  if (!found) return false;
-  await tellEveryNode(svc, subjectId, "revoked");
-  return true;
+  if (outcome === "done") await tellEveryNode(svc, subjectId, "revoked");
+  return outcome;
 }
 
 /**
@@ -90,20 +107,25 @@ export async function revokeToken(
 
 /**
  * Give a person another role. Their cached credentials are forgotten on every node, so the
- * next request is judged by the new role; their open rooms are told and keep going.
+ * next request is judged by the new role; their open rooms are told and keep going. The
+ * workspace's only owner cannot step down (`last_owner`, nothing changed).
  */
 export async function changeRole(
   svc: Pick<ChipsServices, "access" | "database" | "db" | "nodeId">,
   workspaceId: string,
   personId: string,
   role: Role,
-): Promise<boolean> {
-  const changed = await svc.db
-    .update(persons)
-    .set({ role })
-    .where(and(eq(persons.id, personId), eq(persons.workspaceId, workspaceId), isNull(persons.revokedAt)))
-    .returning({ id: persons.id });
-  if (!changed.length) return false;
-  await tellEveryNode(svc, personId, "role");
-  return true;
+): Promise<AccessOutcome> {
+  const outcome = await svc.db.transaction(async (tx): Promise<AccessOutcome> => {
+    const owners = await lockOwners(tx, workspaceId);
+    if (role !== "owner" && owners.length <= 1 && owners.some((o) => o.id === personId)) return "last_owner";
+    const changed = await tx
+      .update(persons)
+      .set({ role })
+      .where(and(eq(persons.id, personId), eq(persons.workspaceId, workspaceId), isNull(persons.revokedAt)))
+      .returning({ id: persons.id });
+    return changed.length ? "done" : "gone";
+  });
+  if (outcome === "done") await tellEveryNode(svc, personId, "role");
+  return outcome;
 }

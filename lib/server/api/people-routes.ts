@@ -1,6 +1,6 @@
 import { problemAt } from "@/lib/core/protocol";
 import { PEOPLE_ROUTES } from "@/lib/core/routes";
-import { harnessIn, listPeople, livePerson, ownerCount, workspaceAccess } from "@/lib/server/queries/people";
+import { harnessIn, listPeople, livePerson, workspaceAccess } from "@/lib/server/queries/people";
 import { newToken, storeCredential } from "../credentials";
 import { createInvite, withdrawInvite } from "../invites";
 import { changeRole, revoke, revokeToken } from "../revoke";
@@ -41,19 +41,19 @@ export function peopleHandlers(
         : problemAt("not_found", "no such open invite in this workspace", "/path/invite"),
 
     changeRole: async ({ ws, body, params }) => {
-      const target = await livePerson(svc.db, ws, params.person);
-      if (!target) return noPerson();
-      if (target.role === "owner" && body.role !== "owner" && (await ownerCount(svc.db, ws)) <= 1)
+      if (!(await livePerson(svc.db, ws, params.person))) return noPerson();
+      const outcome = await changeRole(svc, ws, params.person, body.role);
+      if (outcome === "last_owner")
         return problemAt("invalid_transition", "the workspace's last owner cannot step down", "/role");
-      await changeRole(svc, ws, params.person, body.role);
+      if (outcome === "gone") return noPerson();
       return { status: 200, body: { id: params.person, role: body.role } };
     },
     revokePerson: async ({ ws, params }) => {
-      const target = await livePerson(svc.db, ws, params.person);
-      if (!target) return noPerson();
-      if (target.role === "owner" && (await ownerCount(svc.db, ws)) <= 1)
+      if (!(await livePerson(svc.db, ws, params.person))) return noPerson();
+      const outcome = await revoke(svc, ws, params.person);
+      if (outcome === "last_owner")
         return problemAt("invalid_transition", "the workspace's last owner cannot be revoked", "/path/person");
-      await revoke(svc, ws, params.person);
+      if (outcome === "gone") return noPerson();
       return { status: 200, body: { revoked: params.person } };
     },
 
@@ -67,7 +67,7 @@ export function peopleHandlers(
     },
     revokeHarness: async ({ ws, params }) => {
       if (!(await harnessIn(svc.db, ws, params.harness))) return noHarness();
-      await revoke(svc, ws, params.harness);
+      if ((await revoke(svc, ws, params.harness)) === "gone") return noHarness();
       return { status: 200, body: { revoked: params.harness } };
     },
     revokeToken: async ({ ws, params }) =>

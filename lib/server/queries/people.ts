@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, max, or } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, max, or } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { credentials, harnesses, invites, persons, sessions } from "@/db/schema";
 import type { HarnessRow, InviteRow, PersonRow, TokenRow } from "@/lib/core/views/people";
@@ -82,15 +82,6 @@ export async function listPeople(db: Db, ws: string) {
     .from(persons)
     .where(and(eq(persons.workspaceId, ws), isNull(persons.revokedAt)))
     .orderBy(asc(persons.createdAt));
-}
-
-/** How many owners a workspace has left: the last one may be neither revoked nor stepped down. */
-export async function ownerCount(db: Db, ws: string): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(persons)
-    .where(and(eq(persons.workspaceId, ws), eq(persons.role, "owner"), isNull(persons.revokedAt)));
-  return row.n;
 }
 
 /** A person of the workspace (not revoked) with their role, or null. */
