@@ -61,8 +61,12 @@ describe("SDK: posting events", () => {
 
   it("[HTTP4] text the server would refuse (U+0000, half a surrogate pair) is sent as U+FFFD: the event is stored", async () => {
     const ws = await newWorkspace(server);
-    const stored = await sdk(ws).post(msg(ws, "out: a\u0000b \ud83d, \udc00 and a whole 😀"));
+    const stored = await sdk(ws).post({
+      ...msg(ws, "out: a\u0000b \ud83d, \udc00 and a whole 😀"),
+      idempotency_key: "key-\u0000",
+    });
     expect((stored as { text?: string }).text).toBe("out: a\ufffdb \ufffd, \ufffd and a whole 😀");
+    expect(stored.idempotency_key).toBe("key-\ufffd");
     expect((await readEvents(server, ws)).map((e) => e.seq)).toContain(stored.seq);
   });
 

@@ -26,13 +26,14 @@ export function newIdempotencyKey(): string {
  * U+FFFD: an agent's output with a stray NUL still reaches the room.
  */
 export function prepareEvent(input: EventInput, defaults: EnvelopeDefaults): PreparedEvent {
+  const e = storable(input);
   return {
-    ...storable(input),
-    v: input.v ?? VERSION,
-    id: input.id ?? newId("event"),
-    idempotency_key: input.idempotency_key ?? newIdempotencyKey(),
-    workspace_id: input.workspace_id ?? defaults.workspaceId,
-    actor: input.actor ?? defaults.actor,
+    ...e,
+    v: e.v ?? VERSION,
+    id: e.id ?? newId("event"),
+    idempotency_key: e.idempotency_key ?? newIdempotencyKey(),
+    workspace_id: e.workspace_id ?? defaults.workspaceId,
+    actor: e.actor ?? defaults.actor,
   } as PreparedEvent;
 }
 
