@@ -38,9 +38,13 @@ function connect(url: string, opts: Parameters<typeof io>[1]): Promise<Socket> {
   return new Promise((resolve, reject) => (s.once("connect", () => resolve(s)), s.once("connect_error", reject)));
 }
 
-/** Open an invite as a browser would: the new person's session cookie and id. */
-async function join(role: string, name: string): Promise<{ cookie: string; personId: string }> {
-  const made = await admin("POST", `${wsPath()}/invites`, { role });
+/** Open an invite (of `ws`, or the workspace given) as a browser would: the new person's session cookie and id. */
+async function join(
+  role: string,
+  name: string,
+  workspaceId = ws.workspace_id,
+): Promise<{ cookie: string; personId: string }> {
+  const made = await admin("POST", `/api/v1/workspaces/${workspaceId}/invites`, { role });
   const code = new URL(made.body.url).searchParams.get("code")!;
   const res = await fetch(`${server.url}/invite?code=${code}&name=${encodeURIComponent(name)}`, { redirect: "manual" });
   const cookie = res.headers.get("set-cookie")!.split(";")[0];
@@ -186,32 +190,19 @@ describe("tokens, invites and roles an owner manages", () => {
     for (let round = 0; round < 15; round++) {
       const w = await newWorkspace(server);
       const first = w.person_id as string;
-      const made = await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/invites`, {
-        method: "POST",
-        token: server.adminToken,
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ role: "owner" }),
-      });
-      const code = new URL(made.body.url).searchParams.get("code")!;
-      const cookie = (await fetch(`${server.url}/invite?code=${code}&name=Second`, { redirect: "manual" })).headers
-        .get("set-cookie")!
-        .split(";")[0];
-      const second = (await request(`${server.url}/api/v1/me`, { headers: { cookie } })).body.id as string;
-      const person = (id: string) => `${server.url}/api/v1/workspaces/${w.workspace_id}/people/${id}`;
-      const asAdmin = { token: server.adminToken, headers: { "content-type": "application/json" } };
+      const second = (await join("owner", "Second", w.workspace_id)).personId;
+      const person = (id: string) => `/api/v1/workspaces/${w.workspace_id}/people/${id}`;
       const [a, b] =
         round % 2
           ? await Promise.all([
-              request(person(first), { ...asAdmin, method: "PATCH", body: JSON.stringify({ role: "member" }) }),
-              request(person(second), { ...asAdmin, method: "PATCH", body: JSON.stringify({ role: "viewer" }) }),
+              admin("PATCH", person(first), { role: "member" }),
+              admin("PATCH", person(second), { role: "viewer" }),
             ])
-          : await Promise.all([
-              request(person(first), { ...asAdmin, method: "DELETE" }),
-              request(person(second), { ...asAdmin, method: "PATCH", body: JSON.stringify({ role: "member" }) }),
-            ]);
+          : await Promise.all([admin("DELETE", person(first)), admin("PATCH", person(second), { role: "member" })]);
       expect([a.status, b.status].sort(), `round ${round}: ${a.text} ${b.text}`).toEqual([200, 409]);
-      const people = (await request(`${server.url}/api/v1/workspaces/${w.workspace_id}/people`, asAdmin)).body
-        .people as { role: string }[];
+      const people = (await admin("GET", `/api/v1/workspaces/${w.workspace_id}/people`)).body.people as {
+        role: string;
+      }[];
       expect(
         people.filter((p) => p.role === "owner"),
         `round ${round}`,
