@@ -1,6 +1,7 @@
 import { io } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { clipUtf8 } from "../lib/core/protocol/clip";
 import type { RouteDecl } from "../lib/core/protocol/route";
 import { ROUTES } from "../lib/core/routes";
 import { newHarness, newRoom, serverWithWorkspace, startRun, type Workspace } from "./support/api";
@@ -114,19 +115,19 @@ describe("[HTTP6] garbage never answers 5xx", () => {
         const text = await res.text();
         const type = res.headers.get("content-type") ?? "";
         if (res.status >= 500 || (res.status >= 400 && !type.includes("application/problem+json")))
-          bad.add(`${res.status} ${r.method} ${r.path} ${what}: ${type} ${text.slice(0, 160)}`);
+          bad.add(`${res.status} ${r.method} ${r.path} ${what}: ${type} ${clipUtf8(text, 160)}`);
       };
       for (const [who, token] of Object.entries(creds)) {
         if (r.path.includes(":"))
-          for (const v of PATH) await send(fill(v), "{}", token, `${who} path ${v.slice(0, 24)}`);
+          for (const v of PATH) await send(fill(v), "{}", token, `${who} path ${clipUtf8(v, 24)}`);
         for (const k of keysOf(r.query))
           for (const v of QUERY)
-            await send(`${fill()}?${k}=${v}&${k}=${v}`, "{}", token, `${who} ?${k}=${v.slice(0, 24)}`);
+            await send(`${fill()}?${k}=${v}&${k}=${v}`, "{}", token, `${who} ?${k}=${clipUtf8(v, 24)}`);
         if (!takesBody) continue;
-        for (const b of BODIES) await send(fill(), b, token, `${who} body ${b.slice(0, 24)}`);
+        for (const b of BODIES) await send(fill(), b, token, `${who} body ${clipUtf8(b, 24)}`);
         for (const f of keysOf(r.body?.schema))
           for (const v of FIELD)
-            await send(fill(), JSON.stringify({ [f]: v }), token, `${who} ${f}=${JSON.stringify(v).slice(0, 24)}`);
+            await send(fill(), JSON.stringify({ [f]: v }), token, `${who} ${f}=${clipUtf8(JSON.stringify(v), 24)}`);
       }
     }
     expect(sent).toBeGreaterThan(5000);
